@@ -1,0 +1,93 @@
+/** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
+import { basename, resolve } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { CliError } from "./errors.ts";
+
+/** Options of one compile. */
+export interface BuildOptions {
+  /** The TypeScript entry (a script ending with `serve()`, or a generated config entry). */
+  readonly entry: string;
+  /** Where the executable goes; default `dist/<entry name>` beside the working directory. */
+  readonly outfile?: string;
+  /** A Bun compile target such as `bun-linux-arm64`; default the host. */
+  readonly target?: string;
+  /** Bytecode cache (faster cold start); default true where the target supports it. */
+  readonly bytecode?: boolean;
+}
+
+/** The `bun build` arguments for a release compile (exported for tests). */
+export function compileArgs(o: BuildOptions, outfile: string): string[] {
+  const args = [
+    "build",
+    "--compile",
+    "--minify",
+    "--format=esm",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    "--no-compile-autoload-tsconfig",
+    "--no-compile-autoload-package-json",
+    "--define",
+    'process.env.NODE_ENV="production"',
+    "--outfile",
+    outfile,
+  ];
+  if (o.bytecode !== false) args.push("--bytecode");
+  if (o.target) args.push(`--target=${o.target}`);
+  args.push(o.entry);
+  return args;
+}
+
+/**
+ * Compiles the entry with Bun's compiler (`bun build --compile`): minified, ESM bytecode, no autoload
+ * of `.env`/`bunfig.toml`/`tsconfig.json`/`package.json` from the run-time working directory, NODE_ENV production.
+ * @returns the absolute path of the executable.
+ * @throws CliError when the entry is missing or the compiler fails (its output is passed through to stderr).
+ */
+export async function compile(o: BuildOptions): Promise<string> {
+  const entry = resolve(o.entry);
+  if (!existsSync(entry)) throw new CliError(`entry not found: ${o.entry}`);
+  const name = basename(entry).replace(/\.(m?[jt]s|tsx?)$/, "");
+  let outfile = resolve(o.outfile ?? `dist/${name === "mcpbin.config" || name === ".mcpbin-entry" ? basename(dirname(entry)) : name}`);
+  if (o.target?.includes("windows") && !outfile.endsWith(".exe")) outfile += ".exe";
+  mkdirSync(dirname(outfile), { recursive: true });
+  const run = async (bytecode: boolean) => {
+    const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry, bytecode }, outfile)], { stdout: "pipe", stderr: "pipe" });
+    const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    return { code, text: (out + err).trim() };
+  };
+  let r = await run(o.bytecode !== false);
+  if (r.code !== 0 && o.bytecode !== false) {
+    // Some targets or modules cannot take a bytecode cache; fall back to plain JS.
+    r = await run(false);
+  }
+  if (r.code !== 0) {
+    process.stderr.write(r.text + "\n");
+    throw new CliError(`compiling ${o.entry} failed (bun build exited ${r.code})`);
+  }
+  return outfile;
+}
+
+/** The Bun executable running this CLI (the pinned devDependency when run through npx/bunx). */
+export function bunExecutable(): string {
+  return process.execPath;
+}
+
+/** Ready-to-paste client configuration for an executable, for Claude Desktop, Claude Code, Cursor and VS Code. */
+export function clientConfig(path: string, name: string): string {
+  const server = JSON.stringify({ command: path, args: [] });
+  return [
+    `Claude Desktop (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json or .cursor/mcp.json):`,
+    `  { "mcpServers": { ${JSON.stringify(name)}: ${server} } }`,
+    ``,
+    `Claude Code:`,
+    `  claude mcp add ${name} -- ${shellQuote(path)}`,
+    ``,
+    `VS Code (.vscode/mcp.json):`,
+    `  { "servers": { ${JSON.stringify(name)}: { "type": "stdio", "command": ${JSON.stringify(path)}, "args": [] } } }`,
+  ].join("\n");
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,9 @@
+/** @module Public API for tool authors: explicit named exports only. */
+export { tool, isTool, ToolDefinitionError, ToolArgumentsError, TOOL_NAME } from "./tool.ts";
+export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool.ts";
+export { serve } from "./serve.ts";
+export type { ServerOptions } from "./server/options.ts";
+export { toolResult, textContent, imageContent, audioContent, resourceLink, embeddedResource, isToolResult, ContentError } from "./result.ts";
+export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./result.ts";
+export type { JsonOptions } from "./json.ts";
+export type { JsonSchema } from "./schema.ts";

@@ -1,0 +1,120 @@
+/** @module Payload JSON: turns tool return values into strict JSON values under the configured rules. */
+
+/** How values JSON cannot carry are encoded; set once with `serve({ json })` or the config file. */
+export interface JsonOptions {
+  /** NaN and ±Infinity: `"null"` (default), `"string"` ("NaN", "Infinity", "-Infinity") or `"error"`. */
+  readonly nonFinite?: "null" | "string" | "error";
+  /** BigInt: `"string"` decimal (default), `"number"` when safe (else a string), or `"error"`. */
+  readonly bigint?: "string" | "number" | "error";
+}
+
+/** A value that cannot be encoded under the options (cycle, BigInt or NaN in "error" mode, a function…). */
+export class JsonEncodeError extends Error {
+  /**
+   * @param path - where the value sits, e.g. `$.items[2].count`.
+   * @param reason - what is wrong with it.
+   */
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`cannot encode the result as JSON at ${path}: ${reason}`);
+    this.name = "JsonEncodeError";
+  }
+}
+
+const DEFAULTS: Required<JsonOptions> = { nonFinite: "null", bigint: "string" };
+
+/**
+ * Converts a value into a strict JSON value: `undefined` fields omitted (array holes become null),
+ * Date → ISO string, Map → object, Set and typed arrays → arrays, `toJSON()` honoured,
+ * non-finite numbers and BigInt per `options`.
+ * @param value - any value a tool returned.
+ * @param options - the server's payload JSON options.
+ * @returns a value `JSON.stringify` encodes exactly, with no NaN/Infinity tokens.
+ * @throws JsonEncodeError on a cycle, a function or symbol value, or a value refused by "error" mode.
+ */
+export function toJsonValue(value: unknown, options: JsonOptions = DEFAULTS): unknown {
+  const o = options === DEFAULTS ? DEFAULTS : { ...DEFAULTS, ...options };
+  return encode(value, o, "$", []);
+}
+
+function encode(value: unknown, o: Required<JsonOptions>, path: string, stack: object[]): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (Number.isFinite(value)) return value;
+      if (o.nonFinite === "null") return null;
+      if (o.nonFinite === "string") return String(value);
+      throw new JsonEncodeError(path, `${value} is not a finite number`);
+    case "bigint":
+      if (o.bigint === "string") return value.toString();
+      if (o.bigint === "number") {
+        return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+          ? Number(value)
+          : value.toString();
+      }
+      throw new JsonEncodeError(path, "BigInt values are refused (json.bigint is \"error\")");
+    case "undefined":
+      return undefined;
+    case "function":
+    case "symbol":
+      throw new JsonEncodeError(path, `a ${typeof value} has no JSON form`);
+  }
+  if (value === null) return null;
+  const obj = value as object;
+  if (stack.includes(obj)) throw new JsonEncodeError(path, "the value contains a cycle");
+  if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? null : obj.toISOString();
+  stack.push(obj);
+  try {
+    if (Array.isArray(obj)) {
+      const out = new Array(obj.length);
+      for (let i = 0; i < obj.length; i++) {
+        const v = encode(obj[i], o, `${path}[${i}]`, stack);
+        out[i] = v === undefined ? null : v;
+      }
+      return out;
+    }
+    if (ArrayBuffer.isView(obj) && !(obj instanceof DataView)) {
+      return encode(Array.from(obj as unknown as ArrayLike<number | bigint>), o, path, stack);
+    }
+    if (obj instanceof Set) return encode([...obj], o, path, stack);
+    if (obj instanceof Map) {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of obj) {
+        const e = encode(v, o, `${path}.${String(k)}`, stack);
+        if (e !== undefined) out[String(k)] = e;
+      }
+      return out;
+    }
+    const toJSON = (obj as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return encode(toJSON.call(obj), o, path, stack);
+    const out: Record<string, unknown> = {};
+    for (const k in obj) {
+      if (!Object.hasOwn(obj, k)) continue;
+      const e = encode((obj as Record<string, unknown>)[k], o, `${path}.${k}`, stack);
+      if (e !== undefined) out[k] = e;
+    }
+    return out;
+  } finally {
+    stack.pop();
+  }
+}
+
+/**
+ * The text of an ordinary return value (issue: spine): a string as is; an array of strings joined
+ * with "\n"; undefined or null as "{}"; an empty array as "[]"; anything else as compact JSON.
+ * @throws JsonEncodeError as {@link toJsonValue}.
+ */
+export function textOf(value: unknown, options?: JsonOptions): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "{}";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    if (value.every((x) => typeof x === "string")) return value.join("\n");
+  }
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return JSON.stringify(toJsonValue(value, options)) ?? "{}";
+}

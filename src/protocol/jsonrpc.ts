@@ -1,0 +1,100 @@
+/** @module JSON-RPC 2.0 envelope: message shapes, error codes (the only place they live) and RpcError. */
+
+/** A request id: string or integer, never null (MCP basic/index). */
+export type RequestId = string | number;
+
+/** Standard JSON-RPC and MCP error codes (PROTOCOL.md §2). */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2026-07-28 HTTP: header does not match the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: handling needs a client capability the request did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: `_meta` names a protocol version this server does not speak. */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** A wire error: becomes `{"error":{code,message,data?}}` in a response. */
+export class RpcError extends Error {
+  /**
+   * @param code - a JSON-RPC error code from {@link ErrorCode}.
+   * @param message - one sentence for the client.
+   * @param data - optional structured detail.
+   */
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+}
+
+/** A request or notification that passed envelope validation. */
+export interface Message {
+  readonly id?: RequestId;
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** Outcome of envelope validation: a message, a response to send (with the id we could read), or nothing. */
+export type Envelope =
+  | { readonly kind: "message"; readonly message: Message }
+  | { readonly kind: "invalid"; readonly id: RequestId | null; readonly error: RpcError }
+  | { readonly kind: "response" };
+
+function isId(id: unknown): id is RequestId {
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+}
+
+/**
+ * Checks one parsed JSON value against the JSON-RPC 2.0 request/notification envelope.
+ * A client's response (it has `result` or `error` and no `method`) is accepted and ignored.
+ * @param value - the result of `JSON.parse` on one line.
+ * @returns the message, an invalid-request error with the id we could read (or null), or "response".
+ */
+export function checkEnvelope(value: unknown): Envelope {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return invalid(null, "Invalid Request: a JSON-RPC message must be an object");
+  }
+  const m = value as Record<string, unknown>;
+  const rawId = m.id;
+  const readableId = isId(rawId) ? rawId : null;
+  if (m.jsonrpc !== "2.0") return invalid(readableId, 'Invalid Request: "jsonrpc" must be "2.0"');
+  if (m.method === undefined && ("result" in m || "error" in m)) return { kind: "response" };
+  if (typeof m.method !== "string") return invalid(readableId, 'Invalid Request: "method" must be a string');
+  if ("id" in m && !isId(rawId)) {
+    return invalid(null, 'Invalid Request: "id" must be a string or an integer, never null');
+  }
+  const params = m.params;
+  if (params !== undefined && params !== null && typeof params !== "object") {
+    return invalid(readableId, 'Invalid Request: "params" must be an object');
+  }
+  return { kind: "message", message: m as unknown as Message };
+}
+
+function invalid(id: RequestId | null, message: string): Envelope {
+  return { kind: "invalid", id, error: new RpcError(ErrorCode.InvalidRequest, message) };
+}
+
+/** Serializes a success response line (no trailing newline). */
+export function resultLine(id: RequestId, result: unknown): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+}
+
+/** Serializes an error response line (no trailing newline); `id` null when it could not be read. */
+export function errorLine(id: RequestId | null, error: RpcError): string {
+  const body: { code: number; message: string; data?: unknown } = { code: error.code, message: error.message };
+  if (error.data !== undefined) body.data = error.data;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(body)}}`;
+}
+
+/** Serializes a notification line (no trailing newline). */
+export function notificationLine(method: string, params: unknown): string {
+  return JSON.stringify({ jsonrpc: "2.0", method, params });
+}

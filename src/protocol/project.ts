@@ -1,0 +1,82 @@
+/** @module Projection of tool definitions and call results onto the protocol version in force (PROTOCOL.md §5, §6). */
+import type { Tool } from "../tool.ts";
+import type { ContentBlock } from "../result.ts";
+import type { VersionFeatures } from "./versions.ts";
+
+/** A `tools/call` result in wire shape, before projection. */
+export interface CallResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * A tool as listed to one version (MCP Tool): fields the version's schema does not define are left
+ * out; an `outputSchema` the version cannot carry (non-object root before 2026-07-28) is dropped
+ * and the tool stays listed.
+ */
+export function projectTool(t: Tool, f: VersionFeatures): Record<string, unknown> {
+  const d = t.definition;
+  const out: Record<string, unknown> = { name: t.name };
+  if (d.title !== undefined && f.structured) out.title = d.title;
+  out.description = d.description;
+  out.inputSchema = t.inputSchema;
+  if (t.outputSchema && f.structured && (f.structuredAnyRoot || t.outputSchema.type === "object")) out.outputSchema = t.outputSchema;
+  if (d.annotations && f.toolAnnotations) out.annotations = d.annotations;
+  if (d.icons && f.icons) out.icons = d.icons;
+  if (d.meta && f.structured) out._meta = d.meta;
+  return out;
+}
+
+const BLOCK_KEYS: Record<string, readonly string[]> = {
+  text: ["type", "text"],
+  image: ["type", "data", "mimeType"],
+  audio: ["type", "data", "mimeType"],
+  resource: ["type", "resource"],
+  resource_link: ["type", "uri", "name", "title", "description", "mimeType", "size"],
+};
+
+function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string, unknown> {
+  const src = b as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of BLOCK_KEYS[b.type] ?? []) if (src[k] !== undefined) out[k] = src[k];
+  if (b.type === "resource" && !f.resourceLink && b.resource._meta !== undefined) {
+    const { _meta: _, ...resource } = b.resource;
+    out.resource = resource;
+  }
+  if (b.annotations && f.blockAnnotations) {
+    const a = f.resourceLink ? b.annotations : { audience: b.annotations.audience, priority: b.annotations.priority };
+    const clean = Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
+    if (Object.keys(clean).length > 0) out.annotations = clean;
+  }
+  if (b._meta !== undefined && f.resourceLink) out._meta = b._meta;
+  return out;
+}
+
+/**
+ * A `tools/call` result as sent to one version: unknown block fields dropped, `structuredContent`
+ * dropped where the version cannot carry it (the text copy stays). Content the version cannot
+ * carry (audio before 2025-03-26, resource_link before 2025-06-18) turns the whole result into an
+ * `isError` result naming the unsupported types: never partial content.
+ */
+export function projectResult(r: CallResult, f: VersionFeatures): Record<string, unknown> {
+  const unsupported = new Set<string>();
+  for (const b of r.content) {
+    if ((b.type === "audio" && !f.audio) || (b.type === "resource_link" && !f.resourceLink)) unsupported.add(b.type);
+  }
+  if (unsupported.size > 0) {
+    return {
+      content: [{ type: "text", text: `This tool returned ${[...unsupported].join(" and ")} content, which protocol version ${f.version} cannot carry.` }],
+      isError: true,
+    };
+  }
+  const out: Record<string, unknown> = { content: r.content.map((b) => projectBlock(b, f)) };
+  if (r.structuredContent !== undefined && f.structured && !r.isError) {
+    const sc = r.structuredContent;
+    if (f.structuredAnyRoot || (typeof sc === "object" && sc !== null && !Array.isArray(sc))) out.structuredContent = sc;
+  }
+  if (r.isError) out.isError = true;
+  if (r._meta !== undefined) out._meta = r._meta;
+  return out;
+}

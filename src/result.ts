@@ -1,0 +1,198 @@
+/** @module toolResult() and the content-block constructors: the explicit opt-in to protocol-native results. */
+
+/** Content annotations (MCP server/tools "Annotations"); `lastModified` is sent from 2025-06-18 on. */
+export interface Annotations {
+  readonly audience?: readonly ("user" | "assistant")[];
+  /** 0 (least important) to 1 (most important). */
+  readonly priority?: number;
+  /** ISO 8601 timestamp. */
+  readonly lastModified?: string;
+}
+
+/** Options every content constructor takes. */
+export interface ContentOptions {
+  readonly annotations?: Annotations;
+  /** Sent as the block's `_meta` (2025-06-18+). */
+  readonly meta?: Record<string, unknown>;
+}
+
+/** A content block in its wire shape (MCP ContentBlock). */
+export type ContentBlock =
+  | { type: "text"; text: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+  | { type: "image" | "audio"; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+  | {
+      type: "resource_link";
+      uri: string;
+      name: string;
+      title?: string;
+      description?: string;
+      mimeType?: string;
+      size?: number;
+      annotations?: Annotations;
+      _meta?: Record<string, unknown>;
+    }
+  | {
+      type: "resource";
+      resource: { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> };
+      annotations?: Annotations;
+      _meta?: Record<string, unknown>;
+    };
+
+const BLOCK = Symbol.for("mcpbin.contentBlock");
+const RESULT = Symbol.for("mcpbin.toolResult");
+
+/** A result built by {@link toolResult}; only these are taken as protocol-native results. */
+export interface ToolResult {
+  readonly [RESULT]: true;
+  readonly content?: readonly ContentBlock[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+  readonly meta?: Record<string, unknown>;
+}
+
+/** Raised by a constructor when its input is wrong; the message says what to change. */
+export class ContentError extends Error {
+  readonly code = "CONTENT_INVALID";
+  constructor(message: string) {
+    super(message);
+    this.name = "ContentError";
+  }
+}
+
+function brand<T extends object>(block: T): T {
+  Object.defineProperty(block, BLOCK, { value: true });
+  return block;
+}
+
+function withOpts<T extends Record<string, unknown>>(block: T, opts: ContentOptions | undefined): T {
+  if (opts?.annotations !== undefined) (block as Record<string, unknown>).annotations = opts.annotations;
+  if (opts?.meta !== undefined) (block as Record<string, unknown>)._meta = opts.meta;
+  return brand(block);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Reduces a `data:` URL to its base64 payload and checks the base64 alphabet and length. */
+function base64(data: string, what: string): { data: string; mimeType?: string } {
+  if (typeof data !== "string") throw new ContentError(`${what}: data must be a base64 string`);
+  let payload = data;
+  let mimeType: string | undefined;
+  const m = /^data:([^;,]*)((?:;[^;,]*)*),/.exec(data);
+  if (m) {
+    if (!m[2]?.split(";").includes("base64")) throw new ContentError(`${what}: the data: URL is not base64-encoded`);
+    payload = data.slice(m[0].length);
+    mimeType = m[1] || undefined;
+  }
+  payload = payload.replace(/\s+/g, "");
+  if (!BASE64.test(payload) || payload.length % 4 === 1) {
+    throw new ContentError(`${what}: data is not base64 (only A-Z a-z 0-9 + / and = padding are allowed)`);
+  }
+  return { data: payload, mimeType };
+}
+
+function mime(mimeType: unknown, what: string): string {
+  if (typeof mimeType !== "string" || !/^[^\s/]+\/[^\s]+$/.test(mimeType)) {
+    throw new ContentError(`${what}: mimeType must be a MIME type like "image/png", got ${JSON.stringify(mimeType)}`);
+  }
+  return mimeType;
+}
+
+function uri(u: unknown, what: string): string {
+  if (typeof u !== "string" || !URL.canParse(u)) throw new ContentError(`${what}: uri must be an absolute URI, got ${JSON.stringify(u)}`);
+  return u;
+}
+
+/** A `text` content block (all versions). @throws ContentError when `text` is not a string. */
+export function textContent(text: string, opts?: ContentOptions): ContentBlock {
+  if (typeof text !== "string") throw new ContentError("textContent: text must be a string");
+  return withOpts({ type: "text" as const, text }, opts);
+}
+
+/**
+ * An `image` content block (all versions). A `data:` URL is reduced to its plain base64 payload.
+ * @param data - base64 or a base64 `data:` URL.
+ * @param mimeType - e.g. "image/png"; may be omitted when `data` is a data URL that names one.
+ * @throws ContentError on data outside the base64 alphabet or a missing MIME type.
+ */
+export function imageContent(data: string, mimeType?: string, opts?: ContentOptions): ContentBlock {
+  const b = base64(data, "imageContent");
+  return withOpts({ type: "image" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "imageContent") }, opts);
+}
+
+/** An `audio` content block (2025-03-26+; older clients get an isError result). Same checks as {@link imageContent}. */
+export function audioContent(data: string, mimeType?: string, opts?: ContentOptions): ContentBlock {
+  const b = base64(data, "audioContent");
+  return withOpts({ type: "audio" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "audioContent") }, opts);
+}
+
+/** A `resource_link` block (2025-06-18+). @throws ContentError on a URI that does not parse or an empty name. */
+export function resourceLink(link: {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes. */
+  size?: number;
+} & ContentOptions): ContentBlock {
+  const { annotations, meta, ...rest } = link;
+  uri(rest.uri, "resourceLink");
+  if (typeof rest.name !== "string" || rest.name === "") throw new ContentError("resourceLink: name must be a non-empty string");
+  if (rest.mimeType !== undefined) mime(rest.mimeType, "resourceLink");
+  const block: Record<string, unknown> = { type: "resource_link" };
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) block[k] = v;
+  return withOpts(block, { annotations, meta }) as ContentBlock;
+}
+
+/**
+ * A `resource` block embedding a resource's contents (all versions).
+ * @param r - `uri` plus exactly one of `text` or `blob` (base64).
+ * @throws ContentError on a bad URI, both or neither of text/blob, or non-base64 blob.
+ */
+export function embeddedResource(r: {
+  uri: string;
+  text?: string;
+  blob?: string;
+  mimeType?: string;
+} & ContentOptions): ContentBlock {
+  uri(r.uri, "embeddedResource");
+  if ((r.text === undefined) === (r.blob === undefined)) throw new ContentError("embeddedResource: give exactly one of text or blob");
+  const resource: Record<string, unknown> = { uri: r.uri };
+  if (r.mimeType !== undefined) resource.mimeType = mime(r.mimeType, "embeddedResource");
+  if (r.text !== undefined) {
+    if (typeof r.text !== "string") throw new ContentError("embeddedResource: text must be a string");
+    resource.text = r.text;
+  } else resource.blob = base64(r.blob as string, "embeddedResource").data;
+  return withOpts({ type: "resource" as const, resource }, { annotations: r.annotations, meta: r.meta }) as ContentBlock;
+}
+
+/**
+ * The explicit protocol-native result (MCP server/tools CallToolResult).
+ * @param r.content - blocks from the constructors only.
+ * @param r.structuredContent - checked against the tool's output schema; a JSON text copy is added
+ *   when `content` is not given.
+ * @param r.isError - a tool-level failure the model can read; `structuredContent` is then omitted.
+ * @param r.meta - sent as the result's `_meta`.
+ * @throws ContentError when a content item was not made by a constructor.
+ */
+export function toolResult(r: {
+  content?: readonly ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  meta?: Record<string, unknown>;
+}): ToolResult {
+  if (r.content !== undefined) {
+    if (!Array.isArray(r.content)) throw new ContentError("toolResult: content must be an array of content blocks");
+    for (const [i, b] of r.content.entries()) {
+      if (typeof b !== "object" || b === null || !(BLOCK in b)) {
+        throw new ContentError(`toolResult: content[${i}] was not made by textContent/imageContent/audioContent/resourceLink/embeddedResource`);
+      }
+    }
+  }
+  return { [RESULT]: true, ...r } as ToolResult;
+}
+
+/** True for values made by {@link toolResult}. */
+export function isToolResult(x: unknown): x is ToolResult {
+  return typeof x === "object" && x !== null && RESULT in x;
+}

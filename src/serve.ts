@@ -1,0 +1,20 @@
+/** @module serve(): runs a server over stdio for the process. */
+import { Registry } from "./server/registry.ts";
+import type { ServerOptions } from "./server/options.ts";
+import { serveStdio } from "./transport/stdio.ts";
+
+/**
+ * Runs the stdio server (MCP basic/transports stdio) with these tools. A script that defines tools
+ * and ends with `await serve({...})` is a complete server.
+ * @param options - name, version, tools and the knobs of {@link ServerOptions}.
+ * @returns a promise that settles once stdin has closed (or SIGTERM/SIGINT arrived) and every
+ *   response is written; the process then exits with code 0 unless it ends sooner by itself.
+ * @throws ToolDefinitionError (synchronously, before reading) on a bad option or duplicate tool.
+ */
+export function serve(options: ServerOptions): Promise<void> {
+  const registry = new Registry(options);
+  return serveStdio(registry).then(() => {
+    // Tool timers left behind must not keep an orphan process alive after stdin closed.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+  });
+}

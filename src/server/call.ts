@@ -1,0 +1,79 @@
+/** @module tools/call: argument parsing, running the tool, and shaping its return value into a CallResult. */
+import * as v from "valibot";
+import { isToolResult, type ContentBlock } from "../result.ts";
+import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.ts";
+import { issueLine, validateJson, type Tool } from "../tool.ts";
+import type { CallResult } from "../protocol/project.ts";
+
+/** An isError result with one text block. */
+export function errorResult(text: string): CallResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/**
+ * Shapes what `run` returned into a CallResult (MCP server/tools CallToolResult).
+ * - `toolResult(...)`: content kept as given; `structuredContent` without content gets one JSON text block.
+ * - With an output schema, an ordinary value is the structured content (plus its JSON text copy).
+ * - Otherwise one text block (see {@link textOf}).
+ * Structured content is checked against the tool's output schema; a mismatch or a value JSON cannot
+ * carry becomes an isError result naming the path.
+ */
+export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefined): CallResult {
+  try {
+    const hasOutput = t.outputSchema !== undefined;
+    if (isToolResult(value)) {
+      const content = (value.content ?? []) as ContentBlock[];
+      const out: CallResult = { content: content.slice() };
+      if (value.meta !== undefined) out._meta = value.meta;
+      if (value.isError) {
+        out.isError = true;
+        return out;
+      }
+      if (value.structuredContent !== undefined) {
+        const sc = checkOutput(t, toJsonValue(value.structuredContent, json));
+        if (typeof sc === "string") return errorResult(sc);
+        out.structuredContent = sc.value;
+        if (value.content === undefined) out.content = [{ type: "text", text: JSON.stringify(sc.value) }];
+      } else if (hasOutput) {
+        return errorResult(`Tool ${t.name} declares an output schema but returned no structuredContent`);
+      }
+      return out;
+    }
+    if (hasOutput) {
+      const sc = checkOutput(t, toJsonValue(value, json));
+      if (typeof sc === "string") return errorResult(sc);
+      return { content: [{ type: "text", text: JSON.stringify(sc.value) }], structuredContent: sc.value };
+    }
+    return { content: [{ type: "text", text: textOf(value, json) }] };
+  } catch (e) {
+    if (e instanceof JsonEncodeError) return errorResult(`Tool ${t.name} returned a value JSON cannot carry: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Checks structured content against the output schema: the parsed value, or an error text. */
+function checkOutput(t: Tool, value: unknown): { value: unknown } | string {
+  const { output, outputSchema } = t.definition;
+  if (output) {
+    const r = v.safeParse(output, value);
+    if (r.success) return { value: r.output };
+    return `Tool ${t.name} returned structured content that does not match its output schema:\n${r.issues.map(issueLine).join("\n")}`;
+  }
+  if (outputSchema) {
+    const r = validateJson(outputSchema, value);
+    if (r.ok) return { value };
+    return `Tool ${t.name} returned structured content that does not match its output schema:\n${r.issues.join("\n")}`;
+  }
+  return { value };
+}
+
+/** The isError text for arguments that fail the input schema (the 2025-11-25 rule, applied to every version). */
+export function invalidArgumentsText(t: Tool, issues: readonly string[]): string {
+  return `Invalid arguments for tool ${t.name}:\n${issues.join("\n")}`;
+}
+
+/** The isError text for a tool that threw; the stack goes to stderr. */
+export function thrownText(t: Tool, e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return `Tool ${t.name} failed: ${msg}`;
+}

@@ -1,0 +1,53 @@
+/** @module Server options (serve() and the config file share them) with their defaults. */
+import type { JsonOptions } from "../json.ts";
+import type { Tool } from "../tool.ts";
+
+/** Options of `serve()`; the config file takes the same keys. */
+export interface ServerOptions {
+  /** Server name, sent as `serverInfo.name`. */
+  readonly name: string;
+  /** Server version, sent as `serverInfo.version`. */
+  readonly version: string;
+  /** Display name (2025-06-18+). */
+  readonly title?: string;
+  /** Guidance for the model, sent from 2025-03-26 on and by `server/discover`. */
+  readonly instructions?: string;
+  /** The tools; nested arrays are flattened. */
+  readonly tools: readonly (Tool | readonly Tool[])[];
+  /** Payload JSON rules for return values and structured content. */
+  readonly json?: JsonOptions;
+  /** Server-wide time limit per tool call, ms (a tool's own `timeoutMs` wins). Default 120000; 0 = none. */
+  readonly timeoutMs?: number;
+  /** Calls in flight at most before reading pauses (backpressure). Default 64. */
+  readonly maxInFlight?: number;
+  /** Largest result line in bytes; a larger result becomes an isError result. Default 16 MiB. */
+  readonly maxResultBytes?: number;
+  /** Largest input line in bytes; a longer line gets -32700 and is skipped. Default 16 MiB. */
+  readonly maxLineBytes?: number;
+  /** On stdin EOF or SIGTERM/SIGINT: how long in-flight calls may finish before they are aborted, ms. Default 5000. */
+  readonly shutdownGraceMs?: number;
+}
+
+/** The defaults, documented in the README. */
+export const DEFAULTS = {
+  timeoutMs: 120_000,
+  maxInFlight: 64,
+  maxResultBytes: 16 * 1024 * 1024,
+  maxLineBytes: 16 * 1024 * 1024,
+  shutdownGraceMs: 5_000,
+} as const;
+
+/** Options with every default filled in. */
+export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number };
+
+/** Fills in the defaults. */
+export function resolveOptions(o: ServerOptions): ResolvedOptions {
+  return {
+    ...o,
+    timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxInFlight: o.maxInFlight ?? DEFAULTS.maxInFlight,
+    maxResultBytes: o.maxResultBytes ?? DEFAULTS.maxResultBytes,
+    maxLineBytes: o.maxLineBytes ?? DEFAULTS.maxLineBytes,
+    shutdownGraceMs: o.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs,
+  };
+}

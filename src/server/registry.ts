@@ -1,0 +1,56 @@
+/** @module The server's registry: its tools by name, its identity, and per-version tools/list results computed once. */
+import { isTool, ToolDefinitionError, type Tool } from "../tool.ts";
+import { projectTool } from "../protocol/project.ts";
+import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
+import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
+
+/** Cache hints sent on modern `server/discover` and `tools/list` results (2026-07-28 server/utilities/caching). */
+export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
+
+/** Registry and identity of one server; shared by every session and transport. */
+export class Registry {
+  readonly options: ResolvedOptions;
+  readonly tools: ReadonlyMap<string, Tool>;
+  /** `_meta` of every modern result. */
+  readonly modernMeta: Record<string, unknown>;
+  readonly #listJson = new Map<string, string>();
+
+  /**
+   * @param options - server options; `tools` may nest arrays.
+   * @throws ToolDefinitionError on a value that is not a tool, or two tools with one name.
+   */
+  constructor(options: ServerOptions) {
+    if (typeof options?.name !== "string" || options.name === "") throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
+    if (typeof options.version !== "string" || options.version === "") throw new ToolDefinitionError('serve(): "version" must be a non-empty string');
+    this.options = resolveOptions(options);
+    const tools = new Map<string, Tool>();
+    for (const t of (options.tools ?? []).flat()) {
+      if (!isTool(t)) throw new ToolDefinitionError(`serve(): every entry of "tools" must be made by tool(); got ${typeof t}`);
+      const prev = tools.get(t.name);
+      if (prev) {
+        const where = (x: Tool) => (x.source ? ` (${x.source.file})` : "");
+        throw new ToolDefinitionError(`two tools are named "${t.name}"${where(prev)}${where(t)}: rename one, or filter one out with include/exclude`);
+      }
+      tools.set(t.name, t);
+    }
+    this.tools = tools;
+    this.modernMeta = { "io.modelcontextprotocol/serverInfo": this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
+  }
+
+  /** `serverInfo` (MCP Implementation) as one version defines it. */
+  serverInfo(f: VersionFeatures): Record<string, unknown> {
+    const o = this.options;
+    return o.title !== undefined && f.implementationTitle ? { name: o.name, title: o.title, version: o.version } : { name: o.name, version: o.version };
+  }
+
+  /** The serialized `tools/list` result for one version, computed on first use and kept. */
+  toolsListJson(f: VersionFeatures): string {
+    let json = this.#listJson.get(f.version);
+    if (json === undefined) {
+      const tools = [...this.tools.values()].map((t) => projectTool(t, f));
+      json = JSON.stringify(f.modern ? { resultType: "complete", tools, ...CACHE_HINTS, _meta: this.modernMeta } : { tools });
+      this.#listJson.set(f.version, json);
+    }
+    return json;
+  }
+}

@@ -1,0 +1,239 @@
+/** @module tool(): a tool's definition, name rules, and its JSON Schemas computed once at definition. */
+import * as v from "valibot";
+import { findUnconvertible, normalizeJsonSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
+import type { RequestId } from "./protocol/jsonrpc.ts";
+
+/** What a tool's `run` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborted when the client cancels the request, the call times out, or the server shuts down. */
+  readonly signal: AbortSignal;
+  /**
+   * Reports progress (MCP basic/utilities/progress): sends `notifications/progress` when the request
+   * carried a `progressToken`, otherwise does nothing. `progress` should increase with each call.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /** The JSON-RPC id of the request being served (undefined when called directly). */
+  readonly requestId?: RequestId;
+  /** The protocol version in force for this request (undefined when called directly). */
+  readonly protocolVersion?: string;
+}
+
+/** Hints about a tool's behaviour (MCP ToolAnnotations); untrusted by clients. Sent from 2025-03-26. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** An icon for display (MCP Icon, 2025-11-25+). */
+export interface ToolIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: "light" | "dark";
+}
+
+type AnySchema = v.GenericSchema;
+type ArgsOf<I> = I extends AnySchema ? v.InferOutput<I> : Record<string, unknown>;
+
+/** What `tool()` takes. Give `input` (valibot) or `inputSchema` (raw JSON Schema), or neither for no arguments. */
+export interface ToolDefinition<I extends AnySchema | undefined = undefined, R = unknown> {
+  /** `^[A-Za-z0-9_-]{1,64}$`: the set every major client accepts. */
+  readonly name: string;
+  /** Display name (2025-06-18+). */
+  readonly title?: string;
+  readonly description: string;
+  /** A valibot object schema; converted to JSON Schema once, and used to parse arguments before `run`. */
+  readonly input?: I;
+  /** A complete JSON Schema (object root) sent unchanged; arguments are validated against it. */
+  readonly inputSchema?: JsonSchema;
+  /** A valibot schema of the structured result; the return value becomes `structuredContent`. */
+  readonly output?: AnySchema;
+  /** A raw JSON Schema of the structured result. */
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  readonly icons?: readonly ToolIcon[];
+  /** Sent as the tool's `_meta` (2025-06-18+). */
+  readonly meta?: Record<string, unknown>;
+  /** Per-tool time limit in milliseconds; overrides the server's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** The tool itself; sync or async. Return an ordinary value, or `toolResult(...)`. */
+  run(args: ArgsOf<I>, ctx: ToolContext): R | Promise<R>;
+}
+
+/** Where a tool came from (set by the loader; never sent to clients). */
+export interface ToolSource {
+  readonly dir: string;
+  readonly file: string;
+}
+
+const TOOL = Symbol.for("mcpbin.tool");
+
+/** A defined tool: an ordinary async function plus its definition. */
+export interface Tool<I extends AnySchema | undefined = AnySchema | undefined, R = unknown> {
+  /**
+   * Validates `args` like the server does and returns what `run` returns.
+   * @throws ToolArgumentsError when the arguments do not match the input schema.
+   */
+  (args?: unknown, ctx?: Partial<ToolContext>): Promise<R>;
+  readonly [TOOL]: true;
+  readonly name: string;
+  readonly definition: ToolDefinition<I, R>;
+  /** The JSON Schema sent as `inputSchema`. */
+  readonly inputSchema: JsonSchema;
+  /** The JSON Schema sent as `outputSchema`, when the tool declares one. */
+  readonly outputSchema?: JsonSchema;
+  /** Provenance, set by the loader. */
+  source?: ToolSource;
+}
+
+/** A tool author's mistake, found at definition; the message names the tool and what to change. */
+export class ToolDefinitionError extends Error {
+  readonly code = "TOOL_DEFINITION";
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolDefinitionError";
+  }
+}
+
+/** Arguments that do not match a tool's input schema (thrown by a direct call). */
+export class ToolArgumentsError extends Error {
+  readonly code = "TOOL_ARGUMENTS";
+  /** @param issues - one `path: message` line per problem. */
+  constructor(
+    readonly tool: string,
+    readonly issues: readonly string[],
+  ) {
+    super(`Invalid arguments for tool ${tool}:\n${issues.join("\n")}`);
+    this.name = "ToolArgumentsError";
+  }
+}
+
+/** The names every major client and model API accepts (stricter than the spec's guidance). */
+export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const EMPTY_INPUT: JsonSchema = Object.freeze({ type: "object", properties: {} }) as JsonSchema;
+
+function convert(toolName: string, what: string, schema: AnySchema): JsonSchema {
+  try {
+    return valibotToJsonSchema(schema);
+  } catch (e) {
+    const m = /The "([^"]+)" (schema|action)/.exec(String((e as Error).message));
+    const type = m?.[1];
+    const field = type ? findUnconvertible(schema, type) : undefined;
+    throw new ToolDefinitionError(
+      `tool "${toolName}": the ${what} schema${field ? ` field "${field}"` : ""} cannot be expressed in JSON Schema` +
+        `${type ? ` (v.${type}())` : ""}. Accept a JSON type instead (e.g. an ISO string via v.pipe(v.string(), v.isoTimestamp()) for a date, ` +
+        `a string or number for a bigint), or pass a raw ${what}Schema.`,
+    );
+  }
+}
+
+function objectRoot(toolName: string, what: string, s: JsonSchema): JsonSchema {
+  if (s.type !== "object") {
+    throw new ToolDefinitionError(`tool "${toolName}": ${what}Schema must have "type": "object" at its root (MCP Tool.${what}Schema)`);
+  }
+  return s.properties === undefined ? { ...s, properties: {} } : s;
+}
+
+/**
+ * Defines a tool (MCP server/tools). The JSON Schemas are computed here, once.
+ * @param def - see {@link ToolDefinition}.
+ * @returns a {@link Tool}: callable directly (`await t(args)`) and servable by `serve()`.
+ * @throws ToolDefinitionError on a bad name, both `input` and `inputSchema`, a non-object input
+ *   root, a schema that cannot be converted (naming the field), or a missing `run`.
+ */
+export function tool<I extends AnySchema | undefined = undefined, R = unknown>(def: ToolDefinition<I, R>): Tool<I, R> {
+  const name = (def as { name?: unknown })?.name;
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+    throw new ToolDefinitionError(
+      `tool name ${JSON.stringify(name)} is not accepted: use 1-64 characters from A-Z a-z 0-9 _ - (no dots, slashes or spaces); put a display name in "title"`,
+    );
+  }
+  if (typeof def.run !== "function") throw new ToolDefinitionError(`tool "${name}": "run" must be a function`);
+  if (typeof def.description !== "string") throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
+  if (def.input && def.inputSchema) throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);
+  if (def.output && def.outputSchema) throw new ToolDefinitionError(`tool "${name}": give "output" (valibot) or "outputSchema" (JSON Schema), not both`);
+  if (def.timeoutMs !== undefined && !(Number.isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
+    throw new ToolDefinitionError(`tool "${name}": timeoutMs must be a positive number of milliseconds`);
+  }
+  let inputSchema = EMPTY_INPUT;
+  if (def.input) inputSchema = objectRoot(name, "input", convert(name, "input", def.input));
+  else if (def.inputSchema) inputSchema = objectRoot(name, "input", normalizeRaw(def.inputSchema));
+  let outputSchema: JsonSchema | undefined;
+  if (def.output) outputSchema = convert(name, "output", def.output);
+  else if (def.outputSchema) outputSchema = normalizeRaw(def.outputSchema);
+
+  const call = async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
+    const parsed = parseArguments(t, args ?? {});
+    if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
+    return await def.run(parsed.value as ArgsOf<I>, {
+      signal: ctx?.signal ?? new AbortController().signal,
+      progress: ctx?.progress ?? (() => {}),
+      requestId: ctx?.requestId,
+      protocolVersion: ctx?.protocolVersion,
+    });
+  };
+  const t = Object.assign(call, { [TOOL]: true as const, definition: def, inputSchema, outputSchema }) as unknown as Tool<I, R>;
+  Object.defineProperty(t, "name", { value: name });
+  return t;
+}
+
+function normalizeRaw(s: JsonSchema): JsonSchema {
+  if (typeof s !== "object" || s === null || Array.isArray(s)) throw new ToolDefinitionError("a raw JSON Schema must be an object");
+  return s;
+}
+
+/** True for values made by {@link tool}. */
+export function isTool(x: unknown): x is Tool {
+  return typeof x === "function" && TOOL in x;
+}
+
+/** Parsed arguments, or the problems as `path: message` lines. */
+export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues: string[] };
+
+/**
+ * Validates arguments against the tool's input schema (valibot `input`, else the raw `inputSchema`
+ * via Ajv, else "no arguments": any object is accepted).
+ * @param t - the tool.
+ * @param args - the `arguments` object from `tools/call`.
+ */
+export function parseArguments(t: Tool, args: unknown): ParsedArguments {
+  const input = t.definition.input;
+  if (input) {
+    const r = v.safeParse(input, args);
+    return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };
+  }
+  if (t.definition.inputSchema) return validateJson(t.definition.inputSchema, args);
+  return { ok: true, value: args };
+}
+
+/** One valibot issue as `path: message` (`(root)` when the issue is about the whole value). */
+export function issueLine(issue: v.BaseIssue<unknown>): string {
+  const path = issue.path?.map((p) => p.key).join(".") || "(root)";
+  return `${path}: ${issue.message}`;
+}
+
+type JsonValidator = ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null };
+const validators = new WeakMap<object, JsonValidator>();
+
+/**
+ * Validates a value against a raw JSON Schema (2020-12, or draft-07 when `$schema` says so) with Ajv,
+ * compiled once per schema; Ajv is loaded only when a tool uses a raw schema.
+ */
+export function validateJson(schema: JsonSchema, value: unknown): ParsedArguments {
+  let validate = validators.get(schema);
+  if (!validate) {
+    const Ajv2020 = require("ajv/dist/2020").default;
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    validate = ajv.compile(schema) as JsonValidator;
+    validators.set(schema, validate);
+  }
+  if (validate(value)) return { ok: true, value };
+  return {
+    ok: false,
+    issues: (validate.errors ?? []).map((e) => `${e.instancePath.slice(1).replaceAll("/", ".") || "(root)"}: ${e.message ?? "is invalid"}`),
+  };
+}

@@ -1,0 +1,61 @@
+/** @module Keeps stdout for protocol lines: moves fd 1 to stderr and hands back a private descriptor for the writer. */
+
+/** How the guard was installed. */
+export interface StdoutGuard {
+  /** The descriptor protocol lines go to. */
+  readonly fd: number;
+  /** "fd": fd 1 now points at stderr, so every write to fd 1 (console.*, process.stdout, Bun.write, native code, child processes that inherit it) lands on stderr. "patch": only the JS entry points are redirected. */
+  readonly mode: "fd" | "patch";
+}
+
+/**
+ * Installs the guard once per process. On Linux and macOS it duplicates fd 1 with `dup` and points
+ * fd 1 at stderr with `dup2` (via bun:ffi, libc). Where that is not possible (Windows, no FFI) it
+ * patches `console.*`, `process.stdout.write` and `Bun.write(Bun.stdout, …)` to go to stderr;
+ * native code writing to fd 1 directly is then not covered.
+ * @returns the descriptor to write protocol lines to.
+ */
+export function guardStdout(): StdoutGuard {
+  if (installed) return installed;
+  if (process.env.MCPBIN_STDOUT_GUARD !== "patch") {
+    const fd = tryDup();
+    if (fd !== undefined) return (installed = { fd, mode: "fd" });
+  }
+  patch();
+  return (installed = { fd: 1, mode: "patch" });
+}
+
+let installed: StdoutGuard | undefined;
+
+function tryDup(): number | undefined {
+  if (process.platform !== "linux" && process.platform !== "darwin") return undefined;
+  try {
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    const lib = dlopen(process.platform === "darwin" ? "libc.dylib" : "libc.so.6", {
+      dup: { args: [FFIType.i32], returns: FFIType.i32 },
+      dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+    });
+    const saved = lib.symbols.dup(1);
+    if (saved < 0) return undefined;
+    if (lib.symbols.dup2(2, 1) < 0) return undefined;
+    return saved;
+  } catch {
+    return undefined;
+  }
+}
+
+function patch(): void {
+  const err = (...args: unknown[]) => console.error(...args);
+  for (const k of ["log", "info", "debug", "trace", "dir", "table"] as const) {
+    (console as unknown as Record<string, unknown>)[k] = k === "trace" ? (...a: unknown[]) => console.error(new Error(a.map(String).join(" ")).stack) : err;
+  }
+  const toStderr = process.stderr.write.bind(process.stderr);
+  (process.stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) => toStderr(chunk as string, ...(rest as []));
+  const bunWrite = Bun.write;
+  try {
+    (Bun as unknown as { write: unknown }).write = (dest: unknown, ...rest: unknown[]) =>
+      (bunWrite as (...a: unknown[]) => Promise<number>)(dest === Bun.stdout ? Bun.stderr : dest, ...rest);
+  } catch {
+    // Bun.write is read-only on this build; documented as uncovered.
+  }
+}

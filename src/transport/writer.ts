@@ -1,0 +1,90 @@
+/** @module The one serialized writer of protocol lines: whole lines, in order, with backpressure; EPIPE ends it. */
+import type { FileSink } from "bun";
+
+/**
+ * Writes protocol lines to one file descriptor. Each line goes out whole, in the order written;
+ * a flush is scheduled after the current turn of the event loop so a burst of responses shares one
+ * write. When the buffer passes `highWaterMark` bytes, {@link write} returns a promise the caller
+ * awaits (backpressure). A write error (EPIPE: the client went away) calls `onClosed` once.
+ */
+export class LineWriter {
+  readonly #sink: FileSink;
+  #buffered = 0;
+  #scheduled = false;
+  #closed = false;
+  #flushing: Promise<void> | undefined;
+
+  /**
+   * @param fd - the file descriptor (the saved stdout).
+   * @param onClosed - called once when the peer has gone away.
+   * @param highWaterMark - bytes buffered before writers must wait; default 1 MiB.
+   */
+  constructor(
+    fd: number,
+    readonly onClosed: (error: unknown) => void,
+    readonly highWaterMark = 1 << 20,
+  ) {
+    this.#sink = Bun.file(fd).writer({ highWaterMark: 1 << 16 });
+  }
+
+  /** True once a write has failed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Queues one line (a newline is appended).
+   * @returns a promise when the caller should wait for the buffer to drain, else undefined.
+   */
+  write(line: string): Promise<void> | undefined {
+    if (this.#closed) return undefined;
+    try {
+      this.#sink.write(line + "\n");
+    } catch (e) {
+      this.#fail(e);
+      return undefined;
+    }
+    this.#buffered += line.length + 1;
+    if (this.#buffered >= this.highWaterMark) return this.flush();
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        void this.flush();
+      });
+    }
+    return undefined;
+  }
+
+  /** Flushes everything written so far. Never rejects. */
+  flush(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#flushing) return this.#flushing.then(() => this.flush());
+    this.#buffered = 0;
+    let r: number | Promise<number>;
+    try {
+      r = this.#sink.flush();
+    } catch (e) {
+      this.#fail(e);
+      return Promise.resolve();
+    }
+    if (typeof r === "number") return Promise.resolve();
+    const p = r.then(
+      () => {
+        this.#flushing = undefined;
+      },
+      (e: unknown) => {
+        this.#flushing = undefined;
+        this.#fail(e);
+      },
+    );
+    this.#flushing = p;
+    return p;
+  }
+
+  #fail(e: unknown): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onClosed(e);
+  }
+}

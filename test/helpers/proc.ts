@@ -1,0 +1,145 @@
+/** @module A real server process over real pipes, for tests: write lines or raw bytes, read responses by id. */
+import type { Subprocess } from "bun";
+import { resolve } from "node:path";
+import { assertValidResponse } from "./schema.ts";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BUN = process.execPath;
+
+/** Builds the JSON of an initialize request. */
+export function initLine(version = "2025-06-18", id: number | string = 1): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "test", version: "1" } } });
+}
+export const INITED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+/** The modern `_meta` claim for 2026-07-28. */
+export const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+type Msg = Record<string, any>;
+
+/** One spawned server. Every stdout line must parse as JSON; the tests check that through {@link lines}. */
+export class McpProcess {
+  readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  /** Every stdout line so far, raw. */
+  readonly lines: string[] = [];
+  /** Every parsed stdout message so far. */
+  readonly messages: Msg[] = [];
+  stderr = "";
+  readonly exited: Promise<number>;
+  #waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+  /** Bytes of stdout seen, for checks on raw framing. */
+  rawStdout: number[] = [];
+
+  constructor(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
+    this.proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? ROOT }) as never;
+    this.exited = this.proc.exited;
+    void this.#readStdout();
+    void this.#readStderr();
+  }
+
+  /** Spawns a TypeScript server from source with the test's Bun. */
+  static source(file: string, opts?: { env?: Record<string, string> }): McpProcess {
+    return new McpProcess([BUN, resolve(ROOT, file)], opts);
+  }
+
+  async #readStdout() {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const chunk of this.proc.stdout) {
+      for (const b of chunk) this.rawStdout.push(b);
+      buf += dec.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) !== -1) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        this.lines.push(line);
+        let m: Msg;
+        try {
+          m = JSON.parse(line);
+        } catch {
+          m = { __unparsable: line };
+        }
+        this.messages.push(m);
+        for (const w of [...this.#waiters]) {
+          if (w.pred(m)) {
+            this.#waiters.splice(this.#waiters.indexOf(w), 1);
+            w.resolve(m);
+          }
+        }
+      }
+    }
+    if (buf) this.lines.push(buf);
+  }
+
+  async #readStderr() {
+    const dec = new TextDecoder();
+    for await (const chunk of this.proc.stderr) this.stderr += dec.decode(chunk, { stream: true });
+  }
+
+  /** Writes one message (object or raw line) plus LF. */
+  send(msg: Msg | string): void {
+    this.write(typeof msg === "string" ? msg + "\n" : JSON.stringify(msg) + "\n");
+  }
+
+  /** Writes raw text or bytes. */
+  write(data: string | Uint8Array): void {
+    this.proc.stdin.write(data);
+    this.proc.stdin.flush();
+  }
+
+  /** Waits for the first message matching `pred` (already received or future). */
+  waitFor(pred: (m: Msg) => boolean, timeoutMs = 10_000): Promise<Msg> {
+    const have = this.messages.find(pred);
+    if (have) return Promise.resolve(have);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`timed out waiting; stdout so far:\n${this.lines.join("\n").slice(0, 2000)}\nstderr:\n${this.stderr.slice(0, 2000)}`)), timeoutMs);
+      this.#waiters.push({ pred, resolve: (m) => (clearTimeout(t), resolve(m)) });
+    });
+  }
+
+  /** Waits for the response to `id`. */
+  response(id: unknown, timeoutMs?: number): Promise<Msg> {
+    return this.waitFor((m) => "id" in m && m.id === id && ("result" in m || "error" in m), timeoutMs);
+  }
+
+  /**
+   * Sends a request and returns its response, validated against the official schema of `version`
+   * when given.
+   */
+  async request(method: string, params: unknown, id: number | string, version?: string): Promise<Msg> {
+    const msg: Msg = { jsonrpc: "2.0", id, method };
+    if (params !== undefined) msg.params = params;
+    this.send(msg);
+    const r = await this.response(id);
+    if (version) assertValidResponse(version, method, r);
+    return r;
+  }
+
+  /** Sends initialize + initialized; returns the initialize result. */
+  async handshake(version = "2025-06-18"): Promise<Msg> {
+    this.send(initLine(version, 1));
+    const r = await this.response(1);
+    assertValidResponse(version, "initialize", r);
+    this.send(INITED);
+    return r.result;
+  }
+
+  closeStdin(): void {
+    this.proc.stdin.end();
+  }
+
+  kill(): void {
+    try {
+      this.proc.kill("SIGKILL");
+    } catch {}
+  }
+}
+
+/** Compiles a TypeScript entry with `mcpbin build` into a temp dir; returns the absolute path. */
+export async function compileFixture(entry: string, name: string): Promise<string> {
+  const dir = resolve(ROOT, ".test-build");
+  const out = resolve(dir, name);
+  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "build", resolve(ROOT, entry), "--outfile", out], { stdout: "pipe", stderr: "pipe", cwd: ROOT });
+  const code = await p.exited;
+  if (code !== 0) throw new Error(`build failed: ${await new Response(p.stderr).text()}`);
+  return out;
+}

@@ -1,0 +1,66 @@
+/** @module Validates what the server sends against the official MCP JSON Schema of the version in force. */
+import Ajv from "ajv";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+
+type Validator = ((x: unknown) => boolean) & { errors?: unknown };
+const cache = new Map<string, Validator>();
+
+function validator(version: string, def: string): Validator {
+  const key = `${version}#${def}`;
+  let v = cache.get(key);
+  if (v) return v;
+  const schema = require(`../fixtures/schema/${version}/schema.json`);
+  const modern = "$defs" in schema;
+  const ajv = modern ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv as never);
+  ajv.addSchema(schema, "mcp");
+  v = ajv.getSchema(`mcp#/${modern ? "$defs" : "definitions"}/${def}`) as Validator;
+  if (!v) throw new Error(`no definition ${def} in ${version}`);
+  cache.set(key, v);
+  return v;
+}
+
+/** The schema definition a result of `method` must match in `version`. */
+export function resultDef(version: string, method: string): string {
+  switch (method) {
+    case "initialize":
+      return "InitializeResult";
+    case "tools/list":
+      return "ListToolsResult";
+    case "tools/call":
+      return "CallToolResult";
+    case "server/discover":
+      return "DiscoverResult";
+    case "ping":
+      return version === "2026-07-28" ? "Result" : "EmptyResult";
+    default:
+      return "Result";
+  }
+}
+
+/**
+ * Asserts that one response message matches the official schema: the JSON-RPC envelope
+ * (JSONRPCResponse / JSONRPCError) and, for results, the method's result definition.
+ * @throws Error listing the schema violations.
+ */
+export function assertValidResponse(version: string, method: string, msg: Record<string, unknown>): void {
+  const isErr = "error" in msg;
+  const envDefs = isErr ? ["JSONRPCError", "JSONRPCErrorResponse"] : ["JSONRPCResponse", "JSONRPCResultResponse"];
+  const schema = require(`../fixtures/schema/${version}/schema.json`);
+  const defs = schema.$defs ?? schema.definitions;
+  const envDef = envDefs.find((d) => d in defs)!;
+  // An error with id null is our parse-error answer; the pre-2025-11-25 schemas cannot express it.
+  if (!(isErr && msg.id === null)) check(version, envDef, msg);
+  if (!isErr) check(version, resultDef(version, method), msg.result);
+}
+
+/** Asserts that a notification matches the schema's definition (e.g. ProgressNotification). */
+export function assertValidNotification(version: string, def: string, msg: unknown): void {
+  check(version, def, msg);
+}
+
+function check(version: string, def: string, value: unknown): void {
+  const v = validator(version, def);
+  if (!v(value)) throw new Error(`${version} ${def} violated: ${JSON.stringify(v.errors, null, 1)}\nvalue: ${JSON.stringify(value)}`);
+}
