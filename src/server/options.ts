@@ -10,7 +10,7 @@ export interface ServerOptions {
   readonly version: string;
   /** Display name (2025-06-18+). */
   readonly title?: string;
-  /** Guidance for the model, sent from 2025-03-26 on and by `server/discover`. */
+  /** Guidance for the model, sent by `initialize` (every version) and `server/discover`. */
   readonly instructions?: string;
   /** The tools; nested arrays are flattened. */
   readonly tools: readonly (Tool | readonly Tool[])[];

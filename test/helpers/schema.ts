@@ -1,4 +1,10 @@
-/** @module Validates what the server sends against the official MCP JSON Schema of the version in force. */
+/**
+ * @module Validates what the server sends against the official MCP JSON Schema of the version in force.
+ * Strict: every object definition of the schema that lists its `properties` and says nothing about
+ * `additionalProperties` is closed, so a field the version does not define (a `title` sent to
+ * 2025-03-26, block `_meta` sent to 2024-11-05, …) fails validation. Open parts (`_meta`, schemas,
+ * `structuredContent`, `additionalProperties: {}`) stay open, as the schema says.
+ */
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
@@ -10,7 +16,7 @@ function validator(version: string, def: string): Validator {
   const key = `${version}#${def}`;
   let v = cache.get(key);
   if (v) return v;
-  const schema = require(`../fixtures/schema/${version}/schema.json`);
+  const schema = closed(require(`../fixtures/schema/${version}/schema.json`));
   const modern = "$defs" in schema;
   const ajv = modern ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
   addFormats(ajv as never);
@@ -19,6 +25,17 @@ function validator(version: string, def: string): Validator {
   if (!v) throw new Error(`no definition ${def} in ${version}`);
   cache.set(key, v);
   return v;
+}
+
+/** A copy of the schema with its top-level object definitions closed (see the module comment). */
+function closed(schema: Record<string, any>): Record<string, any> {
+  const copy = structuredClone(schema);
+  for (const [name, def] of Object.entries(copy.$defs ?? copy.definitions) as [string, Record<string, unknown>][]) {
+    // `_meta` objects (2026-07-28 *MetaObject) are open maps in the spec's TypeScript, though the JSON lists only reserved keys.
+    if (name.endsWith("MetaObject")) continue;
+    if (def.properties && def.additionalProperties === undefined && !def.allOf) def.additionalProperties = false;
+  }
+  return copy;
 }
 
 /** The schema definition a result of `method` must match in `version`. */
