@@ -8,6 +8,15 @@ export interface JsonOptions {
   readonly bigint?: "string" | "number" | "error";
 }
 
+/** Payload JSON options that are not understood; the message names the option and its accepted values. */
+export class JsonOptionsError extends Error {
+  readonly code = "JSON_OPTIONS";
+  constructor(message: string) {
+    super(message);
+    this.name = "JsonOptionsError";
+  }
+}
+
 /** A value that cannot be encoded under the options (cycle, BigInt or NaN in "error" mode, a function…). */
 export class JsonEncodeError extends Error {
   /**
@@ -23,7 +32,27 @@ export class JsonEncodeError extends Error {
   }
 }
 
-const DEFAULTS: Required<JsonOptions> = { nonFinite: "null", bigint: "string" };
+const DEFAULTS: Required<JsonOptions> = Object.freeze({ nonFinite: "null", bigint: "string" });
+const NON_FINITE = ["null", "string", "error"] as const;
+const BIGINT = ["string", "number", "error"] as const;
+
+/**
+ * Checks payload JSON options and fills in the defaults, once at start (`serve({ json })`, config file).
+ * @param options - the options as given; undefined for the defaults.
+ * @returns every option set (`nonFinite: "null"`, `bigint: "string"` unless given).
+ * @throws JsonOptionsError naming the option and its accepted values when one is unknown or out of range.
+ */
+export function resolveJsonOptions(options: JsonOptions | undefined): Required<JsonOptions> {
+  if (options === undefined) return DEFAULTS;
+  if (typeof options !== "object" || options === null) throw new JsonOptionsError('json: must be an object like { nonFinite: "null", bigint: "string" }');
+  for (const k of Object.keys(options)) {
+    if (k !== "nonFinite" && k !== "bigint") throw new JsonOptionsError(`json.${k} is not an option: the options are nonFinite and bigint`);
+  }
+  const { nonFinite = DEFAULTS.nonFinite, bigint = DEFAULTS.bigint } = options;
+  if (!NON_FINITE.includes(nonFinite)) throw new JsonOptionsError(`json.nonFinite must be one of ${NON_FINITE.map((x) => `"${x}"`).join(", ")}; got ${JSON.stringify(nonFinite)}`);
+  if (!BIGINT.includes(bigint)) throw new JsonOptionsError(`json.bigint must be one of ${BIGINT.map((x) => `"${x}"`).join(", ")}; got ${JSON.stringify(bigint)}`);
+  return nonFinite === DEFAULTS.nonFinite && bigint === DEFAULTS.bigint ? DEFAULTS : Object.freeze({ nonFinite, bigint });
+}
 
 /**
  * Converts a value into a strict JSON value: `undefined` fields omitted (array holes become null),
@@ -35,7 +64,7 @@ const DEFAULTS: Required<JsonOptions> = { nonFinite: "null", bigint: "string" };
  * @throws JsonEncodeError on a cycle, a function or symbol value, or a value refused by "error" mode.
  */
 export function toJsonValue(value: unknown, options: JsonOptions = DEFAULTS): unknown {
-  const o = options === DEFAULTS ? DEFAULTS : { ...DEFAULTS, ...options };
+  const o = options.nonFinite !== undefined && options.bigint !== undefined ? (options as Required<JsonOptions>) : { ...DEFAULTS, ...options };
   return encode(value, o, "$", []);
 }
 
@@ -104,8 +133,13 @@ function encode(value: unknown, o: Required<JsonOptions>, path: string, stack: o
 }
 
 /**
- * The text of an ordinary return value (issue: spine): a string as is; an array of strings joined
- * with "\n"; undefined or null as "{}"; an empty array as "[]"; anything else as compact JSON.
+ * The text of an ordinary return value (MCP server/tools TextContent): a string as is; an array of
+ * strings joined with "\n"; undefined or null as "{}"; an empty array as "[]"; anything else as
+ * compact JSON, except that a value whose JSON form is a string (a Date, a BigInt) is that string
+ * unquoted: text is never JSON-encoded twice.
+ * @param value - what `run` returned.
+ * @param options - the server's payload JSON options.
+ * @returns the text of the one text content block.
  * @throws JsonEncodeError as {@link toJsonValue}.
  */
 export function textOf(value: unknown, options?: JsonOptions): string {
@@ -116,5 +150,6 @@ export function textOf(value: unknown, options?: JsonOptions): string {
     if (value.every((x) => typeof x === "string")) return value.join("\n");
   }
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return JSON.stringify(toJsonValue(value, options)) ?? "{}";
+  const encoded = toJsonValue(value, options);
+  return typeof encoded === "string" ? encoded : (JSON.stringify(encoded) ?? "{}");
 }

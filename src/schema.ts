@@ -5,75 +5,160 @@ import type { GenericSchema } from "valibot";
 /** A JSON Schema object as sent in `inputSchema` / `outputSchema`. */
 export type JsonSchema = Record<string, unknown>;
 
-/** Validation-only valibot actions: enforced on the server, not advertised (JSON Schema cannot say them). */
-const SERVER_ONLY_ACTIONS = new Set(["check", "custom", "check_items", "partial_check", "raw_check", "raw_transform", "transform"]);
+/** Transformations that change the value's type (the converter's own list); after the last schema of an output pipe they make the result type unknowable. */
+const TYPE_CHANGING = new Set([
+  "find_item", "parse_json", "raw_transform", "reduce_items", "stringify_json",
+  "to_bigint", "to_boolean", "to_date", "to_number", "to_string", "transform",
+]);
 
 /**
- * Converts a valibot schema to the JSON Schema mcpbin sends (MCP 2025-11-25 basic/index "JSON Schema Usage"):
- * the input shape (defaults make a field optional), no `$schema`, local `$ref`s inlined (only a
- * recursive `v.lazy` keeps a root `$defs`), `type` on every `enum`/`const`, tuples as `prefixItems`.
- * Custom checks and transforms are validated on the server and left out of the schema.
+ * Converts a valibot schema to the JSON Schema mcpbin sends (MCP 2025-11-25 basic/index "JSON Schema Usage").
+ * - `mode: "input"` describes what a client may send: a pipe is read up to its first type-changing
+ *   transformation, and `v.optional(x, default)` fields are not required.
+ * - `mode: "output"` describes what the server sends after parsing: a pipe is read from its last
+ *   schema, defaulted fields are present, and a type-changing transformation after it is refused.
+ * Actions JSON Schema cannot say (`v.check`, `v.custom` schemas, `v.brand`, `v.trim`, …) are left out of
+ * the schema and enforced on the server, which parses every argument and structured result with valibot.
+ * The result is normalized by {@link normalizeJsonSchema}.
  * @param schema - a valibot schema.
+ * @param mode - which side of the schema to describe; default "input".
  * @returns the normalized JSON Schema.
- * @throws Error from the converter when a part cannot be expressed (date, bigint, function, …);
- *   {@link findUnconvertible} names the field.
+ * @throws Error from the converter when a part cannot be expressed (`The "date" schema …`,
+ *   `The "transform" action …`); {@link findUnconvertible} names the field.
  */
-export function valibotToJsonSchema(schema: GenericSchema): JsonSchema {
+export function valibotToJsonSchema(schema: GenericSchema, mode: "input" | "output" = "input"): JsonSchema {
   const raw = toJsonSchema(schema, {
     target: "draft-2020-12",
-    typeMode: "input",
+    typeMode: mode,
     errorMode: "throw",
-    overrideAction: (ctx) => (SERVER_ONLY_ACTIONS.has(ctx.valibotAction.type) ? ctx.jsonSchema : undefined),
+    // An action the converter does not know is kept server-side, unless it changes an output's type.
+    overrideAction: (ctx) =>
+      ctx.errors && !(mode === "output" && TYPE_CHANGING.has(ctx.valibotAction.type)) ? ctx.jsonSchema : undefined,
+    // v.custom() is a whole-value check: unconstrained in JSON Schema, enforced on the server.
+    overrideSchema: (ctx) => (ctx.valibotSchema.type === "custom" ? {} : undefined),
   }) as JsonSchema;
   return normalizeJsonSchema(raw);
 }
 
+const DIALECT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+const DIALECT_OLD = /^https?:\/\/json-schema\.org\/(draft-0[4-7]\/schema|draft\/2019-09\/schema)#?$/;
+
 /**
- * Normalizes any JSON Schema for the wire: drops `$schema`, inlines non-recursive local refs,
- * types `enum`/`const`. Used for converted valibot schemas; raw `inputSchema`s pass through unchanged.
+ * Prepares an author's raw JSON Schema for the wire like a converted one. No `$schema` means 2020-12;
+ * a draft-04…2019-09 `$schema` is translated (`definitions` → inlined, array `items` → `prefixItems`,
+ * `additionalItems` → `items`), then {@link normalizeJsonSchema} applies.
+ * @param raw - the `inputSchema` / `outputSchema` an author gave.
+ * @returns the normalized schema (a new object; `raw` is not changed).
+ * @throws Error naming the problem: not an object, an unknown dialect, or a `$ref` that is not local.
+ */
+export function normalizeRawSchema(raw: JsonSchema): JsonSchema {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error("a raw JSON Schema must be an object");
+  const dialect = raw.$schema;
+  if (dialect !== undefined && !(typeof dialect === "string" && (DIALECT_2020.test(dialect) || DIALECT_OLD.test(dialect)))) {
+    throw new Error(`the JSON Schema dialect ${JSON.stringify(dialect)} is not supported: write 2020-12 and leave "$schema" out`);
+  }
+  const old = typeof dialect === "string" && DIALECT_OLD.test(dialect);
+  const check = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(check);
+    if (typeof node !== "object" || node === null) return node;
+    const out: JsonSchema = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string" && !v.startsWith("#")) throw new Error(`"$ref": ${JSON.stringify(v)} is not local: inline the schema it points to`);
+      if (old && k === "items" && Array.isArray(v)) out.prefixItems = check(v);
+      else if (old && k === "additionalItems") out.items = check(v);
+      else out[k] = check(v);
+    }
+    return out;
+  };
+  return normalizeJsonSchema(check(raw) as JsonSchema);
+}
+
+const LOCAL_REF = /^#\/(?:\$defs|definitions)\/(.+)$/;
+
+/**
+ * Normalizes a JSON Schema for the wire: drops `$schema` at every depth, inlines `$ref`s to
+ * non-recursive definitions (a recursive one keeps a root `$defs` entry and local `#/$defs/…` refs),
+ * adds `type` to every `enum`/`const`, and drops an empty `required`.
+ * @param raw - a 2020-12 schema (or one `definitions` away from it).
+ * @returns a new schema; `raw` is not changed.
  */
 export function normalizeJsonSchema(raw: JsonSchema): JsonSchema {
   const defs = (raw.$defs ?? raw.definitions) as Record<string, JsonSchema> | undefined;
-  const keepDefs = new Set<string>();
-  const walk = (node: unknown, expanding: string[]): unknown => {
-    if (Array.isArray(node)) return node.map((n) => walk(n, expanding));
+  const recursive = defs ? recursiveDefs(defs) : new Set<string>();
+  const kept = new Set<string>();
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== "object" || node === null) return node;
     const n = node as JsonSchema;
-    const ref = typeof n.$ref === "string" ? n.$ref : undefined;
-    const m = ref?.match(/^#\/(?:\$defs|definitions)\/(.+)$/);
-    if (m && defs && m[1] !== undefined && defs[m[1]]) {
-      const name = m[1];
-      if (expanding.includes(name)) {
-        keepDefs.add(name);
-        return { $ref: `#/$defs/${name}` };
+    const name = typeof n.$ref === "string" ? LOCAL_REF.exec(n.$ref)?.[1] : undefined;
+    if (name !== undefined && defs?.[name] !== undefined) {
+      if (recursive.has(name)) {
+        kept.add(name);
+        return { ...walkProps(n), $ref: `#/$defs/${name}` };
       }
-      return walk(defs[name], [...expanding, name]);
+      // A sibling keyword next to "$ref" (2020-12 allows them) is kept beside the inlined schema.
+      const inlined = walk(defs[name]) as JsonSchema;
+      const rest = walkProps(n);
+      return Object.keys(rest).length === 0 ? inlined : { allOf: [inlined], ...rest };
     }
-    const out: JsonSchema = {};
-    for (const [k, v] of Object.entries(n)) {
-      if (k === "$schema" || k === "$defs" || k === "definitions") continue;
-      out[k] = walk(v, expanding);
-    }
+    const out = walkProps(n);
     addTypeToEnum(out);
+    if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
     return out;
   };
-  const root = walk(raw, []) as JsonSchema;
-  if (keepDefs.size > 0 && defs) {
-    // A recursive schema: keep the definitions it needs, each normalized, refs local.
-    const kept: Record<string, unknown> = {};
-    let added = true;
-    while (added) {
-      added = false;
-      for (const name of keepDefs) {
-        if (!(name in kept)) {
-          kept[name] = walk(defs[name], [name]);
-          added = true;
-        }
-      }
+  const walkProps = (n: JsonSchema): JsonSchema => {
+    const out: JsonSchema = {};
+    for (const [k, v] of Object.entries(n)) {
+      if (k === "$schema" || k === "$defs" || k === "definitions" || k === "$ref") continue;
+      out[k] = walk(v);
     }
-    root.$defs = kept;
+    if (typeof n.$ref === "string") {
+      const name = LOCAL_REF.exec(n.$ref)?.[1];
+      if (name !== undefined && defs?.[name] === undefined) throw new Error(`"$ref": ${JSON.stringify(n.$ref)} does not resolve`);
+      if (name === undefined) out.$ref = n.$ref; // "#" or another JSON pointer into this schema
+    }
+    return out;
+  };
+  const root = walk(raw) as JsonSchema;
+  if (kept.size > 0 && defs) {
+    const out: Record<string, unknown> = {};
+    for (const name of kept) if (!(name in out)) out[name] = walk(defs[name]); // walking may add to `kept`
+    root.$defs = out;
   }
   return root;
+}
+
+/** Names of the definitions that reach themselves through local refs. */
+function recursiveDefs(defs: Record<string, JsonSchema>): Set<string> {
+  const edges = new Map<string, Set<string>>();
+  const collect = (node: unknown, into: Set<string>): void => {
+    if (Array.isArray(node)) for (const x of node) collect(x, into);
+    else if (typeof node === "object" && node !== null) {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === "$ref" && typeof v === "string") {
+          const m = LOCAL_REF.exec(v)?.[1];
+          if (m !== undefined) into.add(m);
+        } else collect(v, into);
+      }
+    }
+  };
+  for (const [name, s] of Object.entries(defs)) collect(s, edges.set(name, new Set()).get(name)!);
+  const out = new Set<string>();
+  for (const start of edges.keys()) {
+    const seen = new Set<string>();
+    const stack = [...(edges.get(start) ?? [])];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n === start) {
+        out.add(start);
+        break;
+      }
+      if (seen.has(n)) continue;
+      seen.add(n);
+      stack.push(...(edges.get(n) ?? []));
+    }
+  }
+  return out;
 }
 
 function jsonType(x: unknown): string | undefined {
@@ -97,7 +182,6 @@ function addTypeToEnum(s: JsonSchema): void {
   if (types.includes("integer") && types.includes("number")) types.splice(types.indexOf("integer"), 1);
   s.type = types.length === 1 ? types[0] : types;
 }
-
 interface SchemaNode {
   type?: string;
   kind?: string;

@@ -1,6 +1,6 @@
 /** @module tool(): a tool's definition, name rules, and its JSON Schemas computed once at definition. */
 import * as v from "valibot";
-import { findUnconvertible, normalizeJsonSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
+import { findUnconvertible, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
 import type { RequestId } from "./protocol/jsonrpc.ts";
 
 /** What a tool's `run` receives besides its arguments. */
@@ -116,26 +116,53 @@ export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 const EMPTY_INPUT: JsonSchema = Object.freeze({ type: "object", properties: {} }) as JsonSchema;
 
-function convert(toolName: string, what: string, schema: AnySchema): JsonSchema {
+/** What to write instead of a valibot type JSON Schema has no word for. */
+const HINTS: Record<string, string> = {
+  date: "accept an ISO 8601 string instead, e.g. v.pipe(v.string(), v.isoTimestamp())",
+  bigint: "accept a decimal string (v.pipe(v.string(), v.digits())) or a number instead",
+  map: "use v.record(v.string(), …) instead",
+  set: "use v.array(…) instead",
+};
+
+function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
   try {
-    return valibotToJsonSchema(schema);
+    return valibotToJsonSchema(schema, what);
   } catch (e) {
-    const m = /The "([^"]+)" (schema|action)/.exec(String((e as Error).message));
+    const message = String((e as Error).message);
+    const m = /The "([^"]+)" (schema|action)/.exec(message);
     const type = m?.[1];
     const field = type ? findUnconvertible(schema, type) : undefined;
+    const hint =
+      m?.[2] === "action"
+        ? `end the pipe with a schema of the result type, e.g. v.pipe(v.string(), v.transform(Number), v.number())`
+        : (type && HINTS[type]) ?? `use a JSON type there`;
     throw new ToolDefinitionError(
       `tool "${toolName}": the ${what} schema${field ? ` field "${field}"` : ""} cannot be expressed in JSON Schema` +
-        `${type ? ` (v.${type}())` : ""}. Accept a JSON type instead (e.g. an ISO string via v.pipe(v.string(), v.isoTimestamp()) for a date, ` +
-        `a string or number for a bigint), or pass a raw ${what}Schema.`,
+        `${type ? ` (v.${camel(type)}())` : ` (${message})`}: ${hint}, or pass a raw ${what}Schema.`,
     );
   }
 }
 
+function camel(type: string): string {
+  return type.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 function objectRoot(toolName: string, what: string, s: JsonSchema): JsonSchema {
   if (s.type !== "object") {
-    throw new ToolDefinitionError(`tool "${toolName}": ${what}Schema must have "type": "object" at its root (MCP Tool.${what}Schema)`);
+    throw new ToolDefinitionError(
+      `tool "${toolName}": the ${what} schema must be an object at its root (MCP Tool.${what}Schema has "type": "object"); ` +
+        `use v.object({...}) (or v.strictObject/v.looseObject) and put alternatives inside a field`,
+    );
   }
   return s.properties === undefined ? { ...s, properties: {} } : s;
+}
+
+function raw(toolName: string, what: string, s: JsonSchema): JsonSchema {
+  try {
+    return normalizeRawSchema(s);
+  } catch (e) {
+    throw new ToolDefinitionError(`tool "${toolName}": ${what}Schema: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -161,10 +188,10 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   }
   let inputSchema = EMPTY_INPUT;
   if (def.input) inputSchema = objectRoot(name, "input", convert(name, "input", def.input));
-  else if (def.inputSchema) inputSchema = objectRoot(name, "input", normalizeRaw(def.inputSchema));
+  else if (def.inputSchema) inputSchema = objectRoot(name, "input", raw(name, "input", def.inputSchema));
   let outputSchema: JsonSchema | undefined;
   if (def.output) outputSchema = convert(name, "output", def.output);
-  else if (def.outputSchema) outputSchema = normalizeRaw(def.outputSchema);
+  else if (def.outputSchema) outputSchema = raw(name, "output", def.outputSchema);
 
   const call = async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
     const parsed = parseArguments(t, args ?? {});
@@ -181,11 +208,6 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   return t;
 }
 
-function normalizeRaw(s: JsonSchema): JsonSchema {
-  if (typeof s !== "object" || s === null || Array.isArray(s)) throw new ToolDefinitionError("a raw JSON Schema must be an object");
-  return s;
-}
-
 /** True for values made by {@link tool}. */
 export function isTool(x: unknown): x is Tool {
   return typeof x === "function" && TOOL in x;
@@ -196,7 +218,7 @@ export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues
 
 /**
  * Validates arguments against the tool's input schema (valibot `input`, else the raw `inputSchema`
- * via Ajv, else "no arguments": any object is accepted).
+ * via Ajv against the normalized schema clients see, else "no arguments": any object is accepted).
  * @param t - the tool.
  * @param args - the `arguments` object from `tools/call`.
  */
@@ -206,13 +228,18 @@ export function parseArguments(t: Tool, args: unknown): ParsedArguments {
     const r = v.safeParse(input, args);
     return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };
   }
-  if (t.definition.inputSchema) return validateJson(t.definition.inputSchema, args);
+  if (t.definition.inputSchema) return validateJson(t.inputSchema, args);
   return { ok: true, value: args };
 }
 
 /** One valibot issue as `path: message` (`(root)` when the issue is about the whole value). */
 export function issueLine(issue: v.BaseIssue<unknown>): string {
   const path = issue.path?.map((p) => p.key).join(".") || "(root)";
+  // valibot's default "Invalid key" messages, said plainly (a custom message is kept as written).
+  if (issue.message.startsWith("Invalid key:")) {
+    if (issue.expected === "never") return `${path}: unexpected key (not in the schema)`;
+    if (issue.received === "undefined") return `${path}: required`;
+  }
   return `${path}: ${issue.message}`;
 }
 
@@ -220,8 +247,11 @@ type JsonValidator = ((data: unknown) => boolean) & { errors?: { instancePath: s
 const validators = new WeakMap<object, JsonValidator>();
 
 /**
- * Validates a value against a raw JSON Schema (2020-12, or draft-07 when `$schema` says so) with Ajv,
- * compiled once per schema; Ajv is loaded only when a tool uses a raw schema.
+ * Validates a value against a normalized raw JSON Schema (2020-12) with Ajv, compiled once per
+ * schema; Ajv is loaded only when a tool uses a raw schema.
+ * @param schema - a schema made by `normalizeRawSchema` (a tool's `inputSchema`/`outputSchema`).
+ * @param value - the arguments or structured content.
+ * @returns the value, or the problems as `path: message` lines.
  */
 export function validateJson(schema: JsonSchema, value: unknown): ParsedArguments {
   let validate = validators.get(schema);

@@ -12,7 +12,8 @@ export function errorResult(text: string): CallResult {
 
 /**
  * Shapes what `run` returned into a CallResult (MCP server/tools CallToolResult).
- * - `toolResult(...)`: content kept as given; `structuredContent` without content gets one JSON text block.
+ * - `toolResult(...)`: content kept as given; `structuredContent` without content gets one JSON text
+ *   block; `isError: true` drops `structuredContent` (its JSON text stands in when there is no content).
  * - With an output schema, an ordinary value is the structured content (plus its JSON text copy).
  * - Otherwise one text block (see {@link textOf}).
  * Structured content is checked against the tool's output schema; a mismatch or a value JSON cannot
@@ -26,6 +27,10 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
       const out: CallResult = { content: content.slice() };
       if (value.meta !== undefined) out._meta = value.meta;
       if (value.isError) {
+        // An error result never carries structuredContent; without content, its JSON text stands in.
+        if (value.content === undefined && value.structuredContent !== undefined) {
+          out.content = [{ type: "text", text: JSON.stringify(toJsonValue(value.structuredContent, json)) ?? "null" }];
+        }
         out.isError = true;
         return out;
       }
@@ -53,7 +58,8 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
 
 /** Checks structured content against the output schema: the parsed value, or an error text. */
 function checkOutput(t: Tool, value: unknown): { value: unknown } | string {
-  const { output, outputSchema } = t.definition;
+  const output = t.definition.output;
+  const outputSchema = t.outputSchema;
   if (output) {
     const r = v.safeParse(output, value);
     if (r.success) return { value: r.output };

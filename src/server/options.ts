@@ -1,5 +1,5 @@
 /** @module Server options (serve() and the config file share them) with their defaults. */
-import type { JsonOptions } from "../json.ts";
+import { resolveJsonOptions, type JsonOptions } from "../json.ts";
 import type { Tool } from "../tool.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
@@ -38,12 +38,13 @@ export const DEFAULTS = {
 } as const;
 
 /** Options with every default filled in. */
-export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number };
+export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number } & { readonly json: Required<JsonOptions> };
 
-/** Fills in the defaults. */
+/** Fills in the defaults. @throws JsonOptionsError on unknown payload JSON options. */
 export function resolveOptions(o: ServerOptions): ResolvedOptions {
   return {
     ...o,
+    json: resolveJsonOptions(o.json),
     timeoutMs: o.timeoutMs ?? DEFAULTS.timeoutMs,
     maxInFlight: o.maxInFlight ?? DEFAULTS.maxInFlight,
     maxResultBytes: o.maxResultBytes ?? DEFAULTS.maxResultBytes,
