@@ -64,10 +64,30 @@ function brand<T extends object>(block: T): T {
   return block;
 }
 
-function withOpts<T extends Record<string, unknown>>(block: T, opts: ContentOptions | undefined): T {
-  if (opts?.annotations !== undefined) (block as Record<string, unknown>).annotations = opts.annotations;
-  if (opts?.meta !== undefined) (block as Record<string, unknown>)._meta = opts.meta;
+function withOpts<T extends Record<string, unknown>>(block: T, opts: ContentOptions | undefined, what: string): T {
+  if (opts?.annotations !== undefined) (block as Record<string, unknown>).annotations = annotations(opts.annotations, what);
+  if (opts?.meta !== undefined) (block as Record<string, unknown>)._meta = plainObject(opts.meta, `${what}: meta`);
   return brand(block);
+}
+
+function plainObject<T>(x: T, what: string): T {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) throw new ContentError(`${what} must be an object`);
+  return x;
+}
+
+function annotations(a: Annotations, what: string): Annotations {
+  plainObject(a, `${what}: annotations`);
+  const { audience, priority, lastModified } = a;
+  if (audience !== undefined && !(Array.isArray(audience) && audience.every((r) => r === "user" || r === "assistant"))) {
+    throw new ContentError(`${what}: annotations.audience must be an array of "user" and/or "assistant"`);
+  }
+  if (priority !== undefined && !(typeof priority === "number" && priority >= 0 && priority <= 1)) {
+    throw new ContentError(`${what}: annotations.priority must be a number from 0 to 1, got ${JSON.stringify(priority)}`);
+  }
+  if (lastModified !== undefined && !(typeof lastModified === "string" && !Number.isNaN(Date.parse(lastModified)))) {
+    throw new ContentError(`${what}: annotations.lastModified must be an ISO 8601 timestamp, got ${JSON.stringify(lastModified)}`);
+  }
+  return a;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -102,30 +122,50 @@ function uri(u: unknown, what: string): string {
   return u;
 }
 
-/** A `text` content block (all versions). @throws ContentError when `text` is not a string. */
+/**
+ * A `text` content block (MCP TextContent, all versions).
+ * @param text - sent as is (never JSON-encoded).
+ * @param opts - `annotations` and `meta` (`_meta` on the wire, 2025-06-18+).
+ * @returns the block.
+ * @throws ContentError when `text` is not a string or an option is malformed.
+ */
 export function textContent(text: string, opts?: ContentOptions): ContentBlock {
   if (typeof text !== "string") throw new ContentError("textContent: text must be a string");
-  return withOpts({ type: "text" as const, text }, opts);
+  return withOpts({ type: "text" as const, text }, opts, "textContent");
 }
 
 /**
  * An `image` content block (all versions). A `data:` URL is reduced to its plain base64 payload.
  * @param data - base64 or a base64 `data:` URL.
  * @param mimeType - e.g. "image/png"; may be omitted when `data` is a data URL that names one.
+ * @param opts - `annotations` and `meta`.
+ * @returns the block, `data` plain base64.
  * @throws ContentError on data outside the base64 alphabet or a missing MIME type.
  */
 export function imageContent(data: string, mimeType?: string, opts?: ContentOptions): ContentBlock {
   const b = base64(data, "imageContent");
-  return withOpts({ type: "image" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "imageContent") }, opts);
+  return withOpts({ type: "image" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "imageContent") }, opts, "imageContent");
 }
 
-/** An `audio` content block (2025-03-26+; older clients get an isError result). Same checks as {@link imageContent}. */
+/**
+ * An `audio` content block (MCP AudioContent, 2025-03-26+; older clients get an isError result naming the type).
+ * @param data - base64 or a base64 `data:` URL.
+ * @param mimeType - e.g. "audio/wav"; may be omitted when `data` is a data URL that names one.
+ * @param opts - `annotations` and `meta`.
+ * @returns the block, `data` plain base64.
+ * @throws ContentError as {@link imageContent}.
+ */
 export function audioContent(data: string, mimeType?: string, opts?: ContentOptions): ContentBlock {
   const b = base64(data, "audioContent");
-  return withOpts({ type: "audio" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "audioContent") }, opts);
+  return withOpts({ type: "audio" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "audioContent") }, opts, "audioContent");
 }
 
-/** A `resource_link` block (2025-06-18+). @throws ContentError on a URI that does not parse or an empty name. */
+/**
+ * A `resource_link` block (2025-06-18+; older clients get an isError result naming the type).
+ * @param link - `uri` and `name` required; `size` in bytes; `annotations`/`meta` as for every block.
+ * @returns the block.
+ * @throws ContentError on a URI that does not parse, an empty name, a bad MIME type or size.
+ */
 export function resourceLink(link: {
   uri: string;
   name: string;
@@ -139,14 +179,20 @@ export function resourceLink(link: {
   uri(rest.uri, "resourceLink");
   if (typeof rest.name !== "string" || rest.name === "") throw new ContentError("resourceLink: name must be a non-empty string");
   if (rest.mimeType !== undefined) mime(rest.mimeType, "resourceLink");
+  if (rest.size !== undefined && !(Number.isSafeInteger(rest.size) && rest.size >= 0)) throw new ContentError(`resourceLink: size must be a whole number of bytes, got ${JSON.stringify(rest.size)}`);
+  for (const k of ["title", "description"] as const) {
+    if (rest[k] !== undefined && typeof rest[k] !== "string") throw new ContentError(`resourceLink: ${k} must be a string`);
+  }
   const block: Record<string, unknown> = { type: "resource_link" };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) block[k] = v;
-  return withOpts(block, { annotations, meta }) as ContentBlock;
+  return withOpts(block, { annotations, meta }, "resourceLink") as ContentBlock;
 }
 
 /**
  * A `resource` block embedding a resource's contents (all versions).
- * @param r - `uri` plus exactly one of `text` or `blob` (base64).
+ * @param r - `uri` plus exactly one of `text` or `blob` (base64 or a base64 `data:` URL, whose MIME
+ *   type is used when `mimeType` is not given); `annotations`/`meta` for the block.
+ * @returns the block (MCP EmbeddedResource).
  * @throws ContentError on a bad URI, both or neither of text/blob, or non-base64 blob.
  */
 export function embeddedResource(r: {
@@ -162,8 +208,12 @@ export function embeddedResource(r: {
   if (r.text !== undefined) {
     if (typeof r.text !== "string") throw new ContentError("embeddedResource: text must be a string");
     resource.text = r.text;
-  } else resource.blob = base64(r.blob as string, "embeddedResource").data;
-  return withOpts({ type: "resource" as const, resource }, { annotations: r.annotations, meta: r.meta }) as ContentBlock;
+  } else {
+    const b = base64(r.blob as string, "embeddedResource");
+    resource.blob = b.data;
+    if (resource.mimeType === undefined && b.mimeType !== undefined) resource.mimeType = mime(b.mimeType, "embeddedResource");
+  }
+  return withOpts({ type: "resource" as const, resource }, { annotations: r.annotations, meta: r.meta }, "embeddedResource") as ContentBlock;
 }
 
 /**
@@ -173,7 +223,8 @@ export function embeddedResource(r: {
  *   when `content` is not given.
  * @param r.isError - a tool-level failure the model can read; `structuredContent` is then omitted.
  * @param r.meta - sent as the result's `_meta`.
- * @throws ContentError when a content item was not made by a constructor.
+ * @returns the branded result `run` returns; only such values are taken as protocol-native.
+ * @throws ContentError when a content item was not made by a constructor, or a field has the wrong type.
  */
 export function toolResult(r: {
   content?: readonly ContentBlock[];
@@ -181,6 +232,9 @@ export function toolResult(r: {
   isError?: boolean;
   meta?: Record<string, unknown>;
 }): ToolResult {
+  if (typeof r !== "object" || r === null) throw new ContentError("toolResult: give an object { content?, structuredContent?, isError?, meta? }");
+  if (r.isError !== undefined && typeof r.isError !== "boolean") throw new ContentError("toolResult: isError must be a boolean");
+  if (r.meta !== undefined) plainObject(r.meta, "toolResult: meta");
   if (r.content !== undefined) {
     if (!Array.isArray(r.content)) throw new ContentError("toolResult: content must be an array of content blocks");
     for (const [i, b] of r.content.entries()) {

@@ -34,10 +34,22 @@ export function valibotToJsonSchema(schema: GenericSchema, mode: "input" | "outp
     // An action the converter does not know is kept server-side, unless it changes an output's type.
     overrideAction: (ctx) =>
       ctx.errors && !(mode === "output" && TYPE_CHANGING.has(ctx.valibotAction.type)) ? ctx.jsonSchema : undefined,
-    // v.custom() is a whole-value check: unconstrained in JSON Schema, enforced on the server.
-    overrideSchema: (ctx) => (ctx.valibotSchema.type === "custom" ? {} : undefined),
+    overrideSchema: (ctx) => {
+      // v.custom() is a whole-value check: unconstrained in JSON Schema, enforced on the server.
+      if (ctx.valibotSchema.type === "custom") return {};
+      if (mode === "output") requireDefaulted(ctx.valibotSchema as unknown as SchemaNode, ctx.jsonSchema as JsonSchema);
+      return undefined;
+    },
   }) as JsonSchema;
   return normalizeJsonSchema(raw);
+}
+
+/** After parsing, a field with a default is always present: the output side lists it as required. */
+function requireDefaulted(node: SchemaNode, json: JsonSchema): void {
+  if (!node.entries || !Array.isArray(json.required)) return;
+  for (const [key, entry] of Object.entries(node.entries)) {
+    if (entry.default !== undefined && !json.required.includes(key)) json.required.push(key);
+  }
 }
 
 const DIALECT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -73,7 +85,13 @@ export function normalizeRawSchema(raw: JsonSchema): JsonSchema {
   return normalizeJsonSchema(check(raw) as JsonSchema);
 }
 
-const LOCAL_REF = /^#\/(?:\$defs|definitions)\/(.+)$/;
+const LOCAL_REF = /^#\/(\$defs|definitions)\/(.+)$/;
+
+/** The definition a local ref points to, keyed "$defs/Name" or "definitions/Name". */
+function refKey(ref: unknown): string | undefined {
+  const m = typeof ref === "string" ? LOCAL_REF.exec(ref) : null;
+  return m ? `${m[1]}/${m[2]}` : undefined;
+}
 
 /**
  * Normalizes a JSON Schema for the wire: drops `$schema` at every depth, inlines `$ref`s to
@@ -83,25 +101,38 @@ const LOCAL_REF = /^#\/(?:\$defs|definitions)\/(.+)$/;
  * @returns a new schema; `raw` is not changed.
  */
 export function normalizeJsonSchema(raw: JsonSchema): JsonSchema {
-  const defs = (raw.$defs ?? raw.definitions) as Record<string, JsonSchema> | undefined;
-  const recursive = defs ? recursiveDefs(defs) : new Set<string>();
-  const kept = new Set<string>();
+  const defs = new Map<string, JsonSchema>();
+  for (const where of ["$defs", "definitions"] as const) {
+    const d = raw[where];
+    if (typeof d === "object" && d !== null) for (const [k, v] of Object.entries(d)) defs.set(`${where}/${k}`, v as JsonSchema);
+  }
+  const recursive = defs.size > 0 ? recursiveDefs(defs) : new Set<string>();
+  const kept = new Map<string, string>(); // key → name under the root $defs
+  const keep = (key: string): string => {
+    let name = kept.get(key);
+    if (name === undefined) {
+      name = key.slice(key.indexOf("/") + 1);
+      while ([...kept.values()].includes(name)) name += "_";
+      kept.set(key, name);
+    }
+    return name;
+  };
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (typeof node !== "object" || node === null) return node;
     const n = node as JsonSchema;
-    const name = typeof n.$ref === "string" ? LOCAL_REF.exec(n.$ref)?.[1] : undefined;
-    if (name !== undefined && defs?.[name] !== undefined) {
-      if (recursive.has(name)) {
-        kept.add(name);
-        return { ...walkProps(n), $ref: `#/$defs/${name}` };
-      }
+    const key = refKey(n.$ref);
+    if (key !== undefined) {
+      const target = defs.get(key);
+      if (target === undefined) throw new Error(`"$ref": ${JSON.stringify(n.$ref)} does not resolve`);
+      if (recursive.has(key)) return { ...walkProps(n), $ref: `#/$defs/${keep(key)}` };
       // A sibling keyword next to "$ref" (2020-12 allows them) is kept beside the inlined schema.
-      const inlined = walk(defs[name]) as JsonSchema;
+      const inlined = walk(target) as JsonSchema;
       const rest = walkProps(n);
       return Object.keys(rest).length === 0 ? inlined : { allOf: [inlined], ...rest };
     }
     const out = walkProps(n);
+    if (typeof n.$ref === "string") out.$ref = n.$ref; // "#" or another JSON pointer into this schema
     addTypeToEnum(out);
     if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
     return out;
@@ -109,40 +140,33 @@ export function normalizeJsonSchema(raw: JsonSchema): JsonSchema {
   const walkProps = (n: JsonSchema): JsonSchema => {
     const out: JsonSchema = {};
     for (const [k, v] of Object.entries(n)) {
-      if (k === "$schema" || k === "$defs" || k === "definitions" || k === "$ref") continue;
-      out[k] = walk(v);
-    }
-    if (typeof n.$ref === "string") {
-      const name = LOCAL_REF.exec(n.$ref)?.[1];
-      if (name !== undefined && defs?.[name] === undefined) throw new Error(`"$ref": ${JSON.stringify(n.$ref)} does not resolve`);
-      if (name === undefined) out.$ref = n.$ref; // "#" or another JSON pointer into this schema
+      if (k !== "$schema" && k !== "$defs" && k !== "definitions" && k !== "$ref") out[k] = walk(v);
     }
     return out;
   };
   const root = walk(raw) as JsonSchema;
-  if (kept.size > 0 && defs) {
+  if (kept.size > 0) {
     const out: Record<string, unknown> = {};
-    for (const name of kept) if (!(name in out)) out[name] = walk(defs[name]); // walking may add to `kept`
+    for (const [key, name] of kept) out[name] = walk(defs.get(key)); // walking may add to `kept`
     root.$defs = out;
   }
   return root;
 }
 
-/** Names of the definitions that reach themselves through local refs. */
-function recursiveDefs(defs: Record<string, JsonSchema>): Set<string> {
+/** Keys of the definitions that reach themselves through local refs. */
+function recursiveDefs(defs: ReadonlyMap<string, JsonSchema>): Set<string> {
   const edges = new Map<string, Set<string>>();
   const collect = (node: unknown, into: Set<string>): void => {
     if (Array.isArray(node)) for (const x of node) collect(x, into);
     else if (typeof node === "object" && node !== null) {
       for (const [k, v] of Object.entries(node)) {
-        if (k === "$ref" && typeof v === "string") {
-          const m = LOCAL_REF.exec(v)?.[1];
-          if (m !== undefined) into.add(m);
-        } else collect(v, into);
+        const key = k === "$ref" ? refKey(v) : undefined;
+        if (key !== undefined) into.add(key);
+        else collect(v, into);
       }
     }
   };
-  for (const [name, s] of Object.entries(defs)) collect(s, edges.set(name, new Set()).get(name)!);
+  for (const [key, s] of defs) collect(s, edges.set(key, new Set()).get(key)!);
   const out = new Set<string>();
   for (const start of edges.keys()) {
     const seen = new Set<string>();
@@ -194,6 +218,7 @@ interface SchemaNode {
   value?: SchemaNode;
   rest?: SchemaNode;
   pipe?: SchemaNode[];
+  default?: unknown;
 }
 
 /**
