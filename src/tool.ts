@@ -243,7 +243,13 @@ export function issueLine(issue: v.BaseIssue<unknown>): string {
   return `${path}: ${issue.message}`;
 }
 
-type JsonValidator = ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null };
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: { additionalProperty?: string; missingProperty?: string };
+  message?: string;
+}
+type JsonValidator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 const validators = new WeakMap<object, JsonValidator>();
 
 /**
@@ -264,6 +270,15 @@ export function validateJson(schema: JsonSchema, value: unknown): ParsedArgument
   if (validate(value)) return { ok: true, value };
   return {
     ok: false,
-    issues: (validate.errors ?? []).map((e) => `${e.instancePath.slice(1).replaceAll("/", ".") || "(root)"}: ${e.message ?? "is invalid"}`),
+    issues: (validate.errors ?? []).map(ajvLine),
   };
+}
+
+/** One Ajv error as `path: message`, worded like {@link issueLine} for missing and unexpected keys. */
+function ajvLine(e: AjvError): string {
+  const path = e.instancePath.slice(1).replaceAll("/", ".");
+  const at = (key: string) => (path ? `${path}.${key}` : key);
+  if (e.keyword === "required" && e.params.missingProperty !== undefined) return `${at(e.params.missingProperty)}: required`;
+  if (e.keyword === "additionalProperties" && e.params.additionalProperty !== undefined) return `${at(e.params.additionalProperty)}: unexpected key (not in the schema)`;
+  return `${path || "(root)"}: ${e.message ?? "is invalid"}`;
 }
