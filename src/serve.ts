@@ -2,10 +2,13 @@
 import { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
+import { startTracing, stopTracing } from "./telemetry/start.ts";
 
 /**
  * Runs the stdio server (MCP basic/transports stdio) with these tools. A script that defines tools
  * and ends with `await serve({...})` is a complete server.
+ * Tracing (src/telemetry) starts first when the OpenTelemetry environment variables or a registered
+ * tracer provider ask for it, and pending spans are flushed (bounded) before the promise settles.
  * @param options - name, version, tools and the knobs of {@link ServerOptions}.
  * @returns a promise that settles once stdin has closed (or SIGTERM/SIGINT arrived) and every
  *   response is written; the process then exits with code 0 unless it ends sooner by itself.
@@ -13,8 +16,11 @@ import { serveStdio } from "./transport/stdio.ts";
  */
 export function serve(options: ServerOptions): Promise<void> {
   const registry = new Registry(options);
-  return serveStdio(registry).then(() => {
-    // Tool timers left behind must not keep an orphan process alive after stdin closed.
-    setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
-  });
+  return startTracing(registry.options.name)
+    .then(() => serveStdio(registry))
+    .then(stopTracing)
+    .then(() => {
+      // Tool timers left behind must not keep an orphan process alive after stdin closed.
+      setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+    });
 }

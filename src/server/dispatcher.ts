@@ -5,6 +5,7 @@ import { projectResult, type CallResult } from "../protocol/project.ts";
 import { parseArguments, type Tool, type ToolContext } from "../tool.ts";
 import { CACHE_HINTS, type Registry } from "./registry.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "./call.ts";
+import { tracing } from "../telemetry/state.ts";
 
 /** A response line, a promise of one (undefined: nothing to send), or nothing. */
 export type Reply = string | Promise<string | undefined> | undefined;
@@ -77,7 +78,7 @@ export class Session {
     const env = checkEnvelope(value);
     if (env.kind === "response") return undefined;
     if (env.kind === "invalid") return errorLine(env.id, env.error);
-    return this.handleMessage(env.message);
+    return tracing.on ? tracing.message(this, env.message) : this.handleMessage(env.message);
   }
 
   #batch(values: unknown[]): Reply {
@@ -192,7 +193,10 @@ export class Session {
     if (this.#inflight.has(id)) throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in flight`);
 
     const parsed = parseArguments(t, args);
-    if (!parsed.ok) return this.#respond(id, errorResult(invalidArgumentsText(t, parsed.issues)), f);
+    if (!parsed.ok) {
+      if (tracing.on) tracing.invalidArguments();
+      return this.#respond(id, errorResult(invalidArgumentsText(t, parsed.issues)), f);
+    }
 
     const call: InFlight = { cancelled: false, done: false };
     const meta = params._meta as Record<string, unknown> | undefined;
@@ -299,6 +303,7 @@ export class Session {
   }
 
   #respond(id: RequestId, r: CallResult, f: VersionFeatures): string {
+    if (tracing.on) tracing.toolResult(r);
     const result = projectResult(r, f);
     if (f.modern) {
       result.resultType = "complete";

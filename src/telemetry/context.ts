@@ -1,0 +1,17 @@
+/** @module Makes sure a context manager that follows awaits is registered, so the MCP span is the parent of spans a tool starts. */
+import { context, createContextKey } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+
+/**
+ * Registers the AsyncLocalStorage context manager (Bun provides `node:async_hooks`) unless a working
+ * one is registered already. Without one, @opentelemetry/api's default `NoopContextManager` never
+ * activates a context, and a tool's own spans would start new traces.
+ * @returns true when a working context manager is in place afterwards.
+ */
+export function ensureContextManager(): boolean {
+  const key = createContextKey("mcpbin.context-probe");
+  const works = () => context.with(context.active().setValue(key, 1), () => context.active().getValue(key) === 1);
+  if (works()) return true;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  return works();
+}

@@ -1,0 +1,59 @@
+/** @module The OpenTelemetry SDK set up from environment variables: provider, processors, exporters, resource (loaded only when tracing is on). */
+import { diag, DiagLogLevel, propagation, trace, type DiagLogger } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor, ConsoleSpanExporter, TracerProvider, type ReadableSpan, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import { inspect } from "node:util";
+import type { TracingEnv } from "./config.ts";
+import { ensureContextManager } from "./context.ts";
+
+/**
+ * `ConsoleSpanExporter` printing to stderr: the SDK's own prints with `console.dir`, which is stdout
+ * in Bun, and stdout carries protocol lines only.
+ */
+class StderrSpanExporter extends ConsoleSpanExporter {
+  /** Prints each span as the SDK's console exporter formats it, on stderr. */
+  override export(spans: ReadableSpan[], done: (result: { code: number }) => void): void {
+    const info = (this as unknown as { _exportInfo(s: ReadableSpan): unknown })._exportInfo.bind(this);
+    for (const span of spans) process.stderr.write(inspect(info(span), { depth: 3 }) + "\n");
+    done({ code: 0 });
+  }
+}
+
+/** Diagnostics of the SDK (failed exports and the like) as single lines on stderr. */
+const stderrLogger: DiagLogger = {
+  error: (m, ...a) => process.stderr.write(`mcpbin: opentelemetry: ${[m, ...a].map(String).join(" ")}\n`),
+  warn: (m, ...a) => process.stderr.write(`mcpbin: opentelemetry: ${[m, ...a].map(String).join(" ")}\n`),
+  info: () => {},
+  debug: () => {},
+  verbose: () => {},
+};
+
+/**
+ * Builds and registers a global TracerProvider with a BatchSpanProcessor per exporter named by
+ * `OTEL_TRACES_EXPORTER` (`otlp`: the OTLP/HTTP exporter for `OTEL_EXPORTER_OTLP_PROTOCOL`, which
+ * reads endpoint, headers and timeout itself; `console`: stderr). The resource comes from
+ * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`, with `service.name` defaulting to the server's name.
+ * @param env - the parsed environment (exporters not empty).
+ * @param serviceName - `serverInfo.name`, used when `OTEL_SERVICE_NAME` is unset.
+ * @returns the provider's shutdown (flushes pending spans); undefined when a provider was already registered.
+ */
+export async function installSdk(env: TracingEnv, serviceName: string): Promise<(() => Promise<void>) | undefined> {
+  diag.setLogger(stderrLogger, { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  const processors: SpanProcessor[] = [];
+  for (const name of env.exporters) {
+    let exporter: SpanExporter;
+    if (name === "console") exporter = new StderrSpanExporter();
+    else if (env.protocol === "http/json") exporter = new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
+    else exporter = new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
+    processors.push(new BatchSpanProcessor({ exporter }));
+  }
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ "service.name": serviceName }))
+    .merge(detectResources({ detectors: [envDetector] }));
+  const provider = new TracerProvider({ resource, spanProcessors: processors });
+  if (!trace.setGlobalTracerProvider(provider)) return undefined;
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  ensureContextManager();
+  return () => provider.shutdown();
+}

@@ -1,0 +1,176 @@
+/** @module One SERVER span per MCP message, per the OpenTelemetry MCP semantic conventions (loaded only when tracing is on). */
+import { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type Tracer } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import type { Message, RequestId } from "../protocol/jsonrpc.ts";
+import type { CallResult } from "../protocol/project.ts";
+import { SUPPORTED_VERSIONS } from "../protocol/versions.ts";
+import type { Reply, Session } from "../server/dispatcher.ts";
+import { tracing } from "./state.ts";
+
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * JSON-RPC codes that are the caller's mistake: the server span keeps status UNSET for them
+ * (semantic conventions, model/mcp/common.yaml `rpc.response.status_code`). Every other code is a
+ * server-side fault and sets status ERROR.
+ */
+const CALLER_CODES = new Set([-32700, -32600, -32601, -32602, -32002]);
+
+/** What the span of one message has learned while it ran (stored in its context). */
+interface SpanRecord {
+  readonly span: Span;
+  toolError: boolean;
+  invalidArguments: boolean;
+}
+
+const RECORD = createContextKey("mcpbin.mcp.server.span");
+const propagator = new W3CTraceContextPropagator();
+/** Reads `traceparent` / `tracestate` from `params._meta`; only string values count. */
+const metaGetter: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const v = carrier[key];
+    return typeof v === "string" ? v : undefined;
+  },
+};
+
+/**
+ * Turns tracing on with this tracer: from now on every message the dispatcher handles gets a SERVER
+ * span (OpenTelemetry semantic conventions for MCP, "Server" span).
+ * @param tracer - where spans go (the global proxy tracer, or a test provider's tracer).
+ */
+export function enableTracing(tracer: Tracer): void {
+  tracing.message = (session, msg) => traceMessage(tracer, session, msg);
+  tracing.toolResult = noteToolResult;
+  tracing.invalidArguments = noteInvalidArguments;
+  tracing.on = true;
+}
+
+/**
+ * The W3C Trace Context parent in `params._meta.traceparent` / `tracestate` (MCP 2026-07-28
+ * basic/index "OpenTelemetry trace context"; applied to every version). Malformed values are ignored.
+ * @param params - the message's params.
+ * @returns a context holding the remote parent span context, or the root context.
+ */
+export function parentFromMeta(params: unknown): Context {
+  if (!params || typeof params !== "object" || Array.isArray(params)) return ROOT_CONTEXT;
+  const meta = (params as Record<string, unknown>)._meta;
+  if (!meta || typeof meta !== "object" || Array.isArray(meta)) return ROOT_CONTEXT;
+  return propagator.extract(ROOT_CONTEXT, meta as Record<string, unknown>, metaGetter);
+}
+
+/**
+ * The span name and start attributes of one message: `{mcp.method.name} {target}`, where the target
+ * is the tool name of a `tools/call` naming a registered tool (a name the server does not have is
+ * still recorded as `gen_ai.tool.name`, but kept out of the span name to keep names low-cardinality).
+ */
+export function spanStart(session: Session, msg: Message): { name: string; attributes: Attributes } {
+  const method = msg.method;
+  const attributes: Attributes = { "mcp.method.name": method, "network.transport": "pipe" };
+  if (msg.id !== undefined) attributes["jsonrpc.request.id"] = String(msg.id);
+  let name = method;
+  if (method === "tools/call") {
+    attributes["gen_ai.operation.name"] = "execute_tool";
+    const params = msg.params as Record<string, unknown> | null | undefined;
+    const tool = params && typeof params === "object" ? params.name : undefined;
+    if (typeof tool === "string") {
+      attributes["gen_ai.tool.name"] = tool;
+      if (session.registry.tools.has(tool)) name = `${method} ${tool}`;
+    }
+  }
+  return { name, attributes };
+}
+
+function traceMessage(tracer: Tracer, session: Session, msg: Message): Reply {
+  const parent = parentFromMeta(msg.params);
+  const { name, attributes } = spanStart(session, msg);
+  const ambient = trace.getSpanContext(context.active());
+  const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links: ambient ? [{ context: ambient }] : undefined }, parent);
+  const record: SpanRecord = { span, toolError: false, invalidArguments: false };
+  const ctx = trace.setSpan(parent, span).setValue(RECORD, record);
+  let reply: Reply;
+  try {
+    reply = context.with(ctx, session.handleMessage, session, msg);
+  } catch (e) {
+    span.setAttribute("error.type", "_OTHER");
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+    throw e;
+  }
+  const version = protocolVersion(session, msg);
+  if (version !== undefined) span.setAttribute("mcp.protocol.version", version);
+  if (typeof reply === "string" || reply === undefined) {
+    finish(record, msg.id, reply);
+    return reply;
+  }
+  return reply.then(
+    (line) => {
+      finish(record, msg.id, line);
+      return line;
+    },
+    (e: unknown) => {
+      span.setAttribute("error.type", "_OTHER");
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      throw e;
+    },
+  );
+}
+
+/** The version in force for a message: a supported `_meta` claim (2026-07-28 era), else the negotiated one. */
+function protocolVersion(session: Session, msg: Message): string | undefined {
+  const params = msg.params as Record<string, unknown> | null | undefined;
+  const meta = params && typeof params === "object" ? (params._meta as Record<string, unknown> | undefined) : undefined;
+  const claim = meta && typeof meta === "object" ? meta[META_VERSION] : undefined;
+  if (typeof claim === "string" && SUPPORTED_VERSIONS.includes(claim)) return claim;
+  return session.version;
+}
+
+/** Sets the outcome attributes and status from the response line, then ends the span. */
+function finish(record: SpanRecord, id: RequestId | undefined, line: string | undefined): void {
+  const span = record.span;
+  if (line !== undefined && id !== undefined) {
+    const code = errorCode(id, line);
+    if (code !== undefined) {
+      const text = String(code);
+      span.setAttribute("error.type", text);
+      span.setAttribute("rpc.response.status_code", text);
+      if (!CALLER_CODES.has(code)) span.setStatus({ code: SpanStatusCode.ERROR });
+    } else if (record.toolError) {
+      span.setAttribute("error.type", "tool_error");
+      if (!record.invalidArguments) span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+  }
+  span.end();
+}
+
+/**
+ * The JSON-RPC error code of a response line, or undefined for a result. A line that starts the way
+ * `resultLine` writes results is a result without parsing it (results can be megabytes); anything
+ * else is parsed.
+ */
+function errorCode(id: RequestId, line: string): number | undefined {
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},`;
+  if (line.startsWith(head)) {
+    if (line.startsWith('"result":', head.length)) return undefined;
+    const m = /^"error":\{"code":(-?\d+)/.exec(line.slice(head.length, head.length + 40));
+    if (m) return Number(m[1]);
+  }
+  try {
+    const parsed = JSON.parse(line) as { error?: { code?: unknown } };
+    return typeof parsed.error?.code === "number" ? parsed.error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function noteToolResult(result: CallResult): void {
+  if (result.isError !== true) return;
+  const record = context.active().getValue(RECORD) as SpanRecord | undefined;
+  if (record) record.toolError = true;
+}
+
+function noteInvalidArguments(): void {
+  const record = context.active().getValue(RECORD) as SpanRecord | undefined;
+  if (record) record.invalidArguments = true;
+}
