@@ -1,0 +1,117 @@
+// The reference tools of the official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12), served by mcpbin.
+import { audioContent, embeddedResource, imageContent, serve, textContent, tool, toolResult } from "../../src/index.ts";
+
+/** A 1x1 red PNG. */
+const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+/** A WAV header with no samples (44 bytes). */
+const SILENT_WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
+
+const simpleText = tool({
+  name: "test_simple_text",
+  description: "Returns simple text content",
+  run: () => "This is a simple text response for testing.",
+});
+
+const image = tool({
+  name: "test_image_content",
+  description: "Returns image content (a 1x1 red PNG)",
+  run: () => toolResult({ content: [imageContent(RED_PIXEL_PNG, "image/png")] }),
+});
+
+const audio = tool({
+  name: "test_audio_content",
+  description: "Returns audio content (an empty WAV)",
+  run: () => toolResult({ content: [audioContent(SILENT_WAV, "audio/wav")] }),
+});
+
+const embedded = tool({
+  name: "test_embedded_resource",
+  description: "Returns an embedded text resource",
+  run: () => toolResult({ content: [embeddedResource({ uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." })] }),
+});
+
+const mixed = tool({
+  name: "test_multiple_content_types",
+  description: "Returns text, image and an embedded resource",
+  run: () =>
+    toolResult({
+      content: [
+        textContent("Multiple content types test:"),
+        imageContent(RED_PIXEL_PNG, "image/png"),
+        embeddedResource({ uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) }),
+      ],
+    }),
+});
+
+const error = tool({
+  name: "test_error_handling",
+  description: "Always fails (an isError result)",
+  run: () => {
+    throw new Error("This tool intentionally returns an error for testing");
+  },
+});
+
+const progress = tool({
+  name: "test_tool_with_progress",
+  description: "Reports progress 0/100, 50/100, 100/100 about 50 ms apart, then returns 50 ms later",
+  run: async (_args, ctx) => {
+    ctx.progress(0, 100);
+    await Bun.sleep(50);
+    ctx.progress(50, 100);
+    await Bun.sleep(50);
+    ctx.progress(100, 100);
+    // The suite reaches a stdio server through mcp-proxy, which forwards each progress notification
+    // asynchronously and closes the HTTP stream with the response: a response right behind the last
+    // notification overtakes it there (over plain stdio the order is kept). So the tool pauses once more.
+    await Bun.sleep(50);
+    return "Progress reporting completed";
+  },
+});
+
+const jsonSchema202012 = tool({
+  name: "json_schema_2020_12_tool",
+  description: "Tool with JSON Schema 2020-12 features",
+  // A raw JSON Schema is sent unchanged: $schema, $defs/$anchor, allOf/anyOf, if/then/else, additionalProperties.
+  inputSchema: {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+    properties: {
+      name: { type: "string" },
+      address: { $ref: "#/$defs/address" },
+      contactMethod: { type: "string", enum: ["phone", "email"] },
+      phone: { type: "string" },
+      email: { type: "string" },
+    },
+    allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+    if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+    then: { required: ["phone"] },
+    else: { required: ["email"] },
+    additionalProperties: false,
+  },
+  run: (args) => `ok: ${JSON.stringify(args)}`,
+});
+
+// Two diagnostic tools of the 2026-07-28 server-stateless scenario. mcpbin never sends server-to-client
+// requests or notifications/message (tools log to stderr), which is what these checks look for.
+const logging = tool({
+  name: "test_logging_tool",
+  description: "Logs to stderr; never sends notifications/message",
+  run: () => {
+    process.stderr.write("test_logging_tool: a diagnostic line on stderr\n");
+    return "Logged to stderr";
+  },
+});
+
+const streamingElicitation = tool({
+  name: "test_streaming_elicitation",
+  description: "Answers with text: an mcpbin tool cannot elicit, and the server never sends requests on a response stream",
+  run: () => "No elicitation: mcpbin servers send no server-to-client requests",
+});
+
+await serve({
+  name: "mcpbin-conformance",
+  version: "1.0.0",
+  instructions: "The conformance suite's reference tools.",
+  tools: [simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, streamingElicitation],
+});
