@@ -19,7 +19,7 @@ export interface VersionFeatures {
   readonly modern: boolean;
   /** JSON-RPC batches (2025-03-26 only). */
   readonly batches: boolean;
-  /** `InitializeResult.instructions`: every version's schema.json defines it, 2024-11-05 included. */
+  /** `InitializeResult.instructions`, sent from 2025-03-26 on (the issue's rule; 2024-11-05's schema.json also defines it, so omitting it there is valid too). */
   readonly instructions: boolean;
   /** `Tool.annotations` (2025-03-26+). */
   readonly toolAnnotations: boolean;
@@ -44,7 +44,7 @@ function features(version: string, since: (v: string) => boolean): VersionFeatur
     version,
     modern: version === MODERN_VERSION,
     batches: version === "2025-03-26",
-    instructions: true,
+    instructions: since("2025-03-26"),
     toolAnnotations: since("2025-03-26"),
     structured: since("2025-06-18"),
     structuredAnyRoot: since(MODERN_VERSION),
