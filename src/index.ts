@@ -7,3 +7,5 @@ export { toolResult, textContent, imageContent, audioContent, resourceLink, embe
 export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./result.ts";
 export type { JsonOptions } from "./json.ts";
 export type { JsonSchema } from "./schema.ts";
+export { defineConfig, ConfigError } from "./config/define.ts";
+export type { McpbinConfig } from "./config/define.ts";

@@ -3,6 +3,7 @@ import { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
 import { startTracing, stopTracing } from "./telemetry/start.ts";
+import { installedCollector } from "./loader/collector.ts";
 
 /**
  * Runs the stdio server (MCP basic/transports stdio) with these tools. A script that defines tools
@@ -13,8 +14,12 @@ import { startTracing, stopTracing } from "./telemetry/start.ts";
  * @returns a promise that settles once stdin has closed (or SIGTERM/SIGINT arrived) and every
  *   response is written; the process then exits with code 0 unless it ends sooner by itself.
  * @throws ToolDefinitionError (synchronously, before reading) on a bad option or duplicate tool.
+ *   Under `mcpbin list`/`mcpbin call` (a collector is installed, see src/loader/collector.ts) it only
+ *   hands the options over and resolves.
  */
 export function serve(options: ServerOptions): Promise<void> {
+  const collect = installedCollector();
+  if (collect) return Promise.resolve(collect(options));
   const registry = new Registry(options);
   return startTracing(registry.options.name)
     .then(() => serveStdio(registry))

@@ -1,22 +1,49 @@
-/** @module The mcpbin command line: build, dev, --help, --version. */
+/** @module The mcpbin command line: build, dev, list, call, init, release, --help, --version. */
 import { parseArgs } from "node:util";
 import { basename, resolve } from "node:path";
 import { CliError } from "./errors.ts";
 import { clientConfig, compile } from "./build.ts";
+import { buildProject } from "./project-build.ts";
+import { loadSource, pickSource } from "./source.ts";
+import { renderList } from "./list.ts";
+import { callTool, parseCallArguments, renderResult } from "./call.ts";
+import { initProject } from "./init.ts";
+import { release, RELEASE_PLATFORMS } from "./release.ts";
+import { Registry } from "../server/registry.ts";
+import { loadProject } from "../loader/project.ts";
+import { serve } from "../serve.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const HELP = `mcpbin ${pkg.version}: TypeScript MCP tools, served by one executable
 
 Usage:
-  mcpbin build <entry.ts> [--outfile PATH] [--target TARGET]
-                         compile a server script into one executable and print
-                         client configuration for it
-  mcpbin dev <entry.ts>  serve a server script from source over stdio
-  mcpbin --help          this text
-  mcpbin --version       the version
+  mcpbin build [entry.ts | --config FILE] [--outfile PATH] [--target TARGET]
+                 compile a server script, or a project (default ./mcpbin.config.ts),
+                 into one executable and print client configuration for it
+  mcpbin dev [entry.ts | --config FILE]
+                 serve a script or a project from source over stdio
+  mcpbin list [entry.ts | --config FILE] [--json]
+                 the tools: name, title, parameters, required parameters, source
+  mcpbin call <tool> ['<json arguments>'] [entry.ts | --config FILE] [--json]
+                 run one tool in-process and print what a client would see
+                 (--json: the tools/call result as sent; exit 1 on an isError result)
+  mcpbin init [dir] [--mcpbin SPEC]
+                 scaffold a project: config, tools/, a test, package.json, README;
+                 SPEC is its mcpbin dependency (default ^${pkg.version}; e.g. file:../mcpbin)
+  mcpbin release [entry.ts | --config FILE] [--targets LIST] [--outdir DIR]
+                 one archive per platform plus SHA256SUMS in DIR (default dist/release);
+                 LIST is comma-separated from ${RELEASE_PLATFORMS.join(", ")} (default all)
+  mcpbin --help    this text
+  mcpbin --version the version
+
+Without an entry or --config, commands use ./mcpbin.config.ts. A positional file named
+mcpbin.config.* is a config; any other is a script that ends with serve().
+TARGET is a Bun compile target such as bun-linux-arm64, bun-darwin-arm64, bun-windows-x64.
 
 Examples:
-  mcpbin build server.ts --outfile dist/my-server
+  mcpbin init my-server && cd my-server && npm install && npm test
+  mcpbin build --config mcpbin.config.ts --outfile dist/my-server
+  mcpbin call add_numbers '{"x": 2, "y": 3}'
   claude mcp add my-server -- "$PWD/dist/my-server"
 `;
 
@@ -51,6 +78,10 @@ async function run(argv: string[]): Promise<number> {
   }
   if (command === "build") return build(rest);
   if (command === "dev") return dev(rest);
+  if (command === "list") return list(rest);
+  if (command === "call") return call(rest);
+  if (command === "init") return init(rest);
+  if (command === "release") return releaseCommand(rest);
   throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
 }
 
@@ -62,25 +93,88 @@ function parse(args: string[], options: Parameters<typeof parseArgs>[0]["options
   }
 }
 
+function extra(command: string, positionals: string[], max: number): void {
+  if (positionals.length > max) throw new CliError(`${command}: unexpected argument "${positionals[max]}"; see mcpbin --help`, 2);
+}
+
 async function build(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { outfile: { type: "string" }, target: { type: "string" } });
-  const entry = positionals[0];
-  if (!entry) throw new CliError("build needs an entry file: mcpbin build <entry.ts> [--outfile PATH]", 2);
+  const { values, positionals } = parse(args, { config: { type: "string" }, outfile: { type: "string" }, target: { type: "string" } });
+  extra("build", positionals, 1);
+  const src = pickSource(values.config as string | undefined, positionals[0], "build");
   const started = performance.now();
-  const path = await compile({ entry, outfile: values.outfile as string | undefined, target: values.target as string | undefined });
-  const name = basename(path).replace(/\.exe$/, "");
+  const o = { outfile: values.outfile as string | undefined, target: values.target as string | undefined };
+  let path: string;
+  let name: string;
+  if (src.kind === "config") {
+    const built = await buildProject(src.path, o);
+    path = built.path;
+    name = built.project.config.name;
+    process.stderr.write(`mcpbin: ${built.project.options.tools.length} tools from ${built.project.modules.length} modules\n`);
+  } else {
+    path = await compile({ entry: src.path, ...o });
+    name = basename(path).replace(/\.exe$/, "");
+  }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
   process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
   return 0;
 }
 
 async function dev(args: string[]): Promise<number> {
-  const { positionals } = parse(args, {});
-  const entry = positionals[0];
-  if (!entry) throw new CliError("dev needs an entry file: mcpbin dev <entry.ts>", 2);
-  const p = Bun.spawn([process.execPath, resolve(entry)], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+  const { values, positionals } = parse(args, { config: { type: "string" } });
+  extra("dev", positionals, 1);
+  const src = pickSource(values.config as string | undefined, positionals[0], "dev");
+  if (src.kind === "config") {
+    // In this process: load from source (warnings on stderr), then serve until stdin closes.
+    const project = await loadProject(src.path);
+    await serve(project.options);
+    return 0;
+  }
+  const p = Bun.spawn([process.execPath, src.path], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const forward = (sig: NodeJS.Signals) => p.kill(sig);
   process.on("SIGTERM", forward);
   process.on("SIGINT", forward);
   return await p.exited;
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
+  extra("list", positionals, 1);
+  const src = pickSource(values.config as string | undefined, positionals[0], "list");
+  const registry = new Registry(await loadSource(src));
+  process.stdout.write(renderList(registry, src, values.json === true));
+  return 0;
+}
+
+async function call(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
+  extra("call", positionals, 3);
+  const [name, json, entry] = positionals;
+  if (!name) throw new CliError(`call needs a tool name: mcpbin call <tool> '<json arguments>'`, 2);
+  const src = pickSource(values.config as string | undefined, entry, "call");
+  const registry = new Registry(await loadSource(src));
+  const outcome = await callTool(registry, name, parseCallArguments(json));
+  process.stdout.write(values.json === true ? JSON.stringify(outcome.result, null, 2) + "\n" : renderResult(outcome.result));
+  if (outcome.isError) process.stderr.write(`mcpbin: tool ${name} returned an error result (isError)\n`);
+  // Tool timers or handles left behind must not keep the command alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
+  return outcome.isError ? 1 : 0;
+}
+
+async function init(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { mcpbin: { type: "string" } });
+  extra("init", positionals, 1);
+  const dir = resolve(positionals[0] ?? ".");
+  const created = initProject(dir, values.mcpbin as string | undefined);
+  process.stdout.write(`${created.summary}\n`);
+  return 0;
+}
+
+async function releaseCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, targets: { type: "string" }, outdir: { type: "string" } });
+  extra("release", positionals, 1);
+  const src = pickSource(values.config as string | undefined, positionals[0], "release");
+  const targets = values.targets === undefined ? undefined : String(values.targets).split(",").map((s) => s.trim()).filter(Boolean);
+  const r = await release(src, { targets, outdir: values.outdir as string | undefined });
+  process.stdout.write(r.archives.map((a) => `${a}\n`).join("") + `${r.sums}\n`);
+  return 0;
 }

@@ -1,0 +1,138 @@
+/** @module mcpbin init: scaffolds a project that builds and tests out of the box. */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { displayPath } from "../config/load.ts";
+import { CliError } from "./errors.ts";
+import pkg from "../../package.json" with { type: "json" };
+
+/** The files of a new project, by path relative to its directory. */
+export function scaffoldFiles(name: string, mcpbinSpec: string): Record<string, string> {
+  const manifest = {
+    name,
+    version: "0.1.0",
+    private: true,
+    type: "module",
+    scripts: { build: "mcpbin build", dev: "mcpbin dev", list: "mcpbin list", test: "bun test", release: "mcpbin release" },
+    dependencies: { mcpbin: mcpbinSpec, valibot: pkg.dependencies.valibot },
+    devDependencies: { bun: pkg.devDependencies.bun, "bun-types": pkg.devDependencies["bun-types"] },
+  };
+  return {
+    "package.json": JSON.stringify(manifest, null, 2) + "\n",
+    "mcpbin.config.ts": `// The server: its identity and where its tools live (see the mcpbin README, "Project style").
+import { defineConfig } from "mcpbin";
+
+export default defineConfig({
+  name: ${JSON.stringify(name)},
+  version: "0.1.0",
+  instructions: "Greets people by name.",
+  tools: ["tools"], // every .ts module in tools/ (recursively); files named _*.ts or *.test.ts are skipped
+  // include: ["greet*"], exclude: ["debug_*"],  // filters by tool name (globs)
+});
+`,
+    "tools/greet.ts": `// A tool: exported from a module in tools/, found by mcpbin.config.ts.
+import * as v from "valibot";
+import { tool } from "mcpbin";
+
+export const greet = tool({
+  name: "greet",
+  title: "Greet",
+  description: "Say hello to someone by name.",
+  input: v.object({ name: v.pipe(v.string(), v.nonEmpty(), v.description("Who to greet")) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: ({ name }) => \`Hello, \${name}!\`,
+});
+`,
+    "test/greet.test.ts": `// A tool is an ordinary async function: test it without a server.
+import { expect, test } from "bun:test";
+import { greet } from "../tools/greet.ts";
+
+test("greet says hello", async () => {
+  expect(await greet({ name: "Ada" })).toBe("Hello, Ada!");
+});
+
+test("greet refuses an empty name", async () => {
+  await expect(greet({ name: "" })).rejects.toThrow("Invalid arguments for tool greet");
+});
+`,
+    "tsconfig.json":
+      JSON.stringify(
+        {
+          compilerOptions: { target: "ESNext", module: "ESNext", moduleResolution: "bundler", types: ["bun-types"], strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true },
+          include: ["mcpbin.config.ts", "tools", "test"],
+        },
+        null,
+        2,
+      ) + "\n",
+    ".gitignore": "node_modules/\ndist/\n",
+    "README.md": `# ${name}
+
+An MCP server built with [mcpbin](https://www.npmjs.com/package/mcpbin): tools in \`tools/\`, one executable.
+
+\`\`\`sh
+npm install
+npm test                                   # bun test: the tools as plain functions
+npx mcpbin list                            # the tools, their parameters and source files
+npx mcpbin call greet '{"name": "Ada"}'    # run one tool as a client would
+npx mcpbin build                           # dist/${name}: one executable, prints client configuration
+\`\`\`
+
+Add a tool: a new module in \`tools/\` exporting \`tool({...})\`. Leave tools out with
+\`include\`/\`exclude\` in \`mcpbin.config.ts\`.
+
+## Client configuration
+
+Use the absolute path of the executable (\`npx mcpbin build\` prints it):
+
+\`\`\`jsonc
+// Claude Desktop (claude_desktop_config.json) and Cursor (.cursor/mcp.json)
+{ "mcpServers": { "${name}": { "command": "/abs/path/dist/${name}", "args": [] } } }
+// VS Code (.vscode/mcp.json)
+{ "servers": { "${name}": { "type": "stdio", "command": "/abs/path/dist/${name}", "args": [] } } }
+\`\`\`
+
+\`\`\`sh
+claude mcp add ${name} -- /abs/path/dist/${name}   # Claude Code
+\`\`\`
+`,
+  };
+}
+
+/** A project name from a directory name (`My Tools` → `my-tools`). */
+export function projectName(dir: string): string {
+  return (
+    basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "mcp-server"
+  );
+}
+
+/**
+ * Writes a new project into `dir` (created if needed). Nothing is overwritten.
+ * @param dir - the project directory.
+ * @param mcpbinSpec - the `mcpbin` dependency in package.json (default `^<this version>`; e.g. `file:../mcpbin`).
+ * @returns the files written and a summary for stdout.
+ * @throws CliError when one of the files already exists (nothing is written then).
+ */
+export function initProject(dir: string, mcpbinSpec = `^${pkg.version}`): { files: string[]; summary: string } {
+  const name = projectName(dir);
+  const files = scaffoldFiles(name, mcpbinSpec);
+  const taken = Object.keys(files).filter((f) => existsSync(join(dir, f)));
+  if (taken.length) throw new CliError(`init: ${displayPath(join(dir, taken[0]!))} already exists; nothing written (choose an empty directory)`);
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(dir, rel);
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, text);
+  }
+  const where = displayPath(dir) || ".";
+  const summary = [
+    `Created ${name} in ${where}: ${Object.keys(files).join(", ")}`,
+    ``,
+    `Next:`,
+    ...(where === "." ? [] : [`  cd ${where}`]),
+    `  npm install && npm test`,
+    `  npx mcpbin call greet '{"name": "Ada"}'`,
+    `  npx mcpbin build`,
+  ].join("\n");
+  return { files: Object.keys(files), summary };
+}

@@ -1,0 +1,56 @@
+/** @module mcpbin build for a project: load it from source (warnings, errors), generate the static entry, compile. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { entrySource } from "../loader/entry.ts";
+import { loadProject, type LoadedProject } from "../loader/project.ts";
+import { compile } from "./build.ts";
+
+/** A file name made from a server name (`my server!` → `my-server`). */
+export function executableName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "") || "server";
+}
+
+/** A generated entry on disk, with the project it was made from. */
+export interface PreparedEntry {
+  readonly entry: string;
+  readonly project: LoadedProject;
+  /** Removes the temporary directory. */
+  cleanup(): void;
+}
+
+/**
+ * Loads a project from source (so a broken module or a duplicate fails with the loader's message)
+ * and writes an entry importing every discovered module that contributes an active tool statically
+ * into a temporary directory.
+ * @param configPath - the config file.
+ * @throws ConfigError or LoaderError.
+ */
+export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
+  const project = await loadProject(configPath);
+  const dir = mkdtempSync(join(tmpdir(), "mcpbin-entry-"));
+  const entry = join(dir, "entry.ts");
+  // Modules that contribute no active tool (all filtered out) are left out of the executable.
+  const used = new Set(project.options.tools.map((t) => `${t.source?.dir}\0${t.source?.file}`));
+  const modules = project.modules.filter((m) => used.has(`${m.dir}\0${m.file}`));
+  writeFileSync(entry, entrySource(project.file, basename(project.file), modules));
+  return { entry, project, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Builds one executable from a config: {@link prepareEntry}, then `compile()`.
+ * @param configPath - the config file.
+ * @param o - `outfile` (default `dist/<name>` in the working directory) and Bun `target`.
+ * @returns the executable's absolute path and the loaded project.
+ * @throws ConfigError, LoaderError, or CliError when the compiler fails.
+ */
+export async function buildProject(configPath: string, o: { outfile?: string; target?: string }): Promise<{ path: string; project: LoadedProject }> {
+  const prepared = await prepareEntry(configPath);
+  try {
+    const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
+    const path = await compile({ entry: prepared.entry, outfile, target: o.target });
+    return { path, project: prepared.project };
+  } finally {
+    prepared.cleanup();
+  }
+}

@@ -1,0 +1,64 @@
+/** @module A whole project: config + discovered modules → the tools and server options it serves. */
+import type { McpbinConfig } from "../config/define.ts";
+import { displayPath, firstLine, loadConfig, type LoadedConfig } from "../config/load.ts";
+import type { ServerOptions } from "../server/options.ts";
+import type { Tool } from "../tool.ts";
+import { checkDuplicates, collectTools, filterTools, LoaderError, type LoadedModule } from "./collect.ts";
+import { discoverModules, type ModuleRef } from "./discover.ts";
+
+/** Where loader warnings go by default: one `mcpbin: warning:` line each on stderr. */
+export function warnToStderr(message: string): void {
+  process.stderr.write(`mcpbin: warning: ${message}\n`);
+}
+
+/**
+ * Turns a checked config and its loaded modules into server options: collects the tools, applies
+ * include/exclude, refuses duplicates. Used from source and inside a compiled executable alike.
+ * @param config - the checked config.
+ * @param label - the config file, for messages.
+ * @param modules - the tool modules in load order.
+ * @param warn - receives warnings (a module without tools, a pattern that matches nothing).
+ * @returns the options for `serve()`, with the active tools.
+ * @throws LoaderError when two active tools share a name.
+ */
+export function assemble(config: McpbinConfig, label: string, modules: readonly LoadedModule[], warn: (message: string) => void): ServerOptions {
+  const { tools: _paths, include, exclude, ...options } = config;
+  const all = collectTools(modules, warn);
+  const active = filterTools(all, include, exclude, warn);
+  checkDuplicates(active, label);
+  if (active.length === 0) warn(`${label}: no tool is active${all.length ? " after include/exclude" : ""}; the server will list no tools`);
+  return { ...options, tools: active };
+}
+
+/** A project loaded from source. */
+export interface LoadedProject extends LoadedConfig {
+  /** The discovered modules, in load order. */
+  readonly modules: readonly ModuleRef[];
+  /** Options for `serve()`; `tools` holds the active tools, each with its `source`. */
+  readonly options: ServerOptions & { readonly tools: readonly Tool[] };
+}
+
+/**
+ * Loads a project from source: the config file, then every tool module it names.
+ * @param configPath - the config file.
+ * @param warn - receives warnings; by default stderr.
+ * @returns the project.
+ * @throws ConfigError for a config mistake; LoaderError for a module that fails to import (naming the
+ *   file and the cause) or a duplicate tool name.
+ */
+export async function loadProject(configPath: string, warn: (message: string) => void = warnToStderr): Promise<LoadedProject> {
+  const loaded = await loadConfig(configPath);
+  const refs = discoverModules(loaded.config.tools, loaded.dir, warn);
+  const modules: LoadedModule[] = [];
+  for (const ref of refs) {
+    let exports: Record<string, unknown>;
+    try {
+      exports = (await import(ref.path)) as Record<string, unknown>;
+    } catch (e) {
+      throw new LoaderError(`${displayPath(ref.path)} failed to load: ${firstLine(e)}`);
+    }
+    modules.push({ ref, exports });
+  }
+  const options = assemble(loaded.config, loaded.label, modules, warn) as LoadedProject["options"];
+  return { ...loaded, modules: refs, options };
+}
