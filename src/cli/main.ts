@@ -109,7 +109,8 @@ async function build(args: string[]): Promise<number> {
     const built = await buildProject(src.path, o);
     path = built.path;
     name = built.project.config.name;
-    process.stderr.write(`mcpbin: ${built.project.options.tools.length} tools from ${built.project.modules.length} modules\n`);
+    const left = built.project.modules.length - built.modules.length;
+    process.stderr.write(`mcpbin: ${built.project.options.tools.length} tools from ${built.modules.length} modules${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
     path = await compile({ entry: src.path, ...o });
     name = basename(path).replace(/\.exe$/, "");

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { entrySource } from "../loader/entry.ts";
+import type { ModuleRef } from "../loader/discover.ts";
 import { loadProject, type LoadedProject } from "../loader/project.ts";
 import { compile } from "./build.ts";
 
@@ -15,6 +16,8 @@ export function executableName(name: string): string {
 export interface PreparedEntry {
   readonly entry: string;
   readonly project: LoadedProject;
+  /** The modules the entry imports (those contributing an active tool). */
+  readonly modules: readonly ModuleRef[];
   /** Removes the temporary directory. */
   cleanup(): void;
 }
@@ -34,22 +37,22 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
   const used = new Set(project.options.tools.map((t) => `${t.source?.dir}\0${t.source?.file}`));
   const modules = project.modules.filter((m) => used.has(`${m.dir}\0${m.file}`));
   writeFileSync(entry, entrySource(project.file, basename(project.file), modules));
-  return { entry, project, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { entry, project, modules, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
  * Builds one executable from a config: {@link prepareEntry}, then `compile()`.
  * @param configPath - the config file.
  * @param o - `outfile` (default `dist/<name>` in the working directory) and Bun `target`.
- * @returns the executable's absolute path and the loaded project.
+ * @returns the executable's absolute path, the loaded project and the embedded modules.
  * @throws ConfigError, LoaderError, or CliError when the compiler fails.
  */
-export async function buildProject(configPath: string, o: { outfile?: string; target?: string }): Promise<{ path: string; project: LoadedProject }> {
+export async function buildProject(configPath: string, o: { outfile?: string; target?: string }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[] }> {
   const prepared = await prepareEntry(configPath);
   try {
     const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
     const path = await compile({ entry: prepared.entry, outfile, target: o.target });
-    return { path, project: prepared.project };
+    return { path, project: prepared.project, modules: prepared.modules };
   } finally {
     prepared.cleanup();
   }
