@@ -3,6 +3,8 @@ export { tool, isTool, ToolDefinitionError, ToolArgumentsError, TOOL_NAME } from
 export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool.ts";
 export { serve } from "./serve.ts";
 export type { ServerOptions } from "./server/options.ts";
+export type { HttpOptions } from "./transport/http-options.ts";
+export { HttpOptionsError } from "./transport/http-options.ts";
 export { toolResult, textContent, imageContent, audioContent, resourceLink, embeddedResource, isToolResult, ContentError } from "./result.ts";
 export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./result.ts";
 export type { JsonOptions } from "./json.ts";

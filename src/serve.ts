@@ -1,28 +1,34 @@
-/** @module serve(): runs a server over stdio for the process. */
+/** @module serve(): runs a server for the process over stdio, or over Streamable HTTP when asked. */
 import { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
+import { resolveHttp } from "./transport/http-options.ts";
+import { serveHttp } from "./transport/http.ts";
 import { startTracing, stopTracing } from "./telemetry/start.ts";
 import { installedCollector } from "./loader/collector.ts";
 
 /**
- * Runs the stdio server (MCP basic/transports stdio) with these tools. A script that defines tools
- * and ends with `await serve({...})` is a complete server.
+ * Runs the server with these tools: over stdio (MCP basic/transports stdio) by default, or over
+ * Streamable HTTP when the process got `--http [host:]port` or `options.http` is set (the flag wins;
+ * `--stdio` forces stdio). A script that defines tools and ends with `await serve({...})` is a
+ * complete server.
  * Tracing (src/telemetry) starts first when the OpenTelemetry environment variables or a registered
  * tracer provider ask for it, and pending spans are flushed (bounded) before the promise settles.
  * @param options - name, version, tools and the knobs of {@link ServerOptions}.
- * @returns a promise that settles once stdin has closed (or SIGTERM/SIGINT arrived) and every
- *   response is written; the process then exits with code 0 unless it ends sooner by itself.
- * @throws ToolDefinitionError (synchronously, before reading) on a bad option or duplicate tool.
- *   Under `mcpbin list`/`mcpbin call` (a collector is installed, see src/loader/collector.ts) it only
- *   hands the options over and resolves.
+ * @returns a promise that settles once stdin has closed (HTTP: once SIGTERM/SIGINT drained the
+ *   requests in flight) and every response is written; the process then exits with code 0 unless it
+ *   ends sooner by itself.
+ * @throws ToolDefinitionError (synchronously, before reading) on a bad option or duplicate tool;
+ *   HttpOptionsError on a bad `--http` value or `http` option. Under `mcpbin list`/`mcpbin call` (a
+ *   collector is installed, see src/loader/collector.ts) it only hands the options over and resolves.
  */
 export function serve(options: ServerOptions): Promise<void> {
   const collect = installedCollector();
   if (collect) return Promise.resolve(collect(options));
   const registry = new Registry(options);
+  const http = resolveHttp(process.argv.slice(2), options.http);
   return startTracing(registry.options.name)
-    .then(() => serveStdio(registry))
+    .then(() => (http ? serveHttp(registry, http).stopped : serveStdio(registry)))
     .then(stopTracing)
     .then(() => {
       // Tool timers left behind must not keep an orphan process alive after stdin closed.

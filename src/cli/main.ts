@@ -20,8 +20,8 @@ Usage:
   mcpbin build [entry.ts | --config FILE] [--outfile PATH] [--target TARGET]
                  compile a server script, or a project (default ./mcpbin.config.ts),
                  into one executable and print client configuration for it
-  mcpbin dev [entry.ts | --config FILE]
-                 serve a script or a project from source over stdio
+  mcpbin dev [entry.ts | --config FILE] [--http [host:]port]
+                 serve a script or a project from source over stdio (or HTTP)
   mcpbin list [entry.ts | --config FILE] [--json]
                  the tools: name, title, parameters, required parameters, source
   mcpbin call <tool> ['<json arguments>'] [entry.ts | --config FILE] [--json]
@@ -121,16 +121,18 @@ async function build(args: string[]): Promise<number> {
 }
 
 async function dev(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { config: { type: "string" } });
+  const { values, positionals } = parse(args, { config: { type: "string" }, http: { type: "string" }, stdio: { type: "boolean" } });
   extra("dev", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "dev");
   if (src.kind === "config") {
-    // In this process: load from source (warnings on stderr), then serve until stdin closes.
+    // In this process: load from source (warnings on stderr), then serve until stdin closes
+    // (serve() reads --http/--stdio from this process's arguments).
     const project = await loadProject(src.path);
     await serve(project.options);
     return 0;
   }
-  const p = Bun.spawn([process.execPath, src.path], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+  const transport = values.http !== undefined ? ["--http", values.http as string] : values.stdio ? ["--stdio"] : [];
+  const p = Bun.spawn([process.execPath, src.path, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const forward = (sig: NodeJS.Signals) => p.kill(sig);
   process.on("SIGTERM", forward);
   process.on("SIGINT", forward);

@@ -10,8 +10,11 @@ import { tracing } from "../telemetry/state.ts";
 /** A response line, a promise of one (undefined: nothing to send), or nothing. */
 export type Reply = string | Promise<string | undefined> | undefined;
 
-/** Sends a notification line tied to an in-flight request (progress). */
-export type Notify = (line: string) => void;
+/**
+ * Sends a notification line tied to an in-flight request (progress). `requestId` names that request,
+ * so a transport with one stream per request (HTTP) can route the line to it; stdio ignores it.
+ */
+export type Notify = (line: string, requestId: RequestId) => void;
 
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
@@ -282,7 +285,7 @@ export class Session {
         const p: Record<string, unknown> = { progressToken: token, progress };
         if (total !== undefined) p.total = total;
         if (message !== undefined && f.audio) p.message = message;
-        notify(notificationLine("notifications/progress", p));
+        notify(notificationLine("notifications/progress", p), id);
       },
       requestId: id,
       protocolVersion: f.version,

@@ -1,6 +1,7 @@
 /** @module Server options (serve() and the config file share them) with their defaults. */
 import { resolveJsonOptions, type JsonOptions } from "../json.ts";
 import type { Tool } from "../tool.ts";
+import type { HttpOptions } from "../transport/http-options.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
 export interface ServerOptions {
@@ -26,6 +27,11 @@ export interface ServerOptions {
   readonly maxLineBytes?: number;
   /** On stdin EOF or SIGTERM/SIGINT: how long in-flight calls may finish before they are aborted, ms. Default 5000. */
   readonly shutdownGraceMs?: number;
+  /**
+   * Serve over Streamable HTTP instead of stdio (`true`: defaults, port from `--http`). The
+   * command-line flag `--http [host:]port` selects HTTP too and wins for host and port; `--stdio` forces stdio.
+   */
+  readonly http?: HttpOptions | boolean;
 }
 
 /** The defaults, documented in the README. */

@@ -1,0 +1,160 @@
+/** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks. */
+
+/** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
+export interface HttpOptions {
+  /** TCP port; 0 picks a free one (the address is printed on stderr). Required unless `--http` gives it. */
+  readonly port?: number;
+  /** Interface to bind. Default `127.0.0.1` (loopback only); `0.0.0.0` or `::` to serve other hosts. */
+  readonly host?: string;
+  /** The one MCP endpoint. Default `/mcp`. */
+  readonly path?: string;
+  /**
+   * Bearer token every request to the endpoint must carry (`Authorization: Bearer <token>`).
+   * The environment variable `MCPBIN_HTTP_TOKEN` wins over this. Default: none (no authentication).
+   */
+  readonly token?: string;
+  /**
+   * Browser origins allowed besides loopback ones (`http://localhost:*` etc. are always allowed), as
+   * `scheme://host[:port]`; `"*"` allows any origin. A request with any other `Origin` gets 403.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Host names accepted in the `Host` header when bound to loopback (DNS-rebinding protection),
+   * besides localhost, 127.0.0.1 and ::1. Not checked when bound to another interface unless given.
+   */
+  readonly allowedHosts?: readonly string[];
+  /** Largest request body in bytes; a larger one gets 413. Default 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Time limit per HTTP request (body read and reply), ms; on expiry the call is cancelled and answered with an error. Default 130000; 0 = none. */
+  readonly requestTimeoutMs?: number;
+  /** A legacy session (2025-03-26 … 2025-11-25) unused this long expires (404 afterwards), ms. Default 30 minutes. */
+  readonly sessionIdleMs?: number;
+  /** Legacy sessions kept at most; the least recently used idle one is dropped for a new one. Default 1000. */
+  readonly maxSessions?: number;
+  /** One line per request on stderr (method, MCP method, status, duration). Default true. */
+  readonly accessLog?: boolean;
+}
+
+/** HTTP options with every default filled in. */
+export interface ResolvedHttpOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly path: string;
+  readonly token: string | undefined;
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[] | undefined;
+  readonly maxBodyBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly sessionIdleMs: number;
+  readonly maxSessions: number;
+  readonly accessLog: boolean;
+}
+
+/** The HTTP defaults, documented in the README. */
+export const HTTP_DEFAULTS = {
+  host: "127.0.0.1",
+  path: "/mcp",
+  maxBodyBytes: 4 * 1024 * 1024,
+  requestTimeoutMs: 130_000,
+  sessionIdleMs: 30 * 60_000,
+  maxSessions: 1000,
+} as const;
+
+/** A bad `--http` value or `http` option: says what to change. */
+export class HttpOptionsError extends Error {
+  readonly code = "HTTP_OPTIONS";
+  constructor(message: string) {
+    super(message);
+    this.name = "HttpOptionsError";
+  }
+}
+
+/**
+ * Parses a `--http` value: `port`, `host:port`, `[v6]:port`.
+ * @param value - the flag's value.
+ * @returns host (when given) and port.
+ * @throws HttpOptionsError on anything else.
+ */
+export function parseHttpFlag(value: string): { host?: string; port: number } {
+  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\s]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || !(port >= 0 && port <= 65535)) throw new HttpOptionsError(`--http: expected [host:]port (e.g. 8080 or 0.0.0.0:8080), got "${value}"`);
+  const host = m[1]?.replace(/^\[(.*)\]$/, "$1");
+  return host === undefined ? { port } : { host, port };
+}
+
+/**
+ * Reads the transport flags from a process's arguments: `--http [host:]port` (or `--http=…`) selects
+ * HTTP, `--stdio` forces stdio. Other arguments are left alone (they may be the author's).
+ * @param argv - arguments after the executable (and script).
+ * @returns `undefined` when no flag is given, `"stdio"`, or the parsed `--http` value.
+ * @throws HttpOptionsError on a missing or malformed `--http` value.
+ */
+export function transportFromArgs(argv: readonly string[]): undefined | "stdio" | { host?: string; port: number } {
+  let out: undefined | "stdio" | { host?: string; port: number };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--stdio") out = "stdio";
+    else if (a === "--http") {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith("-")) throw new HttpOptionsError("--http needs a value: --http [host:]port (e.g. --http 8080)");
+      out = parseHttpFlag(next);
+      i++;
+    } else if (a.startsWith("--http=")) out = parseHttpFlag(a.slice("--http=".length));
+  }
+  return out;
+}
+
+/**
+ * Decides the transport and resolves the HTTP options: the command-line flag wins over
+ * `serve({ http })` for host and port; `MCPBIN_HTTP_TOKEN` wins over `http.token`.
+ * @param argv - the process's arguments after executable and script.
+ * @param configured - `serve({ http })`: options, `true` (defaults; needs a port from `--http`), or nothing.
+ * @param env - the environment (for `MCPBIN_HTTP_TOKEN`).
+ * @returns the resolved HTTP options, or `undefined` for stdio.
+ * @throws HttpOptionsError on an invalid option, naming it.
+ */
+export function resolveHttp(
+  argv: readonly string[],
+  configured: HttpOptions | boolean | undefined,
+  env: Record<string, string | undefined> = process.env,
+): ResolvedHttpOptions | undefined {
+  const flag = transportFromArgs(argv);
+  if (flag === "stdio") return undefined;
+  if (flag === undefined && (configured === undefined || configured === false)) return undefined;
+  const o: HttpOptions = typeof configured === "object" && configured !== null ? configured : {};
+  const port = flag?.port ?? o.port;
+  if (port === undefined) throw new HttpOptionsError("http: no port given; set http.port or pass --http [host:]port");
+  const r: ResolvedHttpOptions = {
+    port,
+    host: flag?.host ?? o.host ?? HTTP_DEFAULTS.host,
+    path: o.path ?? HTTP_DEFAULTS.path,
+    token: env.MCPBIN_HTTP_TOKEN || o.token || undefined,
+    allowedOrigins: o.allowedOrigins ?? [],
+    allowedHosts: o.allowedHosts,
+    maxBodyBytes: o.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+    requestTimeoutMs: o.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs,
+    sessionIdleMs: o.sessionIdleMs ?? HTTP_DEFAULTS.sessionIdleMs,
+    maxSessions: o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    accessLog: o.accessLog ?? true,
+  };
+  check(Number.isInteger(r.port) && r.port >= 0 && r.port <= 65535, "http.port must be an integer 0..65535");
+  check(typeof r.host === "string" && r.host !== "", "http.host must be a non-empty string");
+  check(typeof r.path === "string" && r.path.startsWith("/"), 'http.path must start with "/"');
+  check(r.path !== "/healthz", 'http.path cannot be "/healthz" (the health check lives there)');
+  check(Array.isArray(r.allowedOrigins) && r.allowedOrigins.every((x) => typeof x === "string"), "http.allowedOrigins must be an array of strings");
+  check(r.allowedHosts === undefined || (Array.isArray(r.allowedHosts) && r.allowedHosts.every((x) => typeof x === "string")), "http.allowedHosts must be an array of strings");
+  for (const k of ["maxBodyBytes", "maxSessions"] as const) check(Number.isInteger(r[k]) && r[k] > 0, `http.${k} must be a positive integer`);
+  for (const k of ["requestTimeoutMs", "sessionIdleMs"] as const) check(Number.isInteger(r[k]) && r[k] >= 0, `http.${k} must be an integer ≥ 0 (ms)`);
+  return r;
+}
+
+function check(ok: boolean, message: string): void {
+  if (!ok) throw new HttpOptionsError(message);
+}
+
+/** True for a loopback host name or address (localhost, 127.0.0.0/8, ::1). */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}

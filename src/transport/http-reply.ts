@@ -1,0 +1,188 @@
+/** @module HTTP answers for one JSON-RPC reply: application/json, or an SSE stream when progress comes first; status codes per era. */
+import { ErrorCode, errorLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
+import type { Reply } from "../server/dispatcher.ts";
+import type { Sink } from "./http-sessions.ts";
+
+const JSON_TYPE = "application/json";
+const SSE_TYPE = "text/event-stream";
+const encoder = new TextEncoder();
+
+/** A JSON response with extra headers. */
+export function jsonResponse(body: string, status: number, headers?: Headers): Response {
+  const h = headers ?? new Headers();
+  h.set("content-type", JSON_TYPE);
+  return new Response(body, { status, headers: h });
+}
+
+/** A JSON-RPC error answered at the HTTP level (before dispatch). */
+export function rpcErrorResponse(status: number, id: RequestId | null, code: number, message: string, headers?: Headers, data?: unknown): Response {
+  return jsonResponse(errorLine(id, new RpcError(code, message, data)), status, headers);
+}
+
+/** The JSON-RPC error code of a response line made by the dispatcher, or undefined for a result. */
+export function errorCodeOf(line: string): number | undefined {
+  // Dispatcher lines are `{"jsonrpc":"2.0","id":…,"error":{"code":N,…` or `…,"result":…`.
+  const i = line.indexOf(',"error":{"code":');
+  if (i === -1) return undefined;
+  const r = line.indexOf(',"result":');
+  if (r !== -1 && r < i) return undefined;
+  return Number.parseInt(line.slice(i + 17), 10);
+}
+
+/**
+ * HTTP status for a dispatcher reply (PROTOCOL.md §4.7). Parse and envelope errors are 400 in every
+ * era. Modern: -32601 is 404 and -32020/-32021/-32022 are 400; other errors (an unknown tool's
+ * -32602 included) stay in-band with 200, as the official SDK does. Legacy: in-band 200.
+ */
+export function statusFor(line: string, modern: boolean): number {
+  const code = errorCodeOf(line);
+  if (code === undefined) return 200;
+  if (code === ErrorCode.ParseError || code === ErrorCode.InvalidRequest) return 400;
+  if (!modern) return 200;
+  if (code === ErrorCode.MethodNotFound) return 404;
+  if (code === ErrorCode.HeaderMismatch || code === ErrorCode.MissingRequiredClientCapability || code === ErrorCode.UnsupportedProtocolVersion) return 400;
+  return 200;
+}
+
+/** True when the Accept header admits `text/event-stream`. */
+export function acceptsSse(req: Request): boolean {
+  const a = req.headers.get("accept");
+  return a !== null && (a.includes(SSE_TYPE) || a.includes("text/*"));
+}
+
+/** True when the Accept header admits JSON (a missing header admits anything). */
+export function acceptsJson(req: Request): boolean {
+  const a = req.headers.get("accept");
+  return a === null || a === "" || a.includes(JSON_TYPE) || a.includes("application/*") || a.includes("*/*");
+}
+
+function sseEvent(line: string): Uint8Array {
+  return encoder.encode(`event: message\ndata: ${line}\n\n`);
+}
+
+/**
+ * The notifications of one request (progress), buffered until the response knows whether it becomes
+ * an SSE stream. It exists before the request is dispatched, so nothing a tool emits synchronously
+ * is lost.
+ */
+export class Notes {
+  #buffered: string[] = [];
+  #target: Sink | undefined;
+  #wake: (() => void) | undefined;
+  /** Takes one notification line (the dispatcher's progress callback for this request). */
+  readonly push: Sink = (line) => {
+    if (this.#target) return this.#target(line);
+    this.#buffered.push(line);
+    this.#wake?.();
+  };
+  /** Resolves at the first notification (at once when one is buffered). */
+  first(): Promise<"note"> {
+    if (this.#buffered.length > 0) return Promise.resolve("note");
+    return new Promise((r) => (this.#wake = () => r("note")));
+  }
+  /** Sends what is buffered, then everything after it, to `target`. */
+  attach(target: Sink): void {
+    for (const l of this.#buffered) target(l);
+    this.#buffered = [];
+    this.#target = target;
+  }
+  /** Drops everything from now on (no stream, or the request is done). */
+  drop(): void {
+    this.#buffered = [];
+    this.#target = () => {};
+  }
+}
+
+/** What {@link answer} needs from the transport for one request. */
+export interface AnswerContext {
+  readonly id: RequestId | null;
+  readonly modern: boolean;
+  readonly sse: boolean;
+  readonly headers: Headers;
+  /** The request's notifications. */
+  readonly notes: Notes;
+  /** Called once the last byte is queued (for logging and in-flight accounting). */
+  done(status: number): void;
+  /** The client cancelled the SSE stream: cancel the call. */
+  abort(): void;
+  /** Line to send when the call settled with nothing (cancelled: timeout or disconnect). */
+  readonly cancelledLine: () => string;
+}
+
+/**
+ * Turns a dispatcher reply into an HTTP response (MCP basic/transports, Streamable HTTP: sending
+ * messages to the server). A result that is ready, or one that arrives before any notification, is
+ * one `application/json` body. When the request emits a notification first (progress) and the client
+ * accepts SSE, the response becomes an SSE stream: the notifications, then the result, then the end.
+ * Without SSE in Accept the notifications are dropped.
+ */
+export async function answer(reply: Reply, c: AnswerContext): Promise<Response> {
+  if (reply === undefined) {
+    c.notes.drop();
+    c.done(202);
+    return new Response(null, { status: 202, headers: c.headers });
+  }
+  if (typeof reply === "string") return finishJson(reply, c);
+  if (!c.sse) {
+    c.notes.drop();
+    return reply.then((line) => finishJson(line ?? c.cancelledLine(), c));
+  }
+  const winner = await Promise.race([reply.then((line) => ({ line })), c.notes.first()]);
+  if (winner !== "note") return finishJson(winner.line ?? c.cancelledLine(), c);
+  let closed = false;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (line: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(sseEvent(line));
+        } catch {
+          closed = true;
+        }
+      };
+      c.notes.attach(send);
+      reply.then((line) => {
+        c.notes.drop();
+        send(line ?? c.cancelledLine());
+        if (!closed) {
+          closed = true;
+          try {
+            controller.close();
+          } catch {}
+        }
+        c.done(200);
+      });
+    },
+    cancel() {
+      closed = true;
+      c.abort();
+    },
+  });
+  c.headers.set("content-type", SSE_TYPE);
+  c.headers.set("cache-control", "no-cache");
+  return new Response(stream, { status: 200, headers: c.headers });
+}
+
+function finishJson(line: string, c: AnswerContext): Response {
+  c.notes.drop();
+  const status = statusFor(line, c.modern);
+  c.done(status);
+  return jsonResponse(line, status, c.headers);
+}
+
+/**
+ * Decodes an `Mcp-Name`/`Mcp-Method` header value: surrounding whitespace is dropped (RFC 9110 §5.5)
+ * and `=?base64?…?=` is UTF-8 Base64 (2026-07-28 Streamable HTTP, value encoding).
+ * @returns the value, or undefined when the Base64 form is malformed.
+ */
+export function decodeHeaderValue(raw: string): string | undefined {
+  const v = raw.trim();
+  if (!(v.startsWith("=?base64?") && v.endsWith("?="))) return v;
+  const b64 = v.slice(9, -2);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(b64, "base64"));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+/** @module Legacy HTTP sessions (2025-03-26 … 2025-11-25): one dispatcher Session per Mcp-Session-Id, idle expiry, a bound on their number. */
+import type { RequestId } from "../protocol/jsonrpc.ts";
+import { Session } from "../server/dispatcher.ts";
+import type { Registry } from "../server/registry.ts";
+
+/** Where the notifications of one in-flight request go (its SSE stream once it has one). */
+export type Sink = (line: string) => void;
+
+/** One legacy session: its dispatcher state and the notification sinks of its in-flight requests. */
+export interface LegacySession {
+  readonly id: string;
+  readonly session: Session;
+  /** Sinks by request id; progress for a request goes to that request's HTTP response. */
+  readonly sinks: Map<RequestId, Sink>;
+  /** HTTP requests of this session being handled now. */
+  active: number;
+  /** Last use, ms since the epoch. */
+  lastSeen: number;
+}
+
+/** Creates a dispatcher Session whose progress notifications are routed by request id to `sinks`. */
+export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>): Session {
+  return new Session(registry, (line, id) => sinks.get(id)?.(line));
+}
+
+/**
+ * The table of legacy sessions (MCP 2025-03-26+ basic/transports, session management): ids are
+ * random UUIDs issued at `initialize`; an idle session expires after `idleMs`; at most `max` are kept.
+ */
+export class LegacySessions {
+  readonly #byId = new Map<string, LegacySession>();
+  readonly #timer: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * @param registry - the server.
+   * @param idleMs - expiry after this long unused (0 = never).
+   * @param max - sessions kept at most.
+   */
+  constructor(
+    readonly registry: Registry,
+    readonly idleMs: number,
+    readonly max: number,
+  ) {
+    if (idleMs > 0) {
+      this.#timer = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
+      this.#timer.unref();
+    }
+  }
+
+  /** Number of live sessions. */
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** Every live session (for draining at shutdown). */
+  all(): IterableIterator<LegacySession> {
+    return this.#byId.values();
+  }
+
+  /**
+   * A new session, not yet in the table (it is added by {@link add} once `initialize` succeeds).
+   */
+  create(): LegacySession {
+    const sinks = new Map<RequestId, Sink>();
+    return { id: crypto.randomUUID(), session: routedSession(this.registry, sinks), sinks, active: 0, lastSeen: Date.now() };
+  }
+
+  /**
+   * Adds an initialized session, first dropping the least recently used idle one when full.
+   * @returns false when the table is full of busy sessions (the caller answers 503).
+   */
+  add(s: LegacySession): boolean {
+    this.sweep();
+    if (this.#byId.size >= this.max) {
+      let lru: LegacySession | undefined;
+      for (const x of this.#byId.values()) if (x.active === 0 && x.session.inFlight === 0 && (!lru || x.lastSeen < lru.lastSeen)) lru = x;
+      if (!lru) return false;
+      this.end(lru.id, "The session was dropped: too many sessions");
+    }
+    this.#byId.set(s.id, s);
+    return true;
+  }
+
+  /** The live session with this id (touching it), or undefined when unknown or expired. */
+  get(id: string): LegacySession | undefined {
+    const s = this.#byId.get(id);
+    if (!s) return undefined;
+    if (this.#expired(s, Date.now())) {
+      this.end(id, "The session expired");
+      return undefined;
+    }
+    s.lastSeen = Date.now();
+    return s;
+  }
+
+  /**
+   * Ends a session (DELETE, expiry, eviction): calls in flight are aborted and still answered.
+   * @returns false when there was no such session.
+   */
+  end(id: string, reason: string): boolean {
+    const s = this.#byId.get(id);
+    if (!s) return false;
+    this.#byId.delete(id);
+    s.session.abortAll(reason);
+    return true;
+  }
+
+  /** Drops every expired session. */
+  sweep(): void {
+    const now = Date.now();
+    for (const s of [...this.#byId.values()]) if (this.#expired(s, now)) this.end(s.id, "The session expired");
+  }
+
+  /** Stops the expiry timer. */
+  close(): void {
+    if (this.#timer) clearInterval(this.#timer);
+  }
+
+  #expired(s: LegacySession, now: number): boolean {
+    return this.idleMs > 0 && s.active === 0 && s.session.inFlight === 0 && now - s.lastSeen > this.idleMs;
+  }
+}
