@@ -73,8 +73,9 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
     server = Bun.serve({
       hostname: o.host,
       port: o.port,
-      // Bun refuses larger bodies itself (chunked ones too); Content-Length is checked below for a logged 413.
-      maxRequestBodySize: o.maxBodyBytes,
+      // Content-Length and the body read are checked below (a logged 413); Bun refuses far larger
+      // bodies itself before the handler runs (unlogged), so the limit holds for chunked bodies too.
+      maxRequestBodySize: Math.max(2 * o.maxBodyBytes, o.maxBodyBytes + 1024 * 1024),
       development: false,
       fetch: (req, srv) => route(req, srv),
       error: (e) => {

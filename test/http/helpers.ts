@@ -1,0 +1,135 @@
+// Test helpers for the HTTP transport: a real server process on a free loopback port, raw POSTs, and a
+// fetch that validates every JSON-RPC response an SDK client receives against the official schema.
+import type { Subprocess } from "bun";
+import { resolve } from "node:path";
+import { BUN, ROOT } from "../helpers/proc.ts";
+import { assertValidNotification, assertValidResponse } from "../helpers/schema.ts";
+
+export const MODERN = "2026-07-28";
+export const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+
+/** A server process serving HTTP; `url` is read from its "MCP over HTTP at …" stderr line. */
+export class HttpProcess {
+  stderr = "";
+  url = "";
+  readonly exited: Promise<number>;
+  readonly #ready: Promise<void>;
+
+  constructor(
+    readonly proc: Subprocess<"ignore", "pipe", "pipe">,
+  ) {
+    this.exited = proc.exited;
+    let resolveReady!: () => void;
+    let rejectReady!: (e: Error) => void;
+    this.#ready = new Promise((res, rej) => ((resolveReady = res), (rejectReady = rej)));
+    void (async () => {
+      const dec = new TextDecoder();
+      for await (const chunk of proc.stderr) {
+        this.stderr += dec.decode(chunk, { stream: true });
+        const m = /MCP over HTTP at (\S+)/.exec(this.stderr);
+        if (m && !this.url) {
+          this.url = m[1]!;
+          resolveReady();
+        }
+      }
+      rejectReady(new Error(`server exited before listening:\n${this.stderr}`));
+    })();
+    setTimeout(() => rejectReady(new Error(`server did not listen in 15 s:\n${this.stderr}`)), 15_000).unref();
+  }
+
+  /** Spawns `cmd` (executable or [bun, script]) with `--http 127.0.0.1:0` and waits until it listens. */
+  static async start(cmd: string[], opts: { env?: Record<string, string>; args?: string[] } = {}): Promise<HttpProcess> {
+    const p = Bun.spawn([...cmd, ...(opts.args ?? ["--http", "127.0.0.1:0"])], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      cwd: ROOT,
+      env: { ...process.env, MCPBIN_HTTP_TOKEN: "", ...opts.env },
+    });
+    const h = new HttpProcess(p as never);
+    await h.#ready;
+    return h;
+  }
+
+  /** Spawns a TypeScript server from source. */
+  static source(file: string, opts?: { env?: Record<string, string>; args?: string[] }): Promise<HttpProcess> {
+    return HttpProcess.start([BUN, resolve(ROOT, file)], opts);
+  }
+
+  /** The origin (scheme://host:port) of the endpoint. */
+  get origin(): string {
+    return new URL(this.url).origin;
+  }
+
+  kill(signal: NodeJS.Signals = "SIGKILL"): void {
+    try {
+      this.proc.kill(signal);
+    } catch {}
+  }
+}
+
+/** Standard headers of a modern request for `method` (and `Mcp-Name` when given). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  const h: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": MODERN,
+    "mcp-method": method,
+  };
+  if (name !== undefined) h["mcp-name"] = name;
+  return h;
+}
+
+/** POSTs one JSON body (object or raw string) and returns status, headers and parsed JSON (or text). */
+export async function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; headers: Headers; json: any; text: string }> {
+  const r = await fetch(url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const text = await r.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: r.status, headers: r.headers, json, text };
+}
+
+/** Parses an SSE body into its `data:` messages. */
+export function sseMessages(text: string): any[] {
+  return text
+    .split("\n\n")
+    .map((ev) => ev.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .filter((d) => d !== "")
+    .map((d) => JSON.parse(d));
+}
+
+/**
+ * A fetch for SDK transports that checks every JSON-RPC message the server sends back (JSON or SSE)
+ * against the official schema of the version in force: the `_meta` version for modern requests,
+ * else the version the session's initialize negotiated. `checked` counts validated responses.
+ */
+export function validatingFetch(): { fetch: typeof fetch; checked: { responses: number; notifications: number; statuses: number[] } } {
+  let legacyVersion: string | undefined;
+  const checked = { responses: 0, notifications: 0, statuses: [] as number[] };
+  const f = async (input: any, init?: any): Promise<Response> => {
+    const res = await fetch(input, init);
+    checked.statuses.push(res.status);
+    if (init?.method !== "POST" || typeof init.body !== "string") return res;
+    const sent = JSON.parse(init.body);
+    if (Array.isArray(sent) || sent.id === undefined) return res;
+    const type = res.headers.get("content-type") ?? "";
+    const text = await res.clone().text();
+    const messages = type.includes("text/event-stream") ? sseMessages(text) : type.includes("application/json") ? [JSON.parse(text)] : [];
+    const modern = sent.params?._meta?.["io.modelcontextprotocol/protocolVersion"] !== undefined;
+    for (const m of messages) {
+      if (m.id === sent.id) {
+        if (sent.method === "initialize" && m.result) legacyVersion = m.result.protocolVersion;
+        const version = modern ? MODERN : (legacyVersion ?? sent.params?.protocolVersion);
+        assertValidResponse(version, sent.method, m);
+        checked.responses++;
+      } else if (m.method === "notifications/progress") {
+        assertValidNotification(modern ? MODERN : legacyVersion!, "ProgressNotification", m);
+        checked.notifications++;
+      }
+    }
+    return res;
+  };
+  return { fetch: f as typeof fetch, checked };
+}

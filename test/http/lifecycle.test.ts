@@ -1,0 +1,77 @@
+// serve({ http }) without a flag; per-request timeout, idle expiry and the bound on legacy sessions,
+// SIGTERM draining in-flight requests; the --http flag parser.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { parseHttpFlag, resolveHttp, HttpOptionsError } from "../../src/transport/http-options.ts";
+import { assertValidResponse } from "../helpers/schema.ts";
+import { HttpProcess, META, MODERN, modernHeaders, post } from "./helpers.ts";
+
+const SERVER = "test/http/configured-server.ts";
+const LEGACY = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const sleepCall = (ms: number, id = 2) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "sleep", arguments: { ms }, _meta: META } });
+
+let s: HttpProcess;
+beforeAll(async () => {
+  s = await HttpProcess.source(SERVER, { args: [] });
+});
+afterAll(() => s?.kill());
+
+test("serve({ http }) alone serves HTTP, and its options apply (allowedOrigins, maxBodyBytes)", async () => {
+  expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const ok = await post(s.url, sleepCall(1), { ...modernHeaders("tools/call", "sleep"), origin: "https://app.example.com" });
+  expect(ok.status).toBe(200);
+  assertValidResponse(MODERN, "tools/call", ok.json);
+  const other = await post(s.url, sleepCall(1), { ...modernHeaders("tools/call", "sleep"), origin: "https://other.example.com" });
+  expect(other.status).toBe(403);
+  const big = await post(s.url, { ...sleepCall(1), pad: "x".repeat(2000) }, modernHeaders("tools/call", "sleep"));
+  expect(big.status).toBe(413);
+});
+
+test("a request over requestTimeoutMs is cancelled and answered with an error", async () => {
+  const r = await post(s.url, sleepCall(5000), modernHeaders("tools/call", "sleep"));
+  expect(r.status).toBe(200);
+  expect(r.json.error.message).toContain("timed out after 1500 ms (http.requestTimeoutMs)");
+  assertValidResponse(MODERN, "tools/call", r.json);
+});
+
+test("legacy sessions: at most maxSessions (least recently used idle one dropped), idle ones expire with 404", async () => {
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await post(s.url, init, LEGACY);
+    expect(r.status).toBe(200);
+    ids.push(r.headers.get("mcp-session-id")!);
+  }
+  const list = (sid: string) => post(s.url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, { ...LEGACY, "mcp-session-id": sid });
+  expect((await list(ids[0]!)).status).toBe(404); // evicted by the third
+  expect((await list(ids[1]!)).status).toBe(200);
+  expect((await list(ids[2]!)).status).toBe(200);
+  await Bun.sleep(1600); // sessionIdleMs 1200
+  expect((await list(ids[2]!)).status).toBe(404);
+});
+
+test("SIGTERM drains: the call in flight completes, new connections are refused, the process exits 0", async () => {
+  const d = await HttpProcess.source(SERVER, { args: [] });
+  const inflight = post(d.url, sleepCall(600), modernHeaders("tools/call", "sleep"));
+  await Bun.sleep(150);
+  d.kill("SIGTERM");
+  const r = await inflight;
+  expect(r.status).toBe(200);
+  expect(r.json.result.content).toEqual([{ type: "text", text: "slept 600" }]);
+  expect(await d.exited).toBe(0);
+  await expect(fetch(d.url, { method: "POST" })).rejects.toThrow();
+});
+
+test("--http values: port, host:port, [v6]:port; bad values say what to change", () => {
+  expect(parseHttpFlag("8080")).toEqual({ port: 8080 });
+  expect(parseHttpFlag("0.0.0.0:80")).toEqual({ host: "0.0.0.0", port: 80 });
+  expect(parseHttpFlag("[::1]:9000")).toEqual({ host: "::1", port: 9000 });
+  expect(() => parseHttpFlag("http://x")).toThrow(HttpOptionsError);
+  expect(() => parseHttpFlag("70000")).toThrow("--http: expected [host:]port");
+  expect(resolveHttp([], undefined)).toBeUndefined();
+  expect(resolveHttp(["--http", "9000"], undefined, {})?.host).toBe("127.0.0.1");
+  expect(resolveHttp(["--stdio"], { port: 1 }, {})).toBeUndefined();
+  expect(resolveHttp(["--http=1.2.3.4:5"], { port: 1, host: "h", token: "a" }, { MCPBIN_HTTP_TOKEN: "b" })).toMatchObject({ host: "1.2.3.4", port: 5, token: "b", path: "/mcp" });
+  expect(() => resolveHttp(["--http"], undefined, {})).toThrow("--http needs a value");
+  expect(() => resolveHttp([], true, {})).toThrow("no port given");
+  expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow('http.path must start with "/"');
+});
