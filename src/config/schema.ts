@@ -9,7 +9,7 @@ const patterns = v.array(text);
 
 /**
  * Every key a config file may hold: its schema and what is expected, in words. Add a key here and
- * to `ServerOptions` together (an `http` key belongs here once the HTTP transport takes options).
+ * to `ServerOptions` together.
  */
 export const CONFIG_KEYS: Record<string, { schema: v.GenericSchema; expected: string }> = {
   name: { schema: text, expected: "a non-empty string (the server name sent as serverInfo.name)" },
@@ -36,6 +36,28 @@ export const CONFIG_KEYS: Record<string, { schema: v.GenericSchema; expected: st
   maxResultBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   maxLineBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   shutdownGraceMs: { schema: v.optional(ms), expected: "a number of milliseconds ≥ 0" },
+  http: {
+    schema: v.optional(
+      v.union([
+        v.boolean(),
+        v.strictObject({
+          port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
+          host: v.optional(text),
+          path: v.optional(v.pipe(v.string(), v.startsWith("/"))),
+          token: v.optional(text),
+          allowedOrigins: v.optional(patterns),
+          allowedHosts: v.optional(patterns),
+          maxBodyBytes: v.optional(count),
+          requestTimeoutMs: v.optional(ms),
+          sessionIdleMs: v.optional(ms),
+          maxSessions: v.optional(count),
+          accessLog: v.optional(v.boolean()),
+        }),
+      ]),
+    ),
+    expected:
+      "true, or an object { port?, host?, path?, token?, allowedOrigins?, allowedHosts?, maxBodyBytes?, requestTimeoutMs?, sessionIdleMs?, maxSessions?, accessLog? } (Streamable HTTP; see the README's HTTP section)",
+  },
 };
 
 function describe(x: unknown): string {

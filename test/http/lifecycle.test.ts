@@ -2,6 +2,7 @@
 // SIGTERM draining in-flight requests; the --http flag parser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { parseHttpFlag, resolveHttp, HttpOptionsError } from "../../src/transport/http-options.ts";
+import { checkConfig } from "../../src/config/schema.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 import { HttpProcess, META, MODERN, modernHeaders, post } from "./helpers.ts";
 
@@ -74,4 +75,12 @@ test("--http values: port, host:port, [v6]:port; bad values say what to change",
   expect(() => resolveHttp(["--http"], undefined, {})).toThrow("--http needs a value");
   expect(() => resolveHttp([], true, {})).toThrow("no port given");
   expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow('http.path must start with "/"');
+});
+
+test("the config file's http key is checked like the other keys", () => {
+  const base = { name: "x", version: "1", tools: ["tools"] };
+  expect(checkConfig({ ...base, http: { port: 8080, host: "0.0.0.0", allowedOrigins: ["https://a.example"] } }, "c.ts")).toBeDefined();
+  expect(checkConfig({ ...base, http: true }, "c.ts")).toBeDefined();
+  expect(() => checkConfig({ ...base, http: { port: 99999 } }, "c.ts")).toThrow('c.ts: "http.port" must be true, or an object');
+  expect(() => checkConfig({ ...base, http: { prot: 1 } }, "c.ts")).toThrow('"http');
 });
