@@ -21,7 +21,7 @@ beforeAll(async () => {
       if (era !== MODERN) await p.handshake(era);
     }),
   );
-});
+}, 60_000); // a hook's default limit is 5 s; cold starts on a busy 2-core machine can take longer
 afterAll(() => {
   for (const p of procs.values()) p.kill();
 });

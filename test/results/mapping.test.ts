@@ -22,7 +22,7 @@ const JSON_STRING = { nonFinite: "string", bigint: "number" };
 const JSON_ERROR = { nonFinite: "error", bigint: "error" };
 beforeAll(async () => {
   await Promise.all(ERAS.flatMap((era) => [open(era), open(era, JSON_STRING), open(era, JSON_ERROR)]));
-});
+}, 60_000); // a hook's default limit is 5 s; nine cold starts on a busy 2-core machine can take longer
 afterAll(() => {
   for (const p of procs.values()) p.kill();
 });
