@@ -23,10 +23,27 @@ export function projectTool(t: Tool, f: VersionFeatures): Record<string, unknown
   out.description = d.description;
   out.inputSchema = t.inputSchema;
   if (t.outputSchema && f.structured && (f.structuredAnyRoot || t.outputSchema.type === "object")) out.outputSchema = t.outputSchema;
-  if (d.annotations && f.toolAnnotations) out.annotations = d.annotations;
-  if (d.icons && f.icons) out.icons = d.icons;
+  if (d.annotations && f.toolAnnotations) {
+    const a = pick(d.annotations, TOOL_ANNOTATION_KEYS);
+    if (a) out.annotations = a;
+  }
+  if (d.icons && f.icons) out.icons = d.icons.filter((i) => typeof i?.src === "string").map((i) => pick(i, ICON_KEYS));
   if (d.meta && f.structured) out._meta = d.meta;
   return out;
+}
+
+/** `ToolAnnotations` (2025-03-26+), `Icon` (2025-11-25+) and content `Annotations` keys, as each schema.json defines them. */
+const TOOL_ANNOTATION_KEYS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+const ICON_KEYS = ["src", "mimeType", "sizes", "theme"] as const;
+const BLOCK_ANNOTATION_KEYS_OLD = ["audience", "priority"] as const;
+const BLOCK_ANNOTATION_KEYS = ["audience", "priority", "lastModified"] as const;
+
+/** The defined keys of `o` that are set, or undefined when none is: authors' extra keys never reach the wire. */
+function pick(o: object, keys: readonly string[]): Record<string, unknown> | undefined {
+  const src = o as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (src[k] !== undefined) out[k] = src[k];
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 const BLOCK_KEYS: Record<string, readonly string[]> = {
@@ -46,9 +63,8 @@ function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string, unkno
     out.resource = resource;
   }
   if (b.annotations && f.blockAnnotations) {
-    const a = f.resourceLink ? b.annotations : { audience: b.annotations.audience, priority: b.annotations.priority };
-    const clean = Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
-    if (Object.keys(clean).length > 0) out.annotations = clean;
+    const a = pick(b.annotations, f.resourceLink ? BLOCK_ANNOTATION_KEYS : BLOCK_ANNOTATION_KEYS_OLD);
+    if (a) out.annotations = a;
   }
   if (b._meta !== undefined && f.resourceLink) out._meta = b._meta;
   return out;

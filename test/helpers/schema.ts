@@ -72,8 +72,17 @@ export function assertValidResponse(version: string, method: string, msg: Record
   if (!isErr) check(version, resultDef(version, method), msg.result);
 }
 
-/** Asserts that a notification matches the schema's definition (e.g. ProgressNotification). */
+/** Asserts that a notification (or any message) matches the schema's definition (e.g. ProgressNotification), envelope included. */
 export function assertValidNotification(version: string, def: string, msg: unknown): void {
+  const schema = require(`../fixtures/schema/${version}/schema.json`);
+  const d = (schema.$defs ?? schema.definitions)[def];
+  // Up to 2025-06-18 a notification definition is {method, params}; the envelope adds jsonrpc.
+  if (typeof msg === "object" && msg !== null && "jsonrpc" in msg && "method" in msg && d && !("jsonrpc" in (d.properties ?? {}))) {
+    check(version, "JSONRPCNotification", msg);
+    const { jsonrpc: _, ...rest } = msg as Record<string, unknown>;
+    check(version, def, rest);
+    return;
+  }
   check(version, def, msg);
 }
 

@@ -1,6 +1,7 @@
 // Projection onto the version in force (issue 3): tool fields and call results per version, checked against each official schema.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { McpProcess, META } from "../helpers/proc.ts";
+import { assertValidNotification } from "../helpers/schema.ts";
 
 const FIXTURE = "test/fixtures/servers/fixture.ts";
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
@@ -103,6 +104,24 @@ describe("tools/call", () => {
       expect(r.content).toEqual([{ type: "text", text: "[1,2,3]" }]);
       if (v === MODERN) expect(r.structuredContent).toEqual([1, 2, 3]);
       else expect("structuredContent" in r).toBe(false);
+    });
+  }
+});
+
+describe("notifications/progress", () => {
+  for (const v of VERSIONS) {
+    test(`${v}: progress notifications are valid for the version; message only from 2025-03-26`, async () => {
+      const p = procs.get(v)!;
+      const token = `tok-${v}`;
+      const meta = v === MODERN ? { ...META, progressToken: token } : { progressToken: token };
+      const r = await p.request("tools/call", { name: "progress", arguments: {}, _meta: meta }, nextId++, v);
+      expect(r.result.content[0].text).toBe("done");
+      const notes = p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === token);
+      expect(notes.map((n) => n.params.progress)).toEqual([1, 2, 3]);
+      for (const n of notes) {
+        assertValidNotification(v, "ProgressNotification", n);
+        expect("message" in n.params).toBe(since(v, "2025-03-26"));
+      }
     });
   }
 });
