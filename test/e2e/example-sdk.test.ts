@@ -14,7 +14,7 @@ beforeAll(async () => {
   transport = new StdioClientTransport({ command: bin, args: [], stderr: "pipe" });
   client = new Client({ name: "e2e", version: "1.0.0" });
   await client.connect(transport);
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(async () => {
   await client?.close();
 });

@@ -5,7 +5,7 @@ import { compileFixture, McpProcess } from "../helpers/proc.ts";
 let bin: string;
 beforeAll(async () => {
   bin = await compileFixture("test/fixtures/servers/fixture.ts", "fixture");
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 
 const NOISE = ["noisy-log", "noisy-info", "noisy-debug", "noisy-warn", "noisy-stdout-write", "noisy-bun-write"];
 

@@ -15,7 +15,7 @@ let bin: string;
 const closers: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   bin = await compileFixture("test/fixtures/servers/fixture.ts", "protocol-fixture");
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(async () => {
   for (const c of closers) await c().catch(() => {});
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
       if (v !== MODERN) await p.handshake(v);
     }),
   );
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(() => {
   for (const p of procs.values()) p.kill();
 });

@@ -23,7 +23,7 @@ let bin: string;
 const receivers: OtlpReceiver[] = [];
 beforeAll(async () => {
   bin = await compileFixture("examples/toolkit/server.ts", "toolkit-otel");
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(() => receivers.forEach((r) => r.stop()));
 function receiver(opts?: { hang?: boolean }) {
   const r = new OtlpReceiver(opts);
