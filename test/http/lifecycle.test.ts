@@ -14,7 +14,7 @@ const sleepCall = (ms: number, id = 2) => ({ jsonrpc: "2.0", id, method: "tools/
 let s: HttpProcess;
 beforeAll(async () => {
   s = await HttpProcess.source(SERVER, { args: [] });
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(() => s?.kill());
 
 test("serve({ http }) alone serves HTTP, and its options apply (allowedOrigins, maxBodyBytes)", async () => {

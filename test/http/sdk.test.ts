@@ -15,7 +15,7 @@ let b: HttpProcess;
 beforeAll(async () => {
   bin = await compileFixture("test/fixtures/servers/fixture.ts", "fixture-http");
   [a, b] = await Promise.all([HttpProcess.start([bin]), HttpProcess.start([bin])]);
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(() => {
   if (process.env.HTTP_DEBUG) console.error(a?.stderr);
   a?.kill();

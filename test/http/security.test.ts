@@ -12,7 +12,7 @@ const call = (name: string, args: unknown, id = 2) => ({ jsonrpc: "2.0", id, met
 let s: HttpProcess;
 beforeAll(async () => {
   s = await HttpProcess.source(FIXTURE);
-});
+}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
 afterAll(() => s?.kill());
 
 describe("Origin and Host (DNS rebinding)", () => {
