@@ -4,6 +4,8 @@
 #
 #   scripts/conformance.sh            build, then: suite for 2025-11-25 (default), json-schema-2020-12 at
 #                                     2025-11-25, suite for --requirements 2026-07-28, inspector CLI in both eras
+#   scripts/conformance.sh --http     the same suite runs against the binary's own Streamable HTTP
+#                                     transport (`--http 127.0.0.1:$PORT`) instead of the stdio bridge
 # Env:
 #   PEERS  where the peers live (default /tmp/peers), set up once with
 #            npm i --prefix $PEERS/conf-alpha @modelcontextprotocol/conformance@0.2.0-alpha.12
@@ -24,18 +26,24 @@ PROXY="$PEERS/node_modules/.bin/mcp-proxy"
 INSPECTOR="$PEERS/insp2/node_modules/.bin/mcp-inspector"
 for f in "$SUITE" "$PROXY"; do [ -e "$f" ] || { echo "missing $f (see the set-up lines at the top of $0)" >&2; exit 2; }; done
 
+TRANSPORT=stdio
+[ "${1:-}" = "--http" ] && TRANSPORT=http
 mkdir -p "$OUT"
 BIN="$PWD/.test-build/conformance"
 "$BUN" bin/mcpbin.ts build examples/conformance/server.ts --outfile "$BIN" >/dev/null || exit 1
 echo "binary: $BIN"
-echo "results: $OUT"
+echo "results: $OUT (transport: $TRANSPORT)"
 
 # One suite run through a fresh bridge; $1 names the run, the rest are suite arguments.
 run_suite() {
   local name="$1"; shift
   local dir="$OUT/$name"
   mkdir -p "$dir"
-  node "$PROXY" --port "$PORT" --host 127.0.0.1 --server stream -- "$BIN" >"$dir/proxy.log" 2>&1 &
+  if [ "$TRANSPORT" = http ]; then
+    "$BIN" --http "127.0.0.1:$PORT" >"$dir/server.log" 2>&1 &
+  else
+    node "$PROXY" --port "$PORT" --host 127.0.0.1 --server stream -- "$BIN" >"$dir/proxy.log" 2>&1 &
+  fi
   local proxy=$!
   for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/mcp" && break; sleep 0.2; done
   "$BUN" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" -o "$dir" "$@" >"$dir/suite.log" 2>&1
@@ -60,8 +68,10 @@ run_suite default-2025-11-25
 run_suite json-schema-2025-11-25 --spec-version 2025-11-25 --scenario json-schema-2020-12
 run_suite requirements-2026-07-28 --requirements 2026-07-28
 
-# The inspector CLI in both eras: tools/list and one tools/call each.
-if [ -x "$INSPECTOR" ]; then
+# The inspector CLI in both eras over stdio: tools/list and one tools/call each.
+if [ "$TRANSPORT" = http ]; then
+  :
+elif [ -x "$INSPECTOR" ]; then
   for era in legacy modern; do
     echo "== inspector --protocol-era $era"
     "$INSPECTOR" --cli "$BIN" --protocol-era "$era" --method tools/list --format json -q >"$OUT/inspector-$era-list.json" 2>&1

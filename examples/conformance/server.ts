@@ -71,7 +71,7 @@ const progress = tool({
 const jsonSchema202012 = tool({
   name: "json_schema_2020_12_tool",
   description: "Tool with JSON Schema 2020-12 features",
-  // A raw JSON Schema is sent unchanged: $schema, $defs/$anchor, allOf/anyOf, if/then/else, additionalProperties.
+  // The scenario wants this raw schema verbatim; mcpbin normalizes it (no $schema, $defs inlined): see docs/conformance.md.
   inputSchema: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
