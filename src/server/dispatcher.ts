@@ -19,11 +19,18 @@ export type Notify = (line: string, requestId: RequestId) => void;
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
 
+/** One call running asynchronously; created only when `run` returned a promise (or for progress). */
 interface InFlight {
   controller?: AbortController;
   cancelled: boolean;
   done: boolean;
   settle?: (line: string | undefined) => void;
+  /** The timeout timer, cleared when the call finishes however it ends. */
+  timer?: ReturnType<typeof setTimeout>;
+  /** The last progress value sent (notifications must increase). */
+  lastProgress?: number;
+  /** The version features the call's result is projected with. */
+  f?: VersionFeatures;
 }
 
 /**
@@ -115,6 +122,9 @@ export class Session {
       return undefined;
     }
     try {
+      if (this.#inflight.size !== 0 && this.#inflight.has(id)) {
+        throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`);
+      }
       if (method === "initialize") return this.#initialize(id, params);
       if (meta && typeof meta === "object" && META_VERSION in meta) return this.#modern(id, method, params!, meta);
       if (method === "ping") return resultLine(id, {});
@@ -193,7 +203,6 @@ export class Session {
     let args = params.arguments;
     if (args === undefined || args === null) args = {};
     else if (typeof args !== "object" || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
-    if (this.#inflight.has(id)) throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in flight`);
 
     const parsed = parseArguments(t, args);
     if (!parsed.ok) {
@@ -220,12 +229,12 @@ export class Session {
 
   #await(id: RequestId, t: Tool, call: InFlight, pending: PromiseLike<unknown>, f: VersionFeatures): Promise<string | undefined> {
     this.#inflight.set(id, call);
+    call.f = f;
     const limit = t.definition.timeoutMs ?? this.registry.options.timeoutMs;
     return new Promise<string | undefined>((resolve) => {
       call.settle = resolve;
-      let timer: ReturnType<typeof setTimeout> | undefined;
       if (limit > 0) {
-        timer = setTimeout(() => {
+        call.timer = setTimeout(() => {
           if (call.done) return;
           (call.controller ??= new AbortController()).abort(new Error(`timed out after ${limit} ms`));
           this.#finish(id, call, this.#respond(id, errorResult(`Tool ${t.name} timed out after ${limit} ms`), f));
@@ -233,11 +242,9 @@ export class Session {
       }
       pending.then(
         (value) => {
-          if (timer) clearTimeout(timer);
           if (!call.done) this.#finish(id, call, this.#respond(id, this.#shape(t, value), f));
         },
         (e) => {
-          if (timer) clearTimeout(timer);
           if (!call.done) this.#finish(id, call, this.#respond(id, this.#thrown(t, e), f));
         },
       );
@@ -246,6 +253,7 @@ export class Session {
 
   #finish(id: RequestId, call: InFlight, line: string | undefined): void {
     call.done = true;
+    if (call.timer !== undefined) clearTimeout(call.timer);
     this.#inflight.delete(id);
     call.settle?.(line);
     const waiters = this.#idleWaiters;
@@ -260,8 +268,7 @@ export class Session {
   abortAll(reason: string): void {
     for (const [id, call] of [...this.#inflight]) {
       call.controller?.abort(new Error(reason));
-      const f = FEATURES.get(this.version ?? MODERN_VERSION)!;
-      this.#finish(id, call, this.#respond(id, errorResult(reason), f));
+      this.#finish(id, call, this.#respond(id, errorResult(reason), call.f ?? FEATURES.get(this.version ?? MODERN_VERSION)!));
     }
   }
 
@@ -281,10 +288,13 @@ export class Session {
         return (call.controller ??= new AbortController()).signal;
       },
       progress(progress: number, total?: number, message?: string) {
-        if (token === undefined || call.done || typeof progress !== "number") return;
+        // Only with a token, only while the call runs, only finite and increasing values (basic/utilities/progress).
+        if (token === undefined || call.done || typeof progress !== "number" || !Number.isFinite(progress)) return;
+        if (call.lastProgress !== undefined && progress <= call.lastProgress) return;
+        call.lastProgress = progress;
         const p: Record<string, unknown> = { progressToken: token, progress };
-        if (total !== undefined) p.total = total;
-        if (message !== undefined && f.audio) p.message = message;
+        if (typeof total === "number" && Number.isFinite(total)) p.total = total;
+        if (typeof message === "string" && f.audio) p.message = message;
         notify(notificationLine("notifications/progress", p), id);
       },
       requestId: id,
@@ -307,16 +317,21 @@ export class Session {
 
   #respond(id: RequestId, r: CallResult, f: VersionFeatures): string {
     if (tracing.on) tracing.toolResult(r);
+    const line = resultLine(id, this.#project(r, f));
+    const max = this.registry.options.maxResultBytes;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter lines need no byte count.
+    if (line.length > max / 3 && Buffer.byteLength(line) > max) {
+      return resultLine(id, this.#project(errorResult(`The result of this call is ${Buffer.byteLength(line)} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f));
+    }
+    return line;
+  }
+
+  #project(r: CallResult, f: VersionFeatures): Record<string, unknown> {
     const result = projectResult(r, f);
     if (f.modern) {
       result.resultType = "complete";
       result._meta = result._meta ? { ...this.registry.modernMeta, ...(result._meta as object) } : this.registry.modernMeta;
     }
-    const line = resultLine(id, result);
-    const max = this.registry.options.maxResultBytes;
-    if (line.length > max / 3 && Buffer.byteLength(line) > max) {
-      return resultLine(id, projectResult(errorResult(`The result of this call is ${Buffer.byteLength(line)} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f));
-    }
-    return line;
+    return result;
   }
 }

@@ -18,9 +18,11 @@ const CR = 13;
  * @param stream - e.g. `Bun.stdin.stream()`.
  * @param maxLineBytes - the cap in bytes.
  * @param onLine - the handler.
- * @returns when the stream has ended and every handler call has settled.
+ * @param stop - when aborted, reading stops at once: the stream is cancelled (which releases stdin's
+ *   hold on the event loop) and no further line, not even one already read, reaches `onLine`.
+ * @returns when the stream has ended (or `stop` fired) and every handler call has settled.
  */
-export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes: number, onLine: LineHandler): Promise<void> {
+export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes: number, onLine: LineHandler, stop?: AbortSignal): Promise<void> {
   const decoder = new TextDecoder("utf-8");
   let parts: Uint8Array[] = [];
   let partBytes = 0;
@@ -43,9 +45,12 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
   };
 
   const reader = stream.getReader();
-  for (;;) {
+  const cancel = () => void reader.cancel().catch(() => {});
+  stop?.addEventListener("abort", cancel, { once: true });
+  if (stop?.aborted) cancel();
+  read: for (;;) {
     const { done, value: chunk } = await reader.read();
-    if (done) break;
+    if (done || stop?.aborted) break;
     let pos = 0;
     while (pos < chunk.length) {
       const nl = chunk.indexOf(LF, pos);
@@ -84,10 +89,14 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
         pending = emit(line);
       }
       pos = nl + 1;
-      if (pending) await pending;
+      if (pending) {
+        await pending;
+        if (stop?.aborted) break read;
+      }
     }
   }
-  if (!skipping && partBytes > 0) {
+  stop?.removeEventListener("abort", cancel);
+  if (!skipping && partBytes > 0 && !stop?.aborted) {
     const p = emit(concat(parts, partBytes));
     if (p) await p;
   }

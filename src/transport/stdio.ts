@@ -8,8 +8,14 @@ import { guardStdout } from "./stdout-guard.ts";
 
 /**
  * Serves a registry over stdin/stdout until stdin closes (MCP basic/transports stdio).
- * On EOF, SIGTERM or SIGINT: stop reading, let in-flight calls finish within `shutdownGraceMs`, then
- * abort the rest (each still gets an isError result), flush, resolve. EPIPE on stdout ends promptly.
+ * - stdin EOF, SIGTERM or SIGINT: stop reading (after a signal, lines read but not yet dispatched are
+ *   not started), let in-flight calls finish within `shutdownGraceMs`, then abort the rest (each still
+ *   gets an isError result), flush every line, resolve. A second signal skips what is left of the grace.
+ * - EPIPE on stdout (the client went away): stop reading, abort every call's signal, resolve at once.
+ * - Errors that tool code leaves unhandled (a rejected promise nobody awaits, a throw in a timer) are
+ *   logged to stderr while serving; they never end the process.
+ * Nothing here keeps the event loop alive once this resolves: stdin is cancelled, timers are cleared
+ * and the signal handlers removed.
  * @param registry - the server.
  * @param io - streams for tests; by default the process's stdin and a guarded stdout.
  * @returns resolves when every response is written (or the client has gone away).
@@ -17,48 +23,66 @@ import { guardStdout } from "./stdout-guard.ts";
 export async function serveStdio(registry: Registry, io?: { input?: ReadableStream<Uint8Array>; outputFd?: number }): Promise<void> {
   const o = registry.options;
   const fd = io?.outputFd ?? guardStdout().fd;
+  const stop = new AbortController();
   let resolveGone!: () => void;
   const gone = new Promise<void>((r) => (resolveGone = r));
-  const writer = new LineWriter(fd, () => resolveGone());
+  const writer = new LineWriter(fd, () => {
+    stop.abort();
+    resolveGone();
+  });
   const send = (line: string | undefined) => {
     if (line !== undefined) return writer.write(line);
   };
   const session = new Session(registry, (line) => void writer.write(line));
 
-  let stopReading!: () => void;
-  const stopped = new Promise<void>((r) => (stopReading = r));
-  const onSignal = () => stopReading();
+  let resolveForced!: () => void;
+  const forced = new Promise<void>((r) => (resolveForced = r));
+  const onSignal = () => (stop.signal.aborted ? resolveForced() : stop.abort());
+  const stopped = new Promise<void>((r) => stop.signal.addEventListener("abort", () => r(), { once: true }));
+  const onStray = (e: unknown) => process.stderr.write(`mcpbin: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`);
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  process.on("unhandledRejection", onStray);
+  process.on("uncaughtException", onStray);
 
   const input = io?.input ?? Bun.stdin.stream();
-  const reading = readLines(input, o.maxLineBytes, (line) => {
-    if (line === OVERSIZE) {
-      return send(errorLine(null, new RpcError(ErrorCode.ParseError, `Parse error: the line is longer than ${o.maxLineBytes} bytes (maxLineBytes) and was skipped`)));
-    }
-    const reply = session.handleLine(line);
-    if (typeof reply === "string") {
-      const p = send(reply);
-      if (p) return p;
-    } else if (reply !== undefined) {
-      reply.then(send);
-    }
-    return session.belowLimit(o.maxInFlight);
-  }).catch((e) => {
+  const reading = readLines(
+    input,
+    o.maxLineBytes,
+    (line) => {
+      if (line === OVERSIZE) {
+        return send(errorLine(null, new RpcError(ErrorCode.ParseError, `Parse error: the line is longer than ${o.maxLineBytes} bytes (maxLineBytes) and was skipped`)));
+      }
+      const reply = session.handleLine(line);
+      if (typeof reply === "string") {
+        const p = send(reply);
+        if (p) return p;
+      } else if (reply !== undefined) {
+        reply.then(send);
+      }
+      return session.belowLimit(o.maxInFlight);
+    },
+    stop.signal,
+  ).catch((e) => {
     process.stderr.write(`mcpbin: reading stdin failed: ${e}\n`);
   });
 
-  await Promise.race([reading, stopped, gone]);
+  await Promise.race([reading, stopped]);
+  stop.abort();
   if (!writer.closed) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((r) => (timer = setTimeout(r, o.shutdownGraceMs)));
-    await Promise.race([session.idle(), grace, gone]);
+    await Promise.race([session.idle(), grace, gone, forced]);
     clearTimeout(timer);
-    session.abortAll("The server is shutting down; the call was aborted");
+  }
+  session.abortAll(writer.closed ? "The client went away; the call was aborted" : "The server is shutting down; the call was aborted");
+  if (!writer.closed) {
     // Replies to aborted calls are settled synchronously; let their `then` handlers queue the lines.
     await new Promise((r) => setImmediate(r));
     await writer.flush();
   }
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
+  process.off("unhandledRejection", onStray);
+  process.off("uncaughtException", onStray);
 }

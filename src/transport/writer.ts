@@ -39,7 +39,9 @@ export class LineWriter {
   write(line: string): Promise<void> | undefined {
     if (this.#closed) return undefined;
     try {
-      this.#sink.write(line + "\n");
+      // A write the sink could not finish at once returns a promise (Bun 1.4.4); its EPIPE must not go unhandled.
+      const r = this.#sink.write(line + "\n") as number | Promise<number>;
+      if (typeof r !== "number") r.then(undefined, (e: unknown) => this.#fail(e));
     } catch (e) {
       this.#fail(e);
       return undefined;
@@ -69,6 +71,11 @@ export class LineWriter {
       return Promise.resolve();
     }
     if (typeof r === "number") return Promise.resolve();
+    // Bun 1.4.4: after the pipe broke, flush() returns undefined instead of throwing again.
+    if (typeof (r as Promise<number> | undefined)?.then !== "function") {
+      this.#fail(new Error("EPIPE: stdout is closed"));
+      return Promise.resolve();
+    }
     const p = r.then(
       () => {
         this.#flushing = undefined;
