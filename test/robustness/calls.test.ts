@@ -1,14 +1,15 @@
 // Calls in flight (B20, maxInFlight, duplicate ids, cancellation, progress, timeouts, maxResultBytes) against the compiled fixture.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { META, type McpProcess } from "../helpers/proc.ts";
 import { assertValidNotification, assertValidResponse } from "../helpers/schema.ts";
 import { assertAllJson, call, exitWithin, fixtureBin, spawnFixture, textOf } from "./harness.ts";
 
 const V = "2025-06-18";
 
+setDefaultTimeout(30_000); // bun 1.4.4 ignores bunfig's [test] timeout; these tests run real processes
 beforeAll(async () => {
   await fixtureBin();
-});
+}, 60_000);
 
 const byId = (p: McpProcess, id: unknown) => p.messages.filter((m) => m.id === id && !("method" in m));
 const indexOf = (p: McpProcess, id: unknown) => p.messages.findIndex((m) => m.id === id && !("method" in m));

@@ -1,5 +1,5 @@
 // Framing cases B02, B03, B05, B07, B08 against the compiled fixture over real pipes: bytes in, whole JSON lines out.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { initLine, INITED } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 import { assertAllJson, call, exitWithin, fixtureBin, spawnFixture, textOf } from "./harness.ts";
@@ -7,9 +7,10 @@ import { assertAllJson, call, exitWithin, fixtureBin, spawnFixture, textOf } fro
 const V = "2025-06-18";
 const enc = new TextEncoder();
 
+setDefaultTimeout(30_000); // bun 1.4.4 ignores bunfig's [test] timeout; these tests run real processes
 beforeAll(async () => {
   await fixtureBin();
-});
+}, 60_000);
 
 describe("B02 CRLF line endings", () => {
   test("CRLF input is answered and no CR byte ever reaches stdout", async () => {

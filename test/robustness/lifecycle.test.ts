@@ -1,5 +1,5 @@
 // Process lifecycle B09, B10 and shutdown (EOF, SIGTERM, SIGINT, grace, flush) against the compiled fixture over real pipes.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync } from "node:fs";
 import { initLine, INITED } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
@@ -7,9 +7,10 @@ import { assertAllJson, call, cpuTicks, exitWithin, fixtureBin, spawnFixture, te
 
 const V = "2025-06-18";
 
+setDefaultTimeout(30_000); // bun 1.4.4 ignores bunfig's [test] timeout; these tests run real processes
 beforeAll(async () => {
   await fixtureBin();
-});
+}, 60_000);
 
 /** A server whose pipes the test drives by hand (to stop reading stdout, or close it). */
 async function rawSpawn(env: Record<string, string> = {}) {

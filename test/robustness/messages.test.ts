@@ -1,14 +1,15 @@
 // JSON-RPC handling cases B06, B13, B15, B18 against the compiled fixture: bad input gets the right answer and the session goes on.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { initLine, INITED } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 import { assertAllJson, call, exitWithin, fixtureBin, spawnFixture, textOf } from "./harness.ts";
 
 const V = "2025-06-18";
 
+setDefaultTimeout(30_000); // bun 1.4.4 ignores bunfig's [test] timeout; these tests run real processes
 beforeAll(async () => {
   await fixtureBin();
-});
+}, 60_000);
 
 describe("B06 malformed lines must not end the session", () => {
   test("the handed lines get -32700 / -32600 with the id that could be read", async () => {

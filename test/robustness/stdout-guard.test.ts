@@ -1,5 +1,5 @@
 // stdout isolation below console.* (the kind of B01): what each guard mode covers, checked against the README's list.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { McpProcess } from "../helpers/proc.ts";
 import { exitWithin, fixtureBin } from "./harness.ts";
 
@@ -8,9 +8,10 @@ const LOUD = ["loud-fs-writesync", "loud-trace", "loud-dir", "loud-table", "loud
 const PATCH_UNCOVERED = ["loud-fs-writesync", "loud-stdout-writer", "loud-child"];
 
 let bin: string;
+setDefaultTimeout(30_000); // bun 1.4.4 ignores bunfig's [test] timeout; these tests run real processes
 beforeAll(async () => {
   bin = await fixtureBin();
-});
+}, 60_000);
 
 async function loudSession(env: Record<string, string>) {
   const p = new McpProcess([bin], { env });
