@@ -1,11 +1,15 @@
 /** @module The OpenTelemetry SDK set up from environment variables: provider, processors, exporters, resource (loaded only when tracing is on). */
-import { diag, DiagLogLevel, propagation, trace, type DiagLogger } from "@opentelemetry/api";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, ConsoleSpanExporter, TracerProvider, type ReadableSpan, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
-import { inspect } from "node:util";
+import type { DiagLogger } from "@opentelemetry/api";
+import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace";
 import type { TracingEnv } from "./config.ts";
 import { ensureContextManager } from "./context.ts";
+
+// `require`, not `import`: the packages' CommonJS builds keep their imports of Node built-ins lazy in a
+// compiled binary (see spans.ts); every specifier is a literal so `bun build --compile` embeds it.
+const { diag, DiagLogLevel, propagation, trace } = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
+const { W3CTraceContextPropagator } = require("@opentelemetry/core") as typeof import("@opentelemetry/core");
+const { defaultResource, detectResources, envDetector, resourceFromAttributes } = require("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
+const { BatchSpanProcessor, ConsoleSpanExporter, TracerProvider } = require("@opentelemetry/sdk-trace") as typeof import("@opentelemetry/sdk-trace");
 
 /**
  * `ConsoleSpanExporter` printing to stderr: the SDK's own prints with `console.dir`, which is stdout
@@ -15,7 +19,7 @@ class StderrSpanExporter extends ConsoleSpanExporter {
   /** Prints each span as the SDK's console exporter formats it, on stderr. */
   override export(spans: ReadableSpan[], done: (result: { code: number }) => void): void {
     const info = (this as unknown as { _exportInfo(s: ReadableSpan): unknown })._exportInfo.bind(this);
-    for (const span of spans) process.stderr.write(inspect(info(span), { depth: 3 }) + "\n");
+    for (const span of spans) process.stderr.write(Bun.inspect(info(span), { depth: 3 }) + "\n");
     done({ code: 0 });
   }
 }
@@ -44,8 +48,8 @@ export async function installSdk(env: TracingEnv, serviceName: string): Promise<
   for (const name of env.exporters) {
     let exporter: SpanExporter;
     if (name === "console") exporter = new StderrSpanExporter();
-    else if (env.protocol === "http/json") exporter = new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
-    else exporter = new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
+    else if (env.protocol === "http/json") exporter = new (require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
+    else exporter = new (require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
     processors.push(new BatchSpanProcessor({ exporter }));
   }
   const resource = defaultResource()

@@ -1,11 +1,16 @@
 /** @module One SERVER span per MCP message, per the OpenTelemetry MCP semantic conventions (loaded only when tracing is on). */
-import { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type Tracer } from "@opentelemetry/api";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import type { Attributes, Context, Span, TextMapGetter, Tracer } from "@opentelemetry/api";
 import type { Message, RequestId } from "../protocol/jsonrpc.ts";
 import type { CallResult } from "../protocol/project.ts";
 import { SUPPORTED_VERSIONS } from "../protocol/versions.ts";
 import type { Reply, Session } from "../server/dispatcher.ts";
 import { tracing } from "./state.ts";
+
+// `require`, not `import`: the bundler then takes the packages' CommonJS builds, whose own imports of
+// Node built-ins stay lazy. ESM builds would hoist `zlib`, `stream`, `async_hooks`… into the start-up of
+// every compiled binary, tracing on or off (measured: +16 ms cold start, +8 MB RSS).
+const { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
+const { W3CTraceContextPropagator } = require("@opentelemetry/core") as typeof import("@opentelemetry/core");
 
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 

@@ -76,7 +76,7 @@ beforeEach(() => {
   session = new Session(new Registry({ name: "spans-test", version: "1.0.0", tools }), () => {});
 });
 
-async function send(msg: unknown): Promise<Record<string, any> | undefined> {
+async function send(msg: unknown): Promise<any> {
   const line = await session.handleLine(typeof msg === "string" ? msg : JSON.stringify(msg));
   return line === undefined ? undefined : JSON.parse(line);
 }
