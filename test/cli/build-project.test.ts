@@ -26,7 +26,7 @@ beforeAll(async () => {
   expect(readdirSync(home)).toEqual(["project-example"]);
   client = new Client({ name: "e2e", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: bin, args: [], cwd: home, stderr: "pipe" }));
-}, 60_000); // a hook times out after 5 s whatever bunfig says; builds take longer under load
+}, 60_000);
 afterAll(async () => {
   await client?.close();
   if (home) rmSync(home, { recursive: true, force: true });
@@ -66,4 +66,4 @@ test("tools/list from the moved executable is valid for every version and carrie
       p.kill();
     }
   }
-});
+}, 60_000);

@@ -1,0 +1,75 @@
+// mcpbin init: the scaffold's output, and that it tests, lists, calls, builds and serves out of the box (mcpbin linked, offline).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUN, McpProcess, ROOT } from "../helpers/proc.ts";
+import { mcpbin, oneLineError } from "./run-cli.ts";
+
+let parent: string;
+let dir: string;
+let init: Awaited<ReturnType<typeof mcpbin>>;
+
+beforeAll(async () => {
+  parent = mkdtempSync(join(tmpdir(), "mcpbin-init-"));
+  dir = join(parent, "Weather Tools");
+  init = await mcpbin(["init", dir, "--mcpbin", `file:${ROOT}`], parent);
+  // What `npm install` would do with the file: dependency, offline: link mcpbin and valibot.
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(ROOT, join(dir, "node_modules/mcpbin"), "dir");
+  symlinkSync(join(ROOT, "node_modules/valibot"), join(dir, "node_modules/valibot"), "dir");
+});
+afterAll(() => {
+  if (parent) rmSync(parent, { recursive: true, force: true });
+});
+
+test("init writes the project and says what to do next", () => {
+  expect(init.code).toBe(0);
+  expect(init.stderr).toBe("");
+  expect(init.stdout).toStartWith("Created weather-tools in Weather Tools: package.json, mcpbin.config.ts, tools/greet.ts, test/greet.test.ts, tsconfig.json, .gitignore, README.md\n");
+  expect(init.stdout).toContain("npm install && npm test");
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  expect(manifest.name).toBe("weather-tools");
+  expect(manifest.dependencies.mcpbin).toBe(`file:${ROOT}`);
+  expect(manifest.devDependencies.bun).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(manifest.scripts).toMatchObject({ build: "mcpbin build", test: "bun test" });
+  const readme = readFileSync(join(dir, "README.md"), "utf8");
+  expect(readme).toContain('{ "mcpServers": { "weather-tools": { "command": "/abs/path/dist/weather-tools", "args": [] } } }');
+  expect(readme).toContain("claude mcp add weather-tools -- /abs/path/dist/weather-tools");
+});
+
+test("the scaffold's own test passes", async () => {
+  const p = Bun.spawn([BUN, "test"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+  expect(err).toContain(" 2 pass");
+  expect(code).toBe(0);
+});
+
+test("list and call work in the scaffold with no arguments but the tool", async () => {
+  const list = await mcpbin(["list"], dir);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain("greet  Greet  name        name      tools/greet.ts");
+  expect(await mcpbin(["call", "greet", '{"name":"Ada"}'], dir)).toEqual({ code: 0, stdout: "Hello, Ada!\n", stderr: "" });
+});
+
+test("the scaffold builds with plain `mcpbin build` into dist/<name>, which serves greet", async () => {
+  const r = await mcpbin(["build"], dir);
+  expect(r.code).toBe(0);
+  const bin = join(dir, "dist/weather-tools");
+  expect(r.stdout.split("\n")[0]).toBe(bin);
+  expect(existsSync(bin)).toBe(true);
+  const p = new McpProcess([bin], { cwd: parent });
+  try {
+    await p.handshake("2025-11-25");
+    const list = await p.request("tools/list", {}, 2, "2025-11-25");
+    expect(list.result.tools.map((t: any) => t.name)).toEqual(["greet"]);
+    const call = await p.request("tools/call", { name: "greet", arguments: { name: "Grace" } }, 3, "2025-11-25");
+    expect(call.result.content).toEqual([{ type: "text", text: "Hello, Grace!" }]);
+  } finally {
+    p.kill();
+  }
+}, 60_000);
+
+test("init refuses to overwrite: one line, nothing written", async () => {
+  expect(oneLineError(await mcpbin(["init", dir], parent))).toBe("mcpbin: init: Weather Tools/package.json already exists; nothing written (choose an empty directory)");
+});
