@@ -1,5 +1,5 @@
 // A project (examples/project) built into one executable, moved into an empty directory, serving every tool to the official SDK v1 client.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
@@ -7,6 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpProcess, ROOT } from "../helpers/proc.ts";
 import { mcpbin } from "./run-cli.ts";
+
+// Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
+setDefaultTimeout(60_000);
 
 let home: string;
 let bin: string;

@@ -1,8 +1,11 @@
 // mcpbin dev --config: a project served from source over stdio; warnings stay on stderr.
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { join } from "node:path";
 import { BUN, McpProcess, ROOT } from "../helpers/proc.ts";
 import { configSource, toolsModule, writeProject } from "../loader/fixture-project.ts";
+
+// Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
+setDefaultTimeout(60_000);
 
 test("dev --config serves the project from source and exits 0 on EOF", async () => {
   const p = new McpProcess([BUN, join(ROOT, "bin/mcpbin.ts"), "dev", "--config", "examples/project/mcpbin.config.ts"]);

@@ -1,10 +1,13 @@
 // mcpbin init: the scaffold's output, and that it tests, lists, calls, builds and serves out of the box (mcpbin linked, offline).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUN, McpProcess, ROOT } from "../helpers/proc.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
+
+// Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
+setDefaultTimeout(60_000);
 
 let parent: string;
 let dir: string;

@@ -1,7 +1,10 @@
 // mcpbin list and mcpbin call: output for a project config and for a script entry, and one-line errors.
-import { expect, test } from "bun:test";
+import { expect, test, setDefaultTimeout } from "bun:test";
 import { mcpbin, oneLineError } from "./run-cli.ts";
 import { configSource, toolsModule, writeProject } from "../loader/fixture-project.ts";
+
+// Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
+setDefaultTimeout(60_000);
 
 const PROJECT = "examples/project/mcpbin.config.ts";
 

@@ -1,11 +1,14 @@
 // mcpbin release: an archive per platform (executable bit kept) plus SHA256SUMS; the archive writers checked with system tools.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpProcess } from "../helpers/proc.ts";
 import { sha256, tarGz, zip } from "../../src/cli/archive.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
+
+// Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
+setDefaultTimeout(60_000);
 
 const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
 let out: string;
