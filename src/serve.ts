@@ -27,7 +27,7 @@ export function serve(options: ServerOptions): Promise<void> {
   if (collect) return Promise.resolve(collect(options));
   const registry = new Registry(options);
   const http = resolveHttp(process.argv.slice(2), options.http);
-  return startTracing(registry.options.name)
+  return startTracing(registry.options.name, http ? "tcp" : "pipe")
     .then(() => (http ? serveHttp(registry, http).stopped : serveStdio(registry)))
     .then(stopTracing)
     .then(() => {

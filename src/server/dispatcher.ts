@@ -88,7 +88,7 @@ export class Session {
     const env = checkEnvelope(value);
     if (env.kind === "response") return undefined;
     if (env.kind === "invalid") return errorLine(env.id, env.error);
-    return tracing.on ? tracing.message(this, env.message) : this.handleMessage(env.message);
+    return this.handleMessage(env.message);
   }
 
   #batch(values: unknown[]): Reply {
@@ -112,8 +112,12 @@ export class Session {
   /**
    * Dispatches one valid message by era (PROTOCOL.md §4.6): `initialize` → legacy negotiation;
    * a `_meta` protocol-version claim → stateless 2026-07-28; else the negotiated legacy version.
+   * With tracing on, the message is handled inside its MCP server span (src/telemetry).
+   * @param msg - a message that passed envelope validation.
+   * @param traced - set by the tracing hook when the span is already open.
    */
-  handleMessage(msg: Message): Reply {
+  handleMessage(msg: Message, traced?: true): Reply {
+    if (tracing.on && traced === undefined) return tracing.message(this, msg);
     const { id, method } = msg;
     const params = msg.params as Record<string, unknown> | null | undefined;
     const meta = params && typeof params === "object" && !Array.isArray(params) ? (params._meta as Record<string, unknown> | undefined) : undefined;

@@ -39,13 +39,18 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
+/** The transport messages arrive over: `pipe` for stdio, `tcp` for Streamable HTTP (`network.transport`). */
+export type NetworkTransport = "pipe" | "tcp";
+
 /**
  * Turns tracing on with this tracer: from now on every message the dispatcher handles gets a SERVER
  * span (OpenTelemetry semantic conventions for MCP, "Server" span).
  * @param tracer - where spans go (the global proxy tracer, or a test provider's tracer).
+ * @param transport - `network.transport` of every span; default `pipe` (stdio).
  */
-export function enableTracing(tracer: Tracer): void {
-  tracing.message = (session, msg) => traceMessage(tracer, session, msg);
+export function enableTracing(tracer: Tracer, transport: NetworkTransport = "pipe"): void {
+  const base: Attributes = transport === "tcp" ? { "network.transport": "tcp", "network.protocol.name": "http" } : { "network.transport": "pipe" };
+  tracing.message = (session, msg) => traceMessage(tracer, base, session, msg);
   tracing.toolResult = noteToolResult;
   tracing.invalidArguments = noteInvalidArguments;
   tracing.on = true;
@@ -69,9 +74,9 @@ export function parentFromMeta(params: unknown): Context {
  * is the tool name of a `tools/call` naming a registered tool (a name the server does not have is
  * still recorded as `gen_ai.tool.name`, but kept out of the span name to keep names low-cardinality).
  */
-export function spanStart(session: Session, msg: Message): { name: string; attributes: Attributes } {
+export function spanStart(session: Session, msg: Message, base: Attributes = { "network.transport": "pipe" }): { name: string; attributes: Attributes } {
   const method = msg.method;
-  const attributes: Attributes = { "mcp.method.name": method, "network.transport": "pipe" };
+  const attributes: Attributes = { "mcp.method.name": method, ...base };
   if (msg.id !== undefined) attributes["jsonrpc.request.id"] = String(msg.id);
   let name = method;
   if (method === "tools/call") {
@@ -86,16 +91,16 @@ export function spanStart(session: Session, msg: Message): { name: string; attri
   return { name, attributes };
 }
 
-function traceMessage(tracer: Tracer, session: Session, msg: Message): Reply {
+function traceMessage(tracer: Tracer, base: Attributes, session: Session, msg: Message): Reply {
   const parent = parentFromMeta(msg.params);
-  const { name, attributes } = spanStart(session, msg);
+  const { name, attributes } = spanStart(session, msg, base);
   const ambient = trace.getSpanContext(context.active());
   const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links: ambient ? [{ context: ambient }] : undefined }, parent);
   const record: SpanRecord = { span, toolError: false, invalidArguments: false };
   const ctx = trace.setSpan(parent, span).setValue(RECORD, record);
   let reply: Reply;
   try {
-    reply = context.with(ctx, session.handleMessage, session, msg);
+    reply = context.with(ctx, session.handleMessage, session, msg, true);
   } catch (e) {
     span.setAttribute("error.type", "_OTHER");
     span.setStatus({ code: SpanStatusCode.ERROR });

@@ -22,9 +22,10 @@ function providerRegistered(): boolean {
  *   loaded (dynamic imports, so a compiled binary embeds it but evaluates it only here) and registered.
  * - otherwise: off, and nothing beyond this module and `state.ts` is loaded.
  * @param serviceName - the server's name, the default `service.name`.
+ * @param transport - `pipe` (stdio, the default) or `tcp` (Streamable HTTP), for `network.transport`.
  * @returns resolves once tracing is ready (immediately when off). Never rejects: a failure is one stderr line.
  */
-export async function startTracing(serviceName: string): Promise<void> {
+export async function startTracing(serviceName: string, transport: "pipe" | "tcp" = "pipe"): Promise<void> {
   const env = readTracingEnv();
   if (env.disabled) return;
   for (const w of env.warnings) process.stderr.write(`mcpbin: ${w}\n`);
@@ -39,7 +40,7 @@ export async function startTracing(serviceName: string): Promise<void> {
     } else {
       shutdown = await (await import("./sdk.ts")).installSdk(env, serviceName);
     }
-    spans.enableTracing(api.trace.getTracer("mcpbin"));
+    spans.enableTracing(api.trace.getTracer("mcpbin"), transport);
   } catch (e) {
     resetTracing();
     process.stderr.write(`mcpbin: tracing is off: setting up OpenTelemetry failed: ${(e as Error)?.message ?? e}\n`);

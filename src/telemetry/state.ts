@@ -11,8 +11,8 @@ export interface TracingHooks {
   /** True once {@link TracingHooks.message} and the rest trace (set by the telemetry start-up). */
   on: boolean;
   /**
-   * Handles one valid message inside its SERVER span: calls `session.handleMessage(msg)` with the span
-   * active and ends the span when the reply settles.
+   * Handles one valid message inside its SERVER span: calls `session.handleMessage(msg, true)` with
+   * the span active and ends the span when the reply settles.
    */
   message(session: Session, msg: Message): Reply;
   /** Notes a `tools/call` result on the active MCP span (`error.type=tool_error` for `isError`). */
@@ -22,7 +22,7 @@ export interface TracingHooks {
 }
 
 function off(session: Session, msg: Message): Reply {
-  return session.handleMessage(msg);
+  return session.handleMessage(msg, true);
 }
 function nothing(): void {}
 

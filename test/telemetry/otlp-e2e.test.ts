@@ -2,6 +2,7 @@
 // http/protobuf), flushes on EOF and SIGTERM, shrugs off an unreachable collector; author providers and lazy loading.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { compileFixture, McpProcess, META } from "../helpers/proc.ts";
+import { HttpProcess, modernHeaders, post } from "../http/helpers.ts";
 import { OtlpReceiver, type ReceivedSpan } from "./otlp-receiver.ts";
 
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -223,6 +224,26 @@ describe("tracing from source", () => {
       expect(child.parentSpanId).toBe(server.spanId);
     } finally {
       p.kill();
+    }
+  });
+
+  test("over Streamable HTTP the spans say network.transport=tcp and keep the remote parent", async () => {
+    const r = receiver();
+    const h = await HttpProcess.source(FIXTURE, { env: { ...NO_OTEL, OTEL_EXPORTER_OTLP_ENDPOINT: r.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" } });
+    try {
+      const res = await post(h.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "otel_modules", arguments: {}, _meta: { ...META, traceparent: TRACEPARENT } } }, modernHeaders("tools/call", "otel_modules"));
+      expect(res.status).toBe(200);
+      h.kill("SIGTERM");
+      await h.exited;
+      const s = r.spans.find((x) => x.name === "tools/call otel_modules")!;
+      expect(s).toBeDefined();
+      expect(s.attributes["network.transport"]).toBe("tcp");
+      expect(s.attributes["network.protocol.name"]).toBe("http");
+      expect(s.attributes["mcp.protocol.version"]).toBe("2026-07-28");
+      expect(s.traceId).toBe(TRACE_ID);
+      expect(s.parentSpanId).toBe(PARENT_SPAN);
+    } finally {
+      h.kill();
     }
   });
 });
