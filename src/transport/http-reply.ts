@@ -169,20 +169,3 @@ function finishJson(line: string, c: AnswerContext): Response {
   c.done(status);
   return jsonResponse(line, status, c.headers);
 }
-
-/**
- * Decodes an `Mcp-Name`/`Mcp-Method` header value: surrounding whitespace is dropped (RFC 9110 §5.5)
- * and `=?base64?…?=` is UTF-8 Base64 (2026-07-28 Streamable HTTP, value encoding).
- * @returns the value, or undefined when the Base64 form is malformed.
- */
-export function decodeHeaderValue(raw: string): string | undefined {
-  const v = raw.trim();
-  if (!(v.startsWith("=?base64?") && v.endsWith("?="))) return v;
-  const b64 = v.slice(9, -2);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return undefined;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(b64, "base64"));
-  } catch {
-    return undefined;
-  }
-}

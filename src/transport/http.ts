@@ -6,14 +6,13 @@ import { Session, type Reply } from "../server/dispatcher.ts";
 import type { Registry } from "../server/registry.ts";
 import { HttpGuard } from "./http-guard.ts";
 import type { ResolvedHttpOptions } from "./http-options.ts";
-import { acceptsJson, acceptsSse, answer, decodeHeaderValue, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
+import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
+import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { LegacySessions, type LegacySession } from "./http-sessions.ts";
 import { guardStdout } from "./stdout-guard.ts";
 
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
-/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 Streamable HTTP, standard headers). */
-const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 /** A running HTTP server. */
 export interface HttpServer {
@@ -175,8 +174,10 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
     x.mcpMethod = logName(msg.method);
     const params = msg.params as Record<string, unknown> | null | undefined;
     const meta = params && typeof params === "object" && !Array.isArray(params) ? (params._meta as Record<string, unknown> | undefined) : undefined;
-    if (msg.method !== "initialize" && meta && typeof meta === "object" && META_VERSION in meta) {
-      return modern(msg, params!, meta);
+    if (meta && typeof meta === "object" && META_VERSION in meta) return modern(msg, params!, meta);
+    if (msg.id !== undefined && msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
+      // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
+      return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META_VERSION}"] is required on ${MODERN_VERSION} requests`);
     }
     return legacy(msg, sid);
 
@@ -187,9 +188,13 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       const caps = meta[META_CAPS];
       if (typeof claim !== "string") return fail(400, id, ErrorCode.InvalidParams, `Invalid params: _meta["${META_VERSION}"] must be a string`);
       if (typeof caps !== "object" || caps === null || Array.isArray(caps)) return fail(400, id, ErrorCode.InvalidParams, `Invalid params: _meta["${META_CAPS}"] is required (an object; {} for none)`);
+      const pv = versionMismatch(req, claim);
+      if (pv) return fail(400, id, ErrorCode.HeaderMismatch, pv);
       if (claim !== MODERN_VERSION) return fail(400, id, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: SUPPORTED_VERSIONS, requested: claim });
-      const mismatch = headerMismatch(req, msg, params, claim);
+      const mismatch = headerMismatch(req, msg, params);
       if (mismatch) return fail(400, id, ErrorCode.HeaderMismatch, mismatch);
+      // initialize is gone from 2026-07-28: with the modern claim it is an unknown method, not a handshake.
+      if (msg.method === "initialize") return fail(404, id, ErrorCode.MethodNotFound, `Method not found: initialize (protocol version ${MODERN_VERSION})`);
       if (msg.id === undefined) {
         // A stateless server has no other request to cancel: the client cancels by closing the connection.
         finish(x, path, 202);
@@ -293,32 +298,6 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   return { url, stopped, stop };
-}
-
-/**
- * The 2026-07-28 standard-header checks (Streamable HTTP, server validation): `MCP-Protocol-Version`
- * must equal the `_meta` version; on requests, `Mcp-Method` must equal the method and `Mcp-Name`
- * the `params.name`/`params.uri` it mirrors. Values may be `=?base64?…?=` and carry surrounding OWS.
- * @returns a reason for -32020 (HTTP 400), or undefined when the headers agree with the body.
- */
-export function headerMismatch(req: Request, msg: Message, params: Record<string, unknown>, claim: string): string | undefined {
-  const pv = req.headers.get("mcp-protocol-version");
-  if (pv === null) return "Header mismatch: the MCP-Protocol-Version header is required";
-  if (pv.trim() !== claim) return `Header mismatch: MCP-Protocol-Version ${JSON.stringify(pv.trim())} differs from _meta version ${JSON.stringify(claim)}`;
-  if (msg.id === undefined) return undefined;
-  const mm = req.headers.get("mcp-method");
-  if (mm === null) return "Header mismatch: the Mcp-Method header is required";
-  const method = decodeHeaderValue(mm);
-  if (method !== msg.method) return `Header mismatch: Mcp-Method ${JSON.stringify(mm.trim())} differs from the body's method ${JSON.stringify(msg.method)}`;
-  const field = Object.hasOwn(NAME_SOURCE, msg.method) ? NAME_SOURCE[msg.method] : undefined;
-  const value = field === undefined ? undefined : params[field];
-  if (typeof value !== "string") return undefined;
-  const mn = req.headers.get("mcp-name");
-  if (mn === null) return `Header mismatch: the Mcp-Name header is required for ${msg.method}`;
-  const name = decodeHeaderValue(mn);
-  if (name === undefined) return "Header mismatch: Mcp-Name is not valid =?base64?…?= text";
-  if (name !== value) return `Header mismatch: Mcp-Name ${JSON.stringify(name)} differs from params.${field} ${JSON.stringify(value)}`;
-  return undefined;
 }
 
 const TIMEOUT = Symbol("timeout");

@@ -100,6 +100,21 @@ describe("modern header checks (-32020 with HTTP 400)", () => {
     expect(ws.status).toBe(200);
     assertValidResponse(MODERN, "tools/call", ws.json);
   });
+  test("the version header is compared before the version gate: header 2026-07-28 with an unknown _meta version is -32020", async () => {
+    const body = { jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "v999.0.0" } } };
+    const r = await post(s.url, body, modernHeaders("server/discover"));
+    expect([r.status, r.json.error.code]).toEqual([400, -32020]);
+  });
+  test("a request whose header says 2026-07-28 but whose body has no _meta claim is -32602 (400), not legacy traffic", async () => {
+    const r = await post(s.url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, modernHeaders("tools/list"));
+    expect([r.status, r.json.error.code]).toEqual([400, -32602]);
+    assertValidResponse(MODERN, "tools/list", r.json);
+  });
+  test("initialize with the modern claim is a removed method: 404 with -32601", async () => {
+    const r = await post(s.url, { jsonrpc: "2.0", id: 3, method: "initialize", params: { _meta: META } }, modernHeaders("initialize"));
+    expect([r.status, r.json.error.code]).toEqual([404, -32601]);
+    expect(r.headers.get("mcp-session-id")).toBeNull();
+  });
   test("an unsupported _meta version is -32022 and a missing capabilities key -32602, both 400", async () => {
     const body = { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } };
     const v = await post(s.url, body, { ...modernHeaders("tools/list"), "mcp-protocol-version": "2099-01-01" });
