@@ -131,7 +131,7 @@ test("transforms and custom checks are left out of the schema and enforced on th
     run: (a) => a,
   });
   expect(t.inputSchema.properties).toEqual({ word: { type: "string" }, n: { type: "string" }, even: {}, id: { type: "string" } });
-  expect(await t({ word: "  abc ", n: "12", even: 4, id: "x" })).toEqual({ word: "abc", n: 12, even: 4, id: "x" });
+  expect((await t({ word: "  abc ", n: "12", even: 4, id: "x" })) as unknown).toEqual({ word: "abc", n: 12, even: 4, id: "x" });
   await expect(t({ word: "ab", n: "5", even: 3, id: "x" })).rejects.toThrow("Invalid arguments for tool t:\nword: at least 3 letters\nn: Invalid value: Expected >=10 but received 5\neven: must be even");
 });
 

@@ -14,18 +14,20 @@ let checked = 0;
 
 /** Wraps a transport so each response is schema-checked before the SDK sees it. */
 function validating(transport: StdioClientTransport): StdioClientTransport {
+  type Message = Record<string, any>;
+  type Handler = (msg: Message, ...rest: unknown[]) => void;
   const methods = new Map<unknown, string>();
   let version = "";
-  const send = transport.send.bind(transport);
-  transport.send = (msg, opts) => {
+  const send = transport.send.bind(transport) as (msg: Message, ...rest: unknown[]) => Promise<void>;
+  (transport as { send: unknown }).send = (msg: Message, ...rest: unknown[]) => {
     if ("method" in msg && "id" in msg) methods.set(msg.id, msg.method);
-    return send(msg, opts);
+    return send(msg, ...rest);
   };
-  let handler: StdioClientTransport["onmessage"];
+  let handler: Handler | undefined;
   Object.defineProperty(transport, "onmessage", {
     get: () => handler,
-    set: (h: StdioClientTransport["onmessage"]) => {
-      handler = (msg, extra) => {
+    set: (h: Handler | undefined) => {
+      handler = (msg, ...rest) => {
         const method = "id" in msg ? methods.get(msg.id) : undefined;
         if (method !== undefined) {
           if (method === "initialize" && "result" in msg) version = (msg.result as { protocolVersion: string }).protocolVersion;
@@ -36,7 +38,7 @@ function validating(transport: StdioClientTransport): StdioClientTransport {
             violations.push(String(e));
           }
         }
-        h?.(msg, extra);
+        h?.(msg, ...rest);
       };
     },
   });
@@ -57,7 +59,7 @@ afterAll(async () => {
 
 const call = async (name: string, args: Record<string, unknown>) => {
   const r = await client.callTool({ name, arguments: args });
-  return { ...r, content: r.content as Block[] };
+  return r as { content: Block[]; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Record<string, unknown> };
 };
 
 test("tools/list: every tool, with output schemas for the structured ones", async () => {
