@@ -221,6 +221,7 @@ export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues
  * via Ajv against the normalized schema clients see, else "no arguments": any object is accepted).
  * @param t - the tool.
  * @param args - the `arguments` object from `tools/call`.
+ * @returns the parsed value (defaults filled in, transforms applied) or the problems.
  */
 export function parseArguments(t: Tool, args: unknown): ParsedArguments {
   const input = t.definition.input;
@@ -232,7 +233,12 @@ export function parseArguments(t: Tool, args: unknown): ParsedArguments {
   return { ok: true, value: args };
 }
 
-/** One valibot issue as `path: message` (`(root)` when the issue is about the whole value). */
+/**
+ * One valibot issue as `path: message` (`(root)` when the issue is about the whole value); valibot's
+ * default "Invalid key" messages become `required` and `unexpected key (not in the schema)`.
+ * @param issue - a valibot issue.
+ * @returns the line.
+ */
 export function issueLine(issue: v.BaseIssue<unknown>): string {
   const path = issue.path?.map((p) => p.key).join(".") || "(root)";
   // valibot's default "Invalid key" messages, said plainly (a custom message is kept as written).

@@ -5,7 +5,11 @@ import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.
 import { issueLine, validateJson, type Tool } from "../tool.ts";
 import type { CallResult } from "../protocol/project.ts";
 
-/** An isError result with one text block. */
+/**
+ * An isError result with one text block (MCP server/tools "Error Handling": tool execution errors).
+ * @param text - what the model reads.
+ * @returns the CallResult.
+ */
 export function errorResult(text: string): CallResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -18,6 +22,11 @@ export function errorResult(text: string): CallResult {
  * - Otherwise one text block (see {@link textOf}).
  * Structured content is checked against the tool's output schema; a mismatch or a value JSON cannot
  * carry becomes an isError result naming the path.
+ * @param t - the tool that ran.
+ * @param value - what `run` returned (already awaited).
+ * @param json - the server's resolved payload JSON options.
+ * @returns the result before projection onto the protocol version in force.
+ * @throws only what an unexpected bug throws; JSON encoding failures are returned as isError results.
  */
 export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefined): CallResult {
   try {
@@ -73,12 +82,22 @@ function checkOutput(t: Tool, value: unknown): { value: unknown } | string {
   return { value };
 }
 
-/** The isError text for arguments that fail the input schema (the 2025-11-25 rule, applied to every version). */
+/**
+ * The isError text for arguments that fail the input schema (the 2025-11-25 rule, applied to every version).
+ * @param t - the tool.
+ * @param issues - one `path: message` line per problem.
+ * @returns `Invalid arguments for tool <name>:` and the lines.
+ */
 export function invalidArgumentsText(t: Tool, issues: readonly string[]): string {
   return `Invalid arguments for tool ${t.name}:\n${issues.join("\n")}`;
 }
 
-/** The isError text for a tool that threw; the stack goes to stderr. */
+/**
+ * The isError text for a tool that threw; the stack goes to stderr, never to the client.
+ * @param t - the tool.
+ * @param e - what it threw.
+ * @returns `Tool <name> failed: <message>`.
+ */
 export function thrownText(t: Tool, e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   return `Tool ${t.name} failed: ${msg}`;
