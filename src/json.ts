@@ -65,10 +65,18 @@ export function resolveJsonOptions(options: JsonOptions | undefined): Required<J
  */
 export function toJsonValue(value: unknown, options: JsonOptions = DEFAULTS): unknown {
   const o = options.nonFinite !== undefined && options.bigint !== undefined ? (options as Required<JsonOptions>) : { ...DEFAULTS, ...options };
-  return encode(value, o, "$", []);
+  return encode(value, o, [], []);
 }
 
-function encode(value: unknown, o: Required<JsonOptions>, path: string, stack: object[]): unknown {
+/** `$.a.b[2]` for the keys walked so far; built only when an error needs it. */
+function pathOf(keys: readonly (string | number)[]): string {
+  let path = "$";
+  for (const k of keys) path += typeof k === "number" ? `[${k}]` : `.${k}`;
+  return path;
+}
+
+/** Encodes one value; `keys` and `stack` are the path and the objects being encoded above it. */
+function encode(value: unknown, o: Required<JsonOptions>, keys: (string | number)[], stack: object[]): unknown {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -77,7 +85,7 @@ function encode(value: unknown, o: Required<JsonOptions>, path: string, stack: o
       if (Number.isFinite(value)) return value;
       if (o.nonFinite === "null") return null;
       if (o.nonFinite === "string") return String(value);
-      throw new JsonEncodeError(path, `${value} is not a finite number`);
+      throw new JsonEncodeError(pathOf(keys), `${value} is not a finite number`);
     case "bigint":
       if (o.bigint === "string") return value.toString();
       if (o.bigint === "number") {
@@ -85,45 +93,50 @@ function encode(value: unknown, o: Required<JsonOptions>, path: string, stack: o
           ? Number(value)
           : value.toString();
       }
-      throw new JsonEncodeError(path, "BigInt values are refused (json.bigint is \"error\")");
+      throw new JsonEncodeError(pathOf(keys), "BigInt values are refused (json.bigint is \"error\")");
     case "undefined":
       return undefined;
     case "function":
     case "symbol":
-      throw new JsonEncodeError(path, `a ${typeof value} has no JSON form`);
+      throw new JsonEncodeError(pathOf(keys), `a ${typeof value} has no JSON form`);
   }
   if (value === null) return null;
   const obj = value as object;
-  if (stack.includes(obj)) throw new JsonEncodeError(path, "the value contains a cycle");
+  if (stack.includes(obj)) throw new JsonEncodeError(pathOf(keys), "the value contains a cycle");
   if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? null : obj.toISOString();
   stack.push(obj);
   try {
     if (Array.isArray(obj)) {
       const out = new Array(obj.length);
       for (let i = 0; i < obj.length; i++) {
-        const v = encode(obj[i], o, `${path}[${i}]`, stack);
+        keys.push(i);
+        const v = encode(obj[i], o, keys, stack);
+        keys.pop();
         out[i] = v === undefined ? null : v;
       }
       return out;
     }
     if (ArrayBuffer.isView(obj) && !(obj instanceof DataView)) {
-      return encode(Array.from(obj as unknown as ArrayLike<number | bigint>), o, path, stack);
+      return encode(Array.from(obj as unknown as ArrayLike<number | bigint>), o, keys, stack);
     }
-    if (obj instanceof Set) return encode([...obj], o, path, stack);
+    if (obj instanceof Set) return encode([...obj], o, keys, stack);
+    const out: Record<string, unknown> = {};
     if (obj instanceof Map) {
-      const out: Record<string, unknown> = {};
       for (const [k, v] of obj) {
-        const e = encode(v, o, `${path}.${String(k)}`, stack);
+        keys.push(String(k));
+        const e = encode(v, o, keys, stack);
+        keys.pop();
         if (e !== undefined) out[String(k)] = e;
       }
       return out;
     }
     const toJSON = (obj as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") return encode(toJSON.call(obj), o, path, stack);
-    const out: Record<string, unknown> = {};
+    if (typeof toJSON === "function") return encode(toJSON.call(obj), o, keys, stack);
     for (const k in obj) {
       if (!Object.hasOwn(obj, k)) continue;
-      const e = encode((obj as Record<string, unknown>)[k], o, `${path}.${k}`, stack);
+      keys.push(k);
+      const e = encode((obj as Record<string, unknown>)[k], o, keys, stack);
+      keys.pop();
       if (e !== undefined) out[k] = e;
     }
     return out;
