@@ -53,6 +53,12 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   readonly output?: AnySchema;
   /** A raw JSON Schema of the structured result. */
   readonly outputSchema?: JsonSchema;
+  /**
+   * Send the raw `inputSchema`/`outputSchema` exactly as written (`$schema`, `$defs`, `$anchor` kept)
+   * instead of normalized; for suites and clients that want them verbatim. They are still checked
+   * at definition, and arguments and results are validated the same way. Default false.
+   */
+  readonly verbatimSchemas?: boolean;
   readonly annotations?: ToolAnnotations;
   readonly icons?: readonly ToolIcon[];
   /** Sent as the tool's `_meta` (2025-06-18+). */
@@ -157,6 +163,13 @@ function objectRoot(toolName: string, what: string, s: JsonSchema): JsonSchema {
   return s.properties === undefined ? { ...s, properties: {} } : s;
 }
 
+/** The schema to advertise: the normalized one, or with `verbatimSchemas` the author's own (validated through the normalized copy). */
+function sent(def: { verbatimSchemas?: boolean }, normalized: JsonSchema, original: JsonSchema): JsonSchema {
+  if (!def.verbatimSchemas) return normalized;
+  validationCopy.set(original, normalized);
+  return original;
+}
+
 function raw(toolName: string, what: string, s: JsonSchema): JsonSchema {
   try {
     return normalizeRawSchema(s);
@@ -188,10 +201,10 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   }
   let inputSchema = EMPTY_INPUT;
   if (def.input) inputSchema = objectRoot(name, "input", convert(name, "input", def.input));
-  else if (def.inputSchema) inputSchema = objectRoot(name, "input", raw(name, "input", def.inputSchema));
+  else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
   if (def.output) outputSchema = convert(name, "output", def.output);
-  else if (def.outputSchema) outputSchema = raw(name, "output", def.outputSchema);
+  else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
 
   const call = async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
     const parsed = parseArguments(t, args ?? {});
@@ -257,6 +270,8 @@ interface AjvError {
 }
 type JsonValidator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 const validators = new WeakMap<object, JsonValidator>();
+/** Verbatim raw schemas → the normalized copy Ajv (2020-12) compiles. */
+const validationCopy = new WeakMap<object, JsonSchema>();
 
 /**
  * Validates a value against a normalized raw JSON Schema (2020-12) with Ajv, compiled once per
@@ -270,7 +285,7 @@ export function validateJson(schema: JsonSchema, value: unknown): ParsedArgument
   if (!validate) {
     const Ajv2020 = require("ajv/dist/2020").default;
     const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-    validate = ajv.compile(schema) as JsonValidator;
+    validate = ajv.compile(validationCopy.get(schema) ?? schema) as JsonValidator;
     validators.set(schema, validate);
   }
   if (validate(value)) return { ok: true, value };

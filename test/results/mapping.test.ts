@@ -148,6 +148,16 @@ for (const era of ERAS) {
       expect(text(bad)).toBe("Tool raw_out returned structured content that does not match its output schema:\nitems.1.id: must be integer");
     });
 
+    test("raw schemas are advertised normalized, or as written with verbatimSchemas; both are validated", async () => {
+      const p = procs.get(era)!;
+      const r = await p.request("tools/list", era === MODERN ? { _meta: META } : {}, nextId++, era);
+      const byName = new Map<string, Msg>(r.result.tools.map((t: Msg) => [t.name, t]));
+      expect(byName.get("raw_in")!.inputSchema).toEqual({ type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"], additionalProperties: false });
+      expect(byName.get("verbatim_in")!.inputSchema).toEqual({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", $defs: { n: { $anchor: "num", type: "integer" } }, properties: { n: { $ref: "#/$defs/n" } }, required: ["n"] });
+      expect(text(await call(era, "verbatim_in", { n: 1.5 }))).toBe("Invalid arguments for tool verbatim_in:\nn: must be integer");
+      expect(text(await call(era, "verbatim_in", { n: 2 }))).toBe('{"n":2}');
+    });
+
     test("raw inputSchema: arguments are validated, each problem as path: message", async () => {
       const bad = await call(era, "raw_in", { n: 0, x: 1 });
       expect(bad.isError).toBe(true);

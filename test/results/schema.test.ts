@@ -95,6 +95,30 @@ test("enums and literals carry type; tuples use prefixItems", () => {
   expect(raw.properties).toEqual({ t: { type: "array", prefixItems: [{ type: "string" }], items: false }, c: { const: 3, type: "integer" } });
 });
 
+test("verbatimSchemas: a raw schema is advertised exactly as written, and still validated", async () => {
+  const inputSchema = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    type: "object",
+    $defs: { address: { $anchor: "addressDef", type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+    properties: { address: { $ref: "#/$defs/address" } },
+    required: ["address"],
+    additionalProperties: false,
+  };
+  const t = tool({ name: "v", description: "", inputSchema, verbatimSchemas: true, run: (a) => a });
+  expect(t.inputSchema).toBe(inputSchema);
+  expect(await t({ address: { city: "Oslo" } })).toEqual({ address: { city: "Oslo" } });
+  await expect(t({ address: { city: 1 } })).rejects.toThrow("Invalid arguments for tool v:\naddress.city: must be string");
+  await expect(t({ address: { city: "x" }, z: 1 })).rejects.toThrow("z: unexpected key (not in the schema)");
+  // A draft-07 schema is advertised as written and validated through its 2020-12 translation.
+  const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "number" }], additionalItems: false } } };
+  const d = tool({ name: "d", description: "", inputSchema: draft7, verbatimSchemas: true, run: (a) => a });
+  expect(d.inputSchema).toBe(draft7);
+  expect(await d({ pair: ["a", 1] })).toEqual({ pair: ["a", 1] });
+  await expect(d({ pair: ["a", 1, 2] })).rejects.toThrow("pair: must NOT have more than 2 items");
+  // The definition-time checks still apply.
+  expect(() => tool({ name: "x", description: "", inputSchema: { type: "string" }, verbatimSchemas: true, run })).toThrow(/must be an object at its root/);
+});
+
 test("unconvertible schemas fail at definition naming the tool and the field", () => {
   const cases: [v.GenericSchema, RegExp][] = [
     [v.object({ when: v.date() }), /tool "t": the input schema field "when" cannot be expressed in JSON Schema \(v\.date\(\)\): accept an ISO 8601 string/],

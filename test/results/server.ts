@@ -37,6 +37,13 @@ const tools = [
   tool({ name: "out_missing", description: "", output: v.object({ a: v.number() }), run: () => toolResult({ content: [textContent("no structured")] }) }),
   tool({ name: "out_result", description: "", output: v.object({ a: v.number() }), run: () => toolResult({ structuredContent: { a: 1, extra: true } }) }),
   tool({ name: "out_nested_bad", description: "", output: v.object({ list: v.array(v.object({ x: v.number() })) }), run: () => ({ list: [{ x: 1 }, { x: "2" }] }) as never }),
+  tool({
+    name: "verbatim_in",
+    description: "raw 2020-12 inputSchema sent as written",
+    verbatimSchemas: true,
+    inputSchema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", $defs: { n: { $anchor: "num", type: "integer" } }, properties: { n: { $ref: "#/$defs/n" } }, required: ["n"] },
+    run: (a) => a,
+  }),
   tool({ name: "raw_in", description: "raw inputSchema", inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"], additionalProperties: false }, run: (a) => a }),
 ];
 
