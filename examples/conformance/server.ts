@@ -71,7 +71,8 @@ const progress = tool({
 const jsonSchema202012 = tool({
   name: "json_schema_2020_12_tool",
   description: "Tool with JSON Schema 2020-12 features",
-  // The scenario wants this raw schema verbatim; mcpbin normalizes it (no $schema, $defs inlined): see docs/conformance.md.
+  // The scenario wants this raw schema verbatim ($schema, $defs and $anchor kept): see docs/conformance.md.
+  verbatimSchemas: true,
   inputSchema: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
