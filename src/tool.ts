@@ -196,8 +196,8 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   if (typeof def.description !== "string") throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
   if (def.input && def.inputSchema) throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);
   if (def.output && def.outputSchema) throw new ToolDefinitionError(`tool "${name}": give "output" (valibot) or "outputSchema" (JSON Schema), not both`);
-  if (def.timeoutMs !== undefined && !(Number.isFinite(def.timeoutMs) && def.timeoutMs > 0)) {
-    throw new ToolDefinitionError(`tool "${name}": timeoutMs must be a positive number of milliseconds`);
+  if (def.timeoutMs !== undefined && !(Number.isFinite(def.timeoutMs) && def.timeoutMs > 0 && def.timeoutMs <= 2_147_483_647)) {
+    throw new ToolDefinitionError(`tool "${name}": timeoutMs must be a positive number of milliseconds, at most 2147483647 (a longer timer would fire at once)`);
   }
   let inputSchema = EMPTY_INPUT;
   if (def.input) inputSchema = objectRoot(name, "input", convert(name, "input", def.input));

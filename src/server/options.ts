@@ -1,6 +1,6 @@
 /** @module Server options (serve() and the config file share them) with their defaults. */
 import { resolveJsonOptions, type JsonOptions } from "../json.ts";
-import type { Tool } from "../tool.ts";
+import { ToolDefinitionError, type Tool } from "../tool.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
@@ -46,8 +46,31 @@ export const DEFAULTS = {
 /** Options with every default filled in. */
 export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number } & { readonly json: Required<JsonOptions> };
 
-/** Fills in the defaults. @throws JsonOptionsError on unknown payload JSON options. */
+/** The longest delay a timer can wait (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+const KNOBS: Record<keyof typeof DEFAULTS, { min: number; max: number; integer: boolean; expected: string }> = {
+  timeoutMs: { min: 0, max: MAX_TIMER_MS, integer: false, expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
+  maxInFlight: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer ≥ 1" },
+  maxResultBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer number of bytes ≥ 1" },
+  maxLineBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer number of bytes ≥ 1" },
+  shutdownGraceMs: { min: 0, max: MAX_TIMER_MS, integer: false, expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
+};
+
+/**
+ * Fills in the defaults.
+ * @throws JsonOptionsError on unknown payload JSON options.
+ * @throws ToolDefinitionError when a knob is out of range (`maxInFlight: 0` would stop reading for good;
+ *   a timer over 2^31 - 1 ms would fire at once).
+ */
 export function resolveOptions(o: ServerOptions): ResolvedOptions {
+  for (const [key, k] of Object.entries(KNOBS)) {
+    const value = (o as unknown as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !(value >= k.min && value <= k.max) || (k.integer && !Number.isInteger(value))) {
+      throw new ToolDefinitionError(`serve(): "${key}" must be ${k.expected}; got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+    }
+  }
   return {
     ...o,
     json: resolveJsonOptions(o.json),

@@ -26,8 +26,11 @@ export class McpProcess {
   stderr = "";
   readonly exited: Promise<number>;
   #waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
-  /** Bytes of stdout seen, for checks on raw framing. */
-  rawStdout: number[] = [];
+  readonly #raw: Uint8Array[] = [];
+  /** Bytes of stdout seen so far, for checks on raw framing. */
+  get rawStdout(): Uint8Array {
+    return Buffer.concat(this.#raw);
+  }
 
   constructor(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
     this.proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? ROOT }) as never;
@@ -45,29 +48,43 @@ export class McpProcess {
     const dec = new TextDecoder();
     let buf = "";
     for await (const chunk of this.proc.stdout) {
-      for (const b of chunk) this.rawStdout.push(b);
-      buf += dec.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) !== -1) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        this.lines.push(line);
-        let m: Msg;
-        try {
-          m = JSON.parse(line);
-        } catch {
-          m = { __unparsable: line };
-        }
-        this.messages.push(m);
-        for (const w of [...this.#waiters]) {
-          if (w.pred(m)) {
-            this.#waiters.splice(this.#waiters.indexOf(w), 1);
-            w.resolve(m);
-          }
-        }
+      this.#raw.push(chunk);
+      const text = dec.decode(chunk, { stream: true });
+      // Search only the new text for LF, so a multi-MiB line arriving in small chunks stays linear.
+      let nl = text.indexOf("\n");
+      if (nl === -1) {
+        buf += text;
+        continue;
       }
+      let start = 0;
+      buf += text.slice(0, nl);
+      do {
+        this.#line(buf);
+        start = nl + 1;
+        nl = text.indexOf("\n", start);
+        buf = nl === -1 ? "" : text.slice(start, nl);
+      } while (nl !== -1);
+      buf = text.slice(start);
     }
     if (buf) this.lines.push(buf);
+  }
+
+  #line(line: string) {
+    this.lines.push(line);
+    let m: Msg;
+    try {
+      m = JSON.parse(line);
+    } catch {
+      m = { __unparsable: line };
+    }
+    this.messages.push(m);
+    if (this.#waiters.length === 0) return;
+    for (const w of [...this.#waiters]) {
+      if (w.pred(m)) {
+        this.#waiters.splice(this.#waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
   }
 
   async #readStderr() {

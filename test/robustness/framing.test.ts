@@ -59,7 +59,7 @@ describe("B03 multi-byte UTF-8 split across reads", () => {
     p.closeStdin();
     expect(await exitWithin(p, 5000)).toBe(0);
     expect(p.lines.join("\n")).not.toContain("\uFFFD");
-    expect(new TextDecoder().decode(new Uint8Array(p.rawStdout))).not.toContain("\uFFFD");
+    expect(new TextDecoder().decode(p.rawStdout)).not.toContain("\uFFFD");
   });
 });
 
