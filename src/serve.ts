@@ -31,7 +31,9 @@ export function serve(options: ServerOptions): Promise<void> {
     .then(() => (http ? serveHttp(registry, http).stopped : serveStdio(registry)))
     .then(stopTracing)
     .then(() => {
-      // Tool timers left behind must not keep an orphan process alive after stdin closed.
+      // Nothing of ours holds the event loop now (stdin cancelled, timers cleared, handlers removed),
+      // so the process normally ends at once. Only tool code can still hold it (a timer or socket of a
+      // tool that ignored its abort signal): that must not keep an orphan alive after stdin closed.
       setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
     });
 }
