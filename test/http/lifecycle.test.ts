@@ -35,6 +35,18 @@ test("a request over requestTimeoutMs is cancelled and answered with an error", 
   assertValidResponse(MODERN, "tools/call", r.json);
 });
 
+test("a client that closes the connection cancels its call (the tool's signal aborts)", async () => {
+  const before = s.stderr.length;
+  await expect(
+    fetch(s.url, { method: "POST", headers: modernHeaders("tools/call", "sleep"), body: JSON.stringify(sleepCall(4000, 77)), signal: AbortSignal.timeout(200) }),
+  ).rejects.toThrow();
+  // The access line is written when the call ends: here when it is cancelled, well before the tool's 4 s.
+  for (let i = 0; i < 70 && !s.stderr.slice(before).includes("tools/call"); i++) await Bun.sleep(50);
+  const line = s.stderr.slice(before).trim();
+  expect(line).toMatch(/^mcpbin: http \S+ POST \/mcp tools\/call 200 \d+\.\dms$/);
+  expect(Number(/ (\d+)\.\dms$/.exec(line)![1])).toBeLessThan(3000);
+});
+
 test("legacy sessions: at most maxSessions (least recently used idle one dropped), idle ones expire with 404", async () => {
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
