@@ -99,6 +99,18 @@ export function invalidArgumentsText(t: Tool, issues: readonly string[]): string
  * @returns `Tool <name> failed: <message>`.
  */
 export function thrownText(t: Tool, e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return `Tool ${t.name} failed: ${msg}`;
+  return `Tool ${t.name} failed: ${messageOf(e)}`;
+}
+
+/** A readable message for anything thrown: an Error's message (else its name), a string, or JSON. */
+function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  if (typeof e === "string") return e;
+  const m = (e as { message?: unknown } | null)?.message;
+  if (typeof m === "string") return m;
+  try {
+    return JSON.stringify(e) ?? String(e);
+  } catch {
+    return String(e);
+  }
 }
