@@ -15,6 +15,8 @@ export function scaffoldFiles(name: string, mcpbinSpec: string): Record<string, 
     scripts: { build: "mcpbin build", dev: "mcpbin dev", list: "mcpbin list", test: "bun test", release: "mcpbin release" },
     dependencies: { mcpbin: mcpbinSpec, valibot: pkg.dependencies.valibot },
     devDependencies: { bun: pkg.devDependencies.bun, "bun-types": pkg.devDependencies["bun-types"] },
+    // npm runs bun's postinstall (it links the platform binary) only when allowed.
+    allowScripts: { bun: true },
   };
   return {
     "package.json": JSON.stringify(manifest, null, 2) + "\n",

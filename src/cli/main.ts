@@ -1,5 +1,5 @@
 /** @module The mcpbin command line: build, dev, list, call, init, release, --help, --version. */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { basename, resolve } from "node:path";
 import { CliError } from "./errors.ts";
 import { clientConfig, compile } from "./build.ts";
@@ -32,7 +32,8 @@ Usage:
                  SPEC is its mcpbin dependency (default ^${pkg.version}; e.g. file:../mcpbin)
   mcpbin release [entry.ts | --config FILE] [--targets LIST] [--outdir DIR]
                  one archive per platform plus SHA256SUMS in DIR (default dist/release);
-                 LIST is comma-separated from ${RELEASE_PLATFORMS.join(", ")} (default all)
+                 LIST is comma-separated from ${RELEASE_PLATFORMS.slice(0, 3).join(", ")},
+                 ${RELEASE_PLATFORMS.slice(3).join(", ")} (default all)
   mcpbin --help    this text
   mcpbin --version the version
 
@@ -85,12 +86,17 @@ async function run(argv: string[]): Promise<number> {
   throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
 }
 
-function parse(args: string[], options: Parameters<typeof parseArgs>[0]["options"]) {
+function parse<O extends ParseArgsOptionsConfig>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new CliError(`${(e as Error).message}; see mcpbin --help`, 2);
   }
+}
+
+/** Writes to stdout and resolves once the text is handed to the system (before any forced exit). */
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(text, () => resolve()));
 }
 
 function extra(command: string, positionals: string[], max: number): void {
@@ -110,7 +116,8 @@ async function build(args: string[]): Promise<number> {
     path = built.path;
     name = built.project.config.name;
     const left = built.project.modules.length - built.modules.length;
-    process.stderr.write(`mcpbin: ${built.project.options.tools.length} tools from ${built.modules.length} modules${left ? ` (${left} without an active tool left out)` : ""}\n`);
+    const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+    process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
     path = await compile({ entry: src.path, ...o });
     name = basename(path).replace(/\.exe$/, "");
@@ -144,7 +151,9 @@ async function list(args: string[]): Promise<number> {
   extra("list", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "list");
   const registry = new Registry(await loadSource(src));
-  process.stdout.write(renderList(registry, src, values.json === true));
+  await writeOut(renderList(registry, src, values.json === true));
+  // Timers or handles a module left behind must not keep the command alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
   return 0;
 }
 
@@ -156,9 +165,9 @@ async function call(args: string[]): Promise<number> {
   const src = pickSource(values.config as string | undefined, entry, "call");
   const registry = new Registry(await loadSource(src));
   const outcome = await callTool(registry, name, parseCallArguments(json));
-  process.stdout.write(values.json === true ? JSON.stringify(outcome.result, null, 2) + "\n" : renderResult(outcome.result));
+  await writeOut(values.json === true ? JSON.stringify(outcome.result, null, 2) + "\n" : renderResult(outcome.result));
   if (outcome.isError) process.stderr.write(`mcpbin: tool ${name} returned an error result (isError)\n`);
-  // Tool timers or handles left behind must not keep the command alive.
+  // Timers or handles a tool or module left behind must not keep the command alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
   return outcome.isError ? 1 : 0;
 }

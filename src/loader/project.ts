@@ -35,7 +35,7 @@ export interface LoadedProject extends LoadedConfig {
   /** The discovered modules, in load order. */
   readonly modules: readonly ModuleRef[];
   /** Options for `serve()`; `tools` holds the active tools, each with its `source`. */
-  readonly options: ServerOptions & { readonly tools: readonly Tool[] };
+  readonly options: Omit<ServerOptions, "tools"> & { readonly tools: readonly Tool[] };
 }
 
 /**

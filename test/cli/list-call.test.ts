@@ -62,6 +62,15 @@ test("list in a directory with warnings prints them on stderr and the table on s
   expect(r.stderr).toContain('mcpbin: warning: exclude pattern "nope_*" matches no tool (tools: alpha)');
 });
 
+test("list and call end even when a module leaves a timer running", async () => {
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"] }),
+    "tools/poller.ts": `setInterval(() => {}, 1000);\n` + toolsModule("poll"),
+  });
+  expect((await mcpbin(["list", "--json"], dir)).code).toBe(0);
+  expect(await mcpbin(["call", "poll"], dir)).toEqual({ code: 0, stdout: "poll\n", stderr: "" });
+});
+
 test("call: runs one tool in-process and prints what a client would see", async () => {
   const text = await mcpbin(["call", "title_case", '{"text":"hello wORLD"}', "--config", PROJECT]);
   expect(text).toEqual({ code: 0, stdout: "Hello World\n", stderr: "" });
