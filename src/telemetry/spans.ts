@@ -73,6 +73,11 @@ export function parentFromMeta(params: unknown): Context {
  * The span name and start attributes of one message: `{mcp.method.name} {target}`, where the target
  * is the tool name of a `tools/call` naming a registered tool (a name the server does not have is
  * still recorded as `gen_ai.tool.name`, but kept out of the span name to keep names low-cardinality).
+ * Arguments, `_meta` and everything else in params stay out.
+ * @param session - the session (its registry says which tools exist).
+ * @param msg - the message.
+ * @param base - transport attributes (`network.transport`, …).
+ * @returns the span name and its start attributes.
  */
 export function spanStart(session: Session, msg: Message, base: Attributes = { "network.transport": "pipe" }): { name: string; attributes: Attributes } {
   const method = msg.method;

@@ -29,7 +29,7 @@ function nothing(): void {}
 /** The process-wide switch; mutated only by `src/telemetry/start.ts` (and tests). */
 export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing };
 
-/** Turns tracing off again (tests; after shutdown). */
+/** Turns tracing off again (tests, or when setting up the SDK failed); spans already open still end. */
 export function resetTracing(): void {
   tracing.on = false;
   tracing.message = off;
