@@ -88,6 +88,7 @@ interface Run {
   p99: number;
   requests: number;
   errors: number;
+  kinds: Record<string, number>;
 }
 
 function ms(s: string): number {
@@ -103,10 +104,16 @@ function wrk(url: string, headers: Record<string, string>, body: string): Run {
   const p50 = ms(/\s50%\s+(\S+)/.exec(out)![1]!);
   const p99 = ms(/\s99%\s+(\S+)/.exec(out)![1]!);
   const requests = Number(/(\d+) requests in/.exec(out)![1]);
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0);
-  return { rps, p50, p99, requests, errors };
+  const kinds: Record<string, number> = {};
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  if (non2xx) kinds["non-2xx"] = non2xx;
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  if (sock) ["connect", "read", "write", "timeout"].forEach((k, i) => Number(sock[i + 1]) && (kinds[k] = Number(sock[i + 1])));
+  const errors = Object.values(kinds).reduce((a, b) => a + b, 0);
+  return { rps, p50, p99, requests, errors, kinds };
 }
 
+const loadBefore = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 const results = new Map<string, Run[]>();
 let port = 3460;
 for (let round = 1; round <= ROUNDS; round++) {
@@ -123,20 +130,27 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
+function errorCell(rs: Run[]): string {
+  const sum: Record<string, number> = {};
+  for (const r of rs) for (const [k, v] of Object.entries(r.kinds)) sum[k] = (sum[k] ?? 0) + v;
+  const total = Object.values(sum).reduce((a, b) => a + b, 0);
+  return total === 0 ? "0" : `${total} (${Object.entries(sum).map(([k, v]) => `${k} ${v}`).join(", ")})`;
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const base = median(results.get(TARGETS[0]!.name)!.map((r) => r.rps));
 const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "?";
 const lines = [
   `Run ${new Date().toISOString().slice(0, 16)}Z on ${cpu}, ${ROUNDS} rounds (median shown; the lower of the rounds for throughput in brackets), ` +
+    `load average ${loadBefore} before and ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]} after the run (other jobs shared the 2 cores, so absolute numbers are low; compare ratios), ` +
     `wrk 4.1.0 \`-t1 -c${CONNECTIONS} -d${SECONDS}s\` after an equal warm-up, server pinned to CPU 0 and wrk to CPU 1 (taskset), 127.0.0.1 only. ` +
-    `Every request: \`tools/call add_numbers {x:2,y:3}\`, answered with application/json; each server's answer was checked before its run, and wrk counted every non-2xx response and socket error.`,
+    `Every request: \`tools/call add_numbers {x:2,y:3}\`, answered with application/json; each server's answer was checked before its run, and wrk counted every non-2xx response and socket error (kinds in brackets; a timeout is a response slower than wrk's 2 s).`,
   "",
   "| server | what | requests/s | p50 ms | p99 ms | requests | errors | vs mcpbin 2026-07-28 |",
   "|---|---|---|---|---|---|---|---|",
   ...TARGETS.map((t) => {
     const rs = results.get(t.name)!;
     const rps = median(rs.map((r) => r.rps));
-    return `| ${t.name} | ${t.what} | ${rps.toFixed(0)} (${Math.min(...rs.map((r) => r.rps)).toFixed(0)}) | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.reduce((a, r) => a + r.requests, 0)} | ${rs.reduce((a, r) => a + r.errors, 0)} | ${(rps / base).toFixed(2)}× |`;
+    return `| ${t.name} | ${t.what} | ${rps.toFixed(0)} (${Math.min(...rs.map((r) => r.rps)).toFixed(0)}) | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.reduce((a, r) => a + r.requests, 0)} | ${errorCell(rs)} | ${(rps / base).toFixed(2)}× |`;
   }),
 ];
 const table = lines.join("\n");
