@@ -71,7 +71,7 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
         }
         break;
       }
-      let pending: void | Promise<void>;
+      let pending: void | Promise<void> = undefined;
       if (skipping) {
         skipping = false;
       } else if (partBytes === 0) {

@@ -78,7 +78,8 @@ function mutate(r: ReturnType<typeof prng>, line: Uint8Array): Uint8Array {
         // flip one byte
         if (b.length === 0) break;
         b = b.slice();
-        b[Math.min(at, b.length - 1)] ^= 1 << r.int(8);
+        const i = Math.min(at, b.length - 1);
+        b[i] = b[i]! ^ (1 << r.int(8));
         break;
       }
       case 1: // delete a short range
