@@ -168,6 +168,7 @@ describe("fuzz", () => {
       off += p.length;
     }
     const expected = expectations(stream);
+    // FUZZ_DUMP=path writes the exact byte stream, to replay a failure by hand: binary < path.
     if (process.env.FUZZ_DUMP) await Bun.write(process.env.FUZZ_DUMP, stream);
     const t0 = performance.now();
 
