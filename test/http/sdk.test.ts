@@ -97,21 +97,59 @@ test("a modern request gets no Mcp-Session-Id, and a method this server lacks is
 });
 
 test("scale-out: one modern client alternating between two server processes, every call succeeds with no shared state", async () => {
-  const ca = await modernClient(a.url);
-  const cb = await modernClient(b.url);
-  const clients = [ca.client, cb.client];
+  // One SDK v2 client whose every POST goes to the other process in turn, as a round-robin load
+  // balancer would send it: the discover probe to one, tools/list to the other, and so on.
+  const v = validatingFetch();
+  const origins = [new URL(a.url).origin, new URL(b.url).origin];
+  const served = [0, 0];
+  let turn = 0;
+  const roundRobin = ((input: any, init?: any) => {
+    const i = turn++ % 2;
+    served[i]!++;
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    return v.fetch(origins[i] + url.pathname, init);
+  }) as typeof fetch;
+  const client = new ClientV2({ name: "e2e-lb", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new TransportV2(new URL(a.url), { fetch: roundRobin }));
+  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name)).toContain("add_numbers");
   for (let i = 0; i < 20; i++) {
-    const c = clients[i % 2]!;
-    const r = await c.callTool({ name: "add_numbers", arguments: { x: i, y: 1000 } });
+    const r = await client.callTool({ name: "add_numbers", arguments: { x: i, y: 1000 } });
     expect(r.content).toEqual([{ type: "text", text: String(i + 1000) }]);
   }
+  const seen: number[] = [];
+  const p = await client.callTool({ name: "progress", arguments: {} }, { onprogress: (x) => void seen.push(x.progress) });
+  expect([p.content, seen]).toEqual([[{ type: "text", text: "done" }], [1, 2, 3]]);
+  await client.close();
+  expect(served[0]).toBeGreaterThanOrEqual(11);
+  expect(served[1]).toBeGreaterThanOrEqual(11);
+  expect(v.checked.statuses.every((st) => st === 200)).toBe(true);
+  expect(v.checked.responses).toBe(23);
   // The same raw request, byte for byte, to either process: the same answer (nothing depends on earlier requests).
   const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { text: "same" }, _meta: META } };
   const [ra, rb] = await Promise.all([a, b].map((p) => post(p.url, body, modernHeaders("tools/call", "echo"))));
   expect(ra!.status).toBe(200);
   expect(ra!.text).toBe(rb!.text);
-  await Promise.all(clients.map((c) => c.close()));
   // Each process served its share: both access logs name tools/call.
   expect(a.stderr).toContain("POST /mcp tools/call 200");
   expect(b.stderr).toContain("POST /mcp tools/call 200");
+});
+
+test("legacy sessions need sticky routing: the same round robin gives an SDK v1 session 404 on the other process", async () => {
+  const origins = [new URL(a.url).origin, new URL(b.url).origin];
+  const statuses: number[] = [];
+  let turn = 0;
+  const roundRobin = (async (input: any, init?: any) => {
+    const r = await fetch(origins[turn++ % 2] + new URL(String(input)).pathname, init);
+    statuses.push(r.status);
+    return r;
+  }) as typeof fetch;
+  const client = new ClientV1({ name: "e2e-lb-legacy", version: "1.0.0" });
+  const transport = new TransportV1(new URL(a.url), { fetch: roundRobin });
+  // initialize reaches one process; the session id it issued is unknown to the other one.
+  await expect(client.connect(transport).then(() => client.listTools())).rejects.toThrow();
+  expect(statuses[0]).toBe(200);
+  expect(statuses).toContain(404);
+  await client.close().catch(() => {});
 });
