@@ -14,6 +14,8 @@ export interface BuildOptions {
   readonly target?: string;
   /** Bytecode cache (faster cold start); default true where the target supports it. */
   readonly bytecode?: boolean;
+  /** What messages call the entry (a generated entry is named after its config); default the entry path. */
+  readonly label?: string;
 }
 
 /** The `bun build` arguments for a release compile (exported for tests). */
@@ -63,7 +65,7 @@ export async function compile(o: BuildOptions): Promise<string> {
   }
   if (r.code !== 0) {
     process.stderr.write(r.text + "\n");
-    throw new CliError(`compiling ${o.entry} failed (bun build exited ${r.code})`);
+    throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (bun build exited ${r.code})`);
   }
   return outfile;
 }

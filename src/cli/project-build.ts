@@ -51,7 +51,7 @@ export async function buildProject(configPath: string, o: { outfile?: string; ta
   const prepared = await prepareEntry(configPath);
   try {
     const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
-    const path = await compile({ entry: prepared.entry, outfile, target: o.target });
+    const path = await compile({ entry: prepared.entry, outfile, target: o.target, label: prepared.project.label });
     return { path, project: prepared.project, modules: prepared.modules };
   } finally {
     prepared.cleanup();

@@ -40,10 +40,12 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
   let entry: string;
   let name: string;
   let version: string;
+  let label: string | undefined;
   let cleanup = () => {};
   if (src.kind === "config") {
     const prepared = await prepareEntry(src.path);
     ({ entry, cleanup } = prepared);
+    label = prepared.project.label;
     name = executableName(prepared.project.config.name);
     version = prepared.project.config.version;
   } else {
@@ -65,7 +67,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       const base = `${name}-${version}-${platform}`;
       let built: string;
       try {
-        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}` });
+        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label });
       } catch (e) {
         process.stderr.write(`mcpbin: release: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
         failed.push(platform);

@@ -1,5 +1,5 @@
 /** @module Discovery of tool modules: the `tools` paths of a config, scanned recursively, in a stable order. */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, posix, relative, resolve, sep } from "node:path";
 
 /** Where a tool module was found. */
@@ -29,7 +29,11 @@ export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function scan(root: string, sub: string, out: string[]): void {
+function scan(root: string, sub: string, out: string[], seen = new Set<string>()): void {
+  // A symlinked directory that leads back to one being scanned is skipped (no endless loop).
+  const real = realpathSync(join(root, sub));
+  if (seen.has(real)) return;
+  seen.add(real);
   for (const entry of readdirSync(join(root, sub), { withFileTypes: true })) {
     const name = entry.name;
     if (name.startsWith(".") || name.startsWith("_") || name === "node_modules") continue;
@@ -41,7 +45,7 @@ function scan(root: string, sub: string, out: string[]): void {
       isDir = st?.isDirectory() ?? false;
       isFile = st?.isFile() ?? false;
     }
-    if (isDir) scan(root, rel, out);
+    if (isDir) scan(root, rel, out, seen);
     else if (isFile && isToolModuleName(name)) out.push(rel);
   }
 }

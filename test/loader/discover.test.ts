@@ -1,6 +1,7 @@
 // The loader: discovery across directories, what is skipped, export shapes, warnings, broken modules, provenance.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
+import { symlinkSync } from "node:fs";
 import { loadProject } from "../../src/loader/project.ts";
 import { Registry } from "../../src/server/registry.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
@@ -37,6 +38,13 @@ test("discovery across two directories: recursive, sorted, skipping tests, specs
   expect(project.modules.map((m) => `${m.dir}|${m.file}`)).toEqual(["tools/b|one.ts", "tools/a|Upper.mjs", "tools/a|alpha.mts", "tools/a|nested/deep.js", "tools/a|zeta.ts"]);
   const deep = project.options.tools.find((t) => t.name === "a_deep")!;
   expect(deep.source).toEqual({ dir: "tools/a", file: "nested/deep.js" });
+});
+
+test("a symlink loop inside a tools directory is followed once, not forever", async () => {
+  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/a/t.ts": toolsModule("looped") });
+  symlinkSync(join(dir, "tools"), join(dir, "tools/a/back"), "dir");
+  const { names } = await load(dir);
+  expect(names).toEqual(["looped"]);
 });
 
 test("file names the directory scan takes and skips", () => {
