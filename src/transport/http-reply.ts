@@ -7,19 +7,38 @@ const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
 const encoder = new TextEncoder();
 
-/** A JSON response with extra headers. */
+/**
+ * A JSON response.
+ * @param body - one serialized JSON-RPC message.
+ * @param status - the HTTP status.
+ * @param headers - headers to send with it (CORS, Mcp-Session-Id); `content-type` is set here.
+ * @returns the response.
+ */
 export function jsonResponse(body: string, status: number, headers?: Headers): Response {
   const h = headers ?? new Headers();
   h.set("content-type", JSON_TYPE);
   return new Response(body, { status, headers: h });
 }
 
-/** A JSON-RPC error answered at the HTTP level (before dispatch). */
+/**
+ * A JSON-RPC error answered at the HTTP level, before dispatch (PROTOCOL.md §4.7 status codes).
+ * @param status - the HTTP status (400, 404, 406, 408, 413, 415, 503).
+ * @param id - the request id when it could be read, else null.
+ * @param code - the JSON-RPC error code.
+ * @param message - one sentence for the client.
+ * @param headers - headers to send with it.
+ * @param data - optional `error.data`.
+ * @returns the response.
+ */
 export function rpcErrorResponse(status: number, id: RequestId | null, code: number, message: string, headers?: Headers, data?: unknown): Response {
   return jsonResponse(errorLine(id, new RpcError(code, message, data)), status, headers);
 }
 
-/** The JSON-RPC error code of a response line made by the dispatcher, or undefined for a result. */
+/**
+ * The JSON-RPC error code of a response line made by the dispatcher.
+ * @param line - a response line from `resultLine`/`errorLine`.
+ * @returns the code, or undefined for a result.
+ */
 export function errorCodeOf(line: string): number | undefined {
   // Dispatcher lines are `{"jsonrpc":"2.0","id":…,"error":{"code":N,…` or `…,"result":…`.
   const i = line.indexOf(',"error":{"code":');
@@ -33,6 +52,9 @@ export function errorCodeOf(line: string): number | undefined {
  * HTTP status for a dispatcher reply (PROTOCOL.md §4.7). Parse and envelope errors are 400 in every
  * era. Modern: -32601 is 404 and -32020/-32021/-32022 are 400; other errors (an unknown tool's
  * -32602 included) stay in-band with 200, as the official SDK does. Legacy: in-band 200.
+ * @param line - the response line.
+ * @param modern - whether the request was a 2026-07-28 one.
+ * @returns the HTTP status.
  */
 export function statusFor(line: string, modern: boolean): number {
   const code = errorCodeOf(line);
@@ -44,13 +66,19 @@ export function statusFor(line: string, modern: boolean): number {
   return 200;
 }
 
-/** True when the Accept header admits `text/event-stream`. */
+/**
+ * @param req - the HTTP request.
+ * @returns true when its Accept header admits `text/event-stream`.
+ */
 export function acceptsSse(req: Request): boolean {
   const a = req.headers.get("accept");
   return a !== null && (a.includes(SSE_TYPE) || a.includes("text/*"));
 }
 
-/** True when the Accept header admits JSON (a missing header admits anything). */
+/**
+ * @param req - the HTTP request.
+ * @returns true when its Accept header admits JSON (a missing header admits anything).
+ */
 export function acceptsJson(req: Request): boolean {
   const a = req.headers.get("accept");
   return a === null || a === "" || a.includes(JSON_TYPE) || a.includes("application/*") || a.includes("*/*");
@@ -115,6 +143,9 @@ export interface AnswerContext {
  * one `application/json` body. When the request emits a notification first (progress) and the client
  * accepts SSE, the response becomes an SSE stream: the notifications, then the result, then the end.
  * Without SSE in Accept the notifications are dropped.
+ * @param reply - what the dispatcher returned for the message.
+ * @param c - the request's context (id, era, headers, notifications, completion callbacks).
+ * @returns the response; for SSE it streams until the result is written.
  */
 export async function answer(reply: Reply, c: AnswerContext): Promise<Response> {
   if (reply === undefined) {

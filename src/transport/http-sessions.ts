@@ -18,7 +18,12 @@ export interface LegacySession {
   lastSeen: number;
 }
 
-/** Creates a dispatcher Session whose progress notifications are routed by request id to `sinks`. */
+/**
+ * Creates a dispatcher Session whose progress notifications are routed by request id.
+ * @param registry - the server.
+ * @param sinks - the sinks of the session's in-flight requests, by id.
+ * @returns the session.
+ */
 export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>): Session {
   return new Session(registry, (line, id) => sinks.get(id)?.(line));
 }
