@@ -55,6 +55,8 @@ const BLOCK_KEYS: Record<string, readonly string[]> = {
 };
 
 function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string, unknown> {
+  // The common case, a plain text block, every version carries as is.
+  if (b.type === "text" && b.annotations === undefined && b._meta === undefined) return { type: "text", text: b.text };
   const src = b as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of BLOCK_KEYS[b.type] ?? []) if (src[k] !== undefined) out[k] = src[k];
@@ -77,11 +79,11 @@ function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string, unkno
  * `isError` result naming the unsupported types: never partial content.
  */
 export function projectResult(r: CallResult, f: VersionFeatures): Record<string, unknown> {
-  const unsupported = new Set<string>();
+  let unsupported: Set<string> | undefined;
   for (const b of r.content) {
-    if ((b.type === "audio" && !f.audio) || (b.type === "resource_link" && !f.resourceLink)) unsupported.add(b.type);
+    if ((b.type === "audio" && !f.audio) || (b.type === "resource_link" && !f.resourceLink)) (unsupported ??= new Set()).add(b.type);
   }
-  if (unsupported.size > 0) {
+  if (unsupported) {
     return {
       content: [{ type: "text", text: `This tool returned ${[...unsupported].join(" and ")} content, which protocol version ${f.version} cannot carry.` }],
       isError: true,
