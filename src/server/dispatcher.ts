@@ -33,6 +33,42 @@ interface InFlight {
   f?: VersionFeatures;
 }
 
+/** What `run` receives: one allocation per call (methods live on the prototype), the signal made on first use. */
+class CallContext implements ToolContext {
+  readonly requestId: RequestId;
+  readonly protocolVersion: string;
+  readonly #call: InFlight;
+  readonly #f: VersionFeatures;
+  readonly #token: string | number | undefined;
+  readonly #notify: Notify;
+
+  constructor(id: RequestId, call: InFlight, f: VersionFeatures, token: string | number | undefined, notify: Notify) {
+    this.requestId = id;
+    this.protocolVersion = f.version;
+    this.#call = call;
+    this.#f = f;
+    this.#token = token;
+    this.#notify = notify;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#call.controller ??= new AbortController()).signal;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const call = this.#call;
+    const token = this.#token;
+    // Only with a token, only while the call runs, only finite and increasing values (basic/utilities/progress).
+    if (token === undefined || call.done || typeof progress !== "number" || !Number.isFinite(progress)) return;
+    if (call.lastProgress !== undefined && progress <= call.lastProgress) return;
+    call.lastProgress = progress;
+    const p: Record<string, unknown> = { progressToken: token, progress };
+    if (typeof total === "number" && Number.isFinite(total)) p.total = total;
+    if (typeof message === "string" && this.#f.audio) p.message = message;
+    this.#notify(notificationLine("notifications/progress", p), this.requestId);
+  }
+}
+
 /**
  * The state of one connection (stdio: the process; HTTP: one legacy session or one stateless
  * request) and the dispatcher over it. Messages are dispatched in arrival order; only tool
@@ -286,25 +322,9 @@ export class Session {
   }
 
   #context(id: RequestId, call: InFlight, f: VersionFeatures, token: string | number | undefined): ToolContext {
-    const notify = this.notify;
-    return {
-      get signal() {
-        return (call.controller ??= new AbortController()).signal;
-      },
-      progress(progress: number, total?: number, message?: string) {
-        // Only with a token, only while the call runs, only finite and increasing values (basic/utilities/progress).
-        if (token === undefined || call.done || typeof progress !== "number" || !Number.isFinite(progress)) return;
-        if (call.lastProgress !== undefined && progress <= call.lastProgress) return;
-        call.lastProgress = progress;
-        const p: Record<string, unknown> = { progressToken: token, progress };
-        if (typeof total === "number" && Number.isFinite(total)) p.total = total;
-        if (typeof message === "string" && f.audio) p.message = message;
-        notify(notificationLine("notifications/progress", p), id);
-      },
-      requestId: id,
-      protocolVersion: f.version,
-    };
+    return new CallContext(id, call, f, token, this.notify);
   }
+
 
   #shape(t: Tool, value: unknown): CallResult {
     try {
