@@ -11,12 +11,13 @@ import { mcpbin } from "./run-cli.ts";
 // Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
 setDefaultTimeout(60_000);
 
+let out: string;
 let home: string;
 let bin: string;
 let client: Client;
 
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
+  out = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
   const r = await mcpbin(["build", "--config", "examples/project/mcpbin.config.ts", "--outfile", join(out, "project-example")]);
   if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
   expect(r.stdout.split("\n")[0]).toBe(join(out, "project-example"));
@@ -33,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   if (home) rmSync(home, { recursive: true, force: true });
+  if (out) rmSync(out, { recursive: true, force: true });
 });
 
 test("the moved executable serves every active tool of both directories to the SDK client", async () => {

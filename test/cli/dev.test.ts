@@ -1,8 +1,10 @@
 // mcpbin dev --config: a project served from source over stdio; warnings stay on stderr.
-import { expect, test, setDefaultTimeout } from "bun:test";
+import { expect, test, setDefaultTimeout, afterAll } from "bun:test";
 import { join } from "node:path";
 import { BUN, McpProcess, ROOT } from "../helpers/proc.ts";
-import { configSource, toolsModule, writeProject } from "../loader/fixture-project.ts";
+import { configSource, toolsModule, writeProject, removeProjects } from "../loader/fixture-project.ts";
+
+afterAll(removeProjects);
 
 // Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
 setDefaultTimeout(60_000);

@@ -1,7 +1,9 @@
 // mcpbin list and mcpbin call: output for a project config and for a script entry, and one-line errors.
-import { expect, test, setDefaultTimeout } from "bun:test";
+import { expect, test, setDefaultTimeout, afterAll } from "bun:test";
 import { mcpbin, oneLineError } from "./run-cli.ts";
-import { configSource, toolsModule, writeProject } from "../loader/fixture-project.ts";
+import { configSource, toolsModule, writeProject, removeProjects } from "../loader/fixture-project.ts";
+
+afterAll(removeProjects);
 
 // Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
 setDefaultTimeout(60_000);

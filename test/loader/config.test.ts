@@ -1,10 +1,12 @@
 // Config mistakes: every message names the file, the key and what is expected.
-import { expect, test } from "bun:test";
+import { expect, test, afterAll } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import { checkConfig } from "../../src/config/schema.ts";
 import { defineConfig } from "../../src/index.ts";
-import { writeProject } from "./fixture-project.ts";
+import { writeProject, removeProjects } from "./fixture-project.ts";
+
+afterAll(removeProjects);
 
 const base = { name: "s", version: "1.0.0", tools: ["tools"] };
 

@@ -1,12 +1,14 @@
 // The loader: discovery across directories, what is skipped, export shapes, warnings, broken modules, provenance.
-import { expect, test } from "bun:test";
+import { expect, test, afterAll } from "bun:test";
 import { join } from "node:path";
 import { symlinkSync } from "node:fs";
 import { loadProject } from "../../src/loader/project.ts";
 import { Registry } from "../../src/server/registry.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
 import { isToolModuleName } from "../../src/loader/discover.ts";
-import { configSource, toolsModule, writeProject } from "./fixture-project.ts";
+import { configSource, toolsModule, writeProject, removeProjects } from "./fixture-project.ts";
+
+afterAll(removeProjects);
 
 async function load(dir: string) {
   const warnings: string[] = [];

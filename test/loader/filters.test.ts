@@ -1,8 +1,10 @@
 // include/exclude by tool name with globs, the typo guard, and the duplicate-name error (filters apply first).
-import { expect, test } from "bun:test";
+import { expect, test, afterAll } from "bun:test";
 import { join } from "node:path";
 import { loadProject } from "../../src/loader/project.ts";
-import { configSource, toolsModule, writeProject } from "./fixture-project.ts";
+import { configSource, toolsModule, writeProject, removeProjects } from "./fixture-project.ts";
+
+afterAll(removeProjects);
 
 const TOOLS = {
   "tools/admin.ts": toolsModule("admin_users", "admin_roles"),

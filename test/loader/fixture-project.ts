@@ -1,16 +1,24 @@
 // Test helper: writes a throwaway project (config + tool modules) into a temp dir where `import "mcpbin"` resolves to this repo.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ROOT } from "../helpers/proc.ts";
 
+const made: string[] = [];
+
+/** Removes every project {@link writeProject} made so far (call it from afterAll). */
+export function removeProjects(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * Writes `files` (path → text) into a new temp directory with node_modules/mcpbin and
  * node_modules/valibot linked to this repository's copies.
- * @returns the directory.
+ * @returns the directory (removed by {@link removeProjects}).
  */
 export function writeProject(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-proj-"));
+  made.push(dir);
   mkdirSync(join(dir, "node_modules"));
   symlinkSync(ROOT, join(dir, "node_modules/mcpbin"), "dir");
   symlinkSync(join(ROOT, "node_modules/valibot"), join(dir, "node_modules/valibot"), "dir");
