@@ -1,6 +1,6 @@
 /** @module mcpbin init: scaffolds a project that builds and tests out of the box. */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -112,11 +112,12 @@ export function projectName(dir: string): string {
 /**
  * Writes a new project into `dir` (created if needed). Nothing is overwritten.
  * @param dir - the project directory.
- * @param mcpbinSpec - the `mcpbin` dependency in package.json (default `^<this version>`; e.g. `file:../mcpbin`).
+ * @param mcpbinSpec - the `mcpbin` dependency in package.json. Default: `file:` the mcpbin package this CLI
+ *   runs from (mcpbin is not on the npm registry yet, so a version range would not install); e.g. `^0.1.0` once it is.
  * @returns the files written and a summary for stdout.
  * @throws CliError when one of the files already exists (nothing is written then).
  */
-export function initProject(dir: string, mcpbinSpec = `^${pkg.version}`): { files: string[]; summary: string } {
+export function initProject(dir: string, mcpbinSpec = `file:${resolve(import.meta.dir, "../..")}`): { files: string[]; summary: string } {
   const name = projectName(dir);
   const files = scaffoldFiles(name, mcpbinSpec);
   const taken = Object.keys(files).filter((f) => existsSync(join(dir, f)));

@@ -77,3 +77,10 @@ test("the scaffold builds with plain `mcpbin build` into dist/<name>, which serv
 test("init refuses to overwrite: one line, nothing written", async () => {
   expect(oneLineError(await mcpbin(["init", dir], parent))).toBe("mcpbin: init: Weather Tools/package.json already exists; nothing written (choose an empty directory)");
 });
+
+test("without --mcpbin the scaffold depends on the mcpbin it was made with (not on the npm registry yet)", async () => {
+  const r = await mcpbin(["init", "plain"], parent);
+  expect(r.code).toBe(0);
+  const manifest = JSON.parse(readFileSync(join(parent, "plain", "package.json"), "utf8"));
+  expect(manifest.dependencies.mcpbin).toBe(`file:${ROOT}`);
+});
