@@ -1,7 +1,6 @@
 /** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
-import { basename, resolve } from "node:path";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import { CliError } from "./errors.ts";
 
 /** Options of one compile. */
@@ -52,6 +51,10 @@ export async function compile(o: BuildOptions): Promise<string> {
   const name = basename(entry).replace(/\.(m?[jt]s|tsx?)$/, "");
   let outfile = resolve(o.outfile ?? `dist/${name === "mcpbin.config" || name === ".mcpbin-entry" ? basename(dirname(entry)) : name}`);
   if (o.target?.includes("windows") && !outfile.endsWith(".exe")) outfile += ".exe";
+  // The compiler replaces its output: never let it replace a device, directory or link (e.g. /dev/null).
+  if (existsSync(outfile) && !lstatSync(outfile).isFile()) {
+    throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
+  }
   mkdirSync(dirname(outfile), { recursive: true });
   const run = async (bytecode: boolean) => {
     const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry, bytecode }, outfile)], { stdout: "pipe", stderr: "pipe" });

@@ -111,6 +111,10 @@ test("CLI errors are one line on stderr with a nonzero exit", async () => {
   const empty = writeProject({});
   expect(oneLineError(await mcpbin(["list"], empty))).toStartWith("mcpbin: list: no mcpbin.config.ts in ");
   expect(oneLineError(await mcpbin(["build"], empty))).toContain("(or create a project with: mcpbin init)");
+  // The compiler replaces its output file: a device or directory is refused before it runs.
+  expect(oneLineError(await mcpbin(["build", "examples/toolkit/server.ts", "--outfile", "/dev/null"]))).toBe(
+    "mcpbin: --outfile /dev/null exists and is not a regular file; choose a file path",
+  );
   const broken = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/x.ts": `import "./missing-helper.ts";` });
   expect(oneLineError(await mcpbin(["build"], broken))).toStartWith("mcpbin: tools/x.ts failed to load: ");
   const dup = writeProject({ "mcpbin.config.ts": configSource({ tools: ["a", "b"] }), "a/t.ts": toolsModule("same"), "b/t.ts": toolsModule("same") });
