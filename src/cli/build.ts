@@ -1,6 +1,7 @@
 /** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
-import { basename, dirname, resolve } from "node:path";
-import { existsSync, lstatSync, mkdirSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
 
 /** Options of one compile. */
@@ -56,8 +57,9 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
   mkdirSync(dirname(outfile), { recursive: true });
+  const root = guardedEntry(entry);
   const run = async (bytecode: boolean) => {
-    const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry, bytecode }, outfile)], { stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry: root, bytecode }, outfile)], { stdout: "pipe", stderr: "pipe" });
     const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
     return { code, text: (out + err).trim() };
   };
@@ -66,11 +68,25 @@ export async function compile(o: BuildOptions): Promise<string> {
     // Some targets or modules cannot take a bytecode cache; fall back to plain JS.
     r = await run(false);
   }
+  rmSync(dirname(root), { recursive: true, force: true });
   if (r.code !== 0) {
     process.stderr.write(r.text + "\n");
     throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (bun build exited ${r.code})`);
   }
   return outfile;
+}
+
+/**
+ * The entry actually compiled: a file in a fresh temporary directory that imports the stdout guard
+ * first and then the author's entry, so the guard is in place before any author module is evaluated.
+ * @returns its path; the caller removes its directory.
+ */
+function guardedEntry(entry: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
+  const file = join(dir, "main.ts");
+  const guard = resolve(import.meta.dir, "../transport/stdout-guard-early.ts");
+  writeFileSync(file, `import ${JSON.stringify(guard)};\nimport ${JSON.stringify(entry)};\n`);
+  return file;
 }
 
 /** The Bun executable running this CLI (the pinned devDependency when run through npx/bunx). */

@@ -16,16 +16,18 @@ export interface StdoutGuard {
  * @returns the descriptor to write protocol lines to.
  */
 export function guardStdout(): StdoutGuard {
-  if (installed) return installed;
+  const g = globalThis as { [INSTALLED]?: StdoutGuard };
+  if (g[INSTALLED]) return g[INSTALLED];
   if (process.env.MCPBIN_STDOUT_GUARD !== "patch") {
     const fd = tryDup();
-    if (fd !== undefined) return (installed = { fd, mode: "fd" });
+    if (fd !== undefined) return (g[INSTALLED] = { fd, mode: "fd" });
   }
   patch();
-  return (installed = { fd: 1, mode: "patch" });
+  return (g[INSTALLED] = { fd: 1, mode: "patch" });
 }
 
-let installed: StdoutGuard | undefined;
+/** Process-wide, so two copies of this module (a linked mcpbin) still install the guard once. */
+const INSTALLED = Symbol.for("mcpbin.stdoutGuard");
 
 function tryDup(): number | undefined {
   if (process.platform !== "linux" && process.platform !== "darwin") return undefined;

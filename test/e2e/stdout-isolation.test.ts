@@ -35,3 +35,18 @@ describe("B01 stdout pollution from logging in a tool", () => {
     await noisySession(McpProcess.source("test/fixtures/servers/fixture.ts"));
   });
 });
+
+test("B01 kind: output at module top level, before serve(), stays off stdout in a compiled executable", async () => {
+  const banner = await compileFixture("test/fixtures/servers/banner.ts", "banner");
+  const p = new McpProcess([banner]);
+  await p.handshake("2025-11-25");
+  const r = await p.request("tools/call", { name: "hi", arguments: {} }, 2, "2025-11-25");
+  expect(r.result.content).toEqual([{ type: "text", text: "hi" }]);
+  p.closeStdin();
+  expect(await p.exited).toBe(0);
+  expect(p.lines.length).toBe(2);
+  for (const n of ["banner-console-log", "banner-stdout-write", "banner-bun-write"]) {
+    expect(p.lines.join("\n")).not.toContain(n);
+    expect(p.stderr).toContain(n);
+  }
+});
