@@ -31,6 +31,8 @@ export interface VersionFeatures {
   readonly icons: boolean;
   /** `audio` content blocks (2025-03-26+). */
   readonly audio: boolean;
+  /** `ProgressNotification.params.message` (2025-03-26+). */
+  readonly progressMessage: boolean;
   /** `resource_link` blocks, block `_meta`, annotation `lastModified` (2025-06-18+). */
   readonly resourceLink: boolean;
   /** Content-block `annotations` (2024-11-05 inline audience/priority; all versions). */
@@ -50,6 +52,7 @@ function features(version: string, since: (v: string) => boolean): VersionFeatur
     structuredAnyRoot: since(MODERN_VERSION),
     icons: since("2025-11-25"),
     audio: since("2025-03-26"),
+    progressMessage: since("2025-03-26"),
     resourceLink: since("2025-06-18"),
     blockAnnotations: true,
     implementationTitle: since("2025-06-18"),

@@ -64,7 +64,7 @@ class CallContext implements ToolContext {
     call.lastProgress = progress;
     const p: Record<string, unknown> = { progressToken: token, progress };
     if (typeof total === "number" && Number.isFinite(total)) p.total = total;
-    if (typeof message === "string" && this.#f.audio) p.message = message;
+    if (typeof message === "string" && this.#f.progressMessage) p.message = message;
     this.#notify(notificationLine("notifications/progress", p), this.requestId);
   }
 }

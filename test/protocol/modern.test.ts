@@ -120,3 +120,22 @@ test("the schema check is strict: a field a version does not define fails valida
   expect(() => assertValidResponse("2025-06-18", "tools/list", msg({ ...base, icons: [] }))).toThrow("additionalProperties");
   expect(() => assertValidResponse(MODERN, "tools/list", msg(base))).toThrow(); // no resultType / cache hints
 });
+
+test("a modern call cut short at shutdown in a legacy-initialized process still gets a modern result", async () => {
+  const p = McpProcess.source(FIXTURE, { env: { FIXTURE_GRACE_MS: "100" } });
+  procs.push(p);
+  await p.handshake("2025-06-18");
+  p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 }, _meta: META } });
+  p.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 } } });
+  await Bun.sleep(200);
+  p.closeStdin();
+  const modern = await p.response(2);
+  assertValidResponse(MODERN, "tools/call", modern);
+  expect(modern.result.isError).toBe(true);
+  expect(modern.result.resultType).toBe("complete");
+  const legacy = await p.response(3);
+  assertValidResponse("2025-06-18", "tools/call", legacy);
+  expect(legacy.result.isError).toBe(true);
+  expect(legacy.result.resultType).toBeUndefined();
+  expect(await p.exited).toBe(0);
+});
