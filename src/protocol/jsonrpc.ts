@@ -48,8 +48,9 @@ export type Envelope =
   | { readonly kind: "invalid"; readonly id: RequestId | null; readonly error: RpcError }
   | { readonly kind: "response" };
 
+/** A string, or an integer JSON.parse read exactly (beyond 2^53 the echoed id would differ from the sent one). */
 function isId(id: unknown): id is RequestId {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+  return typeof id === "string" || Number.isSafeInteger(id);
 }
 
 /**
@@ -69,7 +70,7 @@ export function checkEnvelope(value: unknown): Envelope {
   if (m.method === undefined && ("result" in m || "error" in m)) return { kind: "response" };
   if (typeof m.method !== "string") return invalid(readableId, 'Invalid Request: "method" must be a string');
   if ("id" in m && !isId(rawId)) {
-    return invalid(null, 'Invalid Request: "id" must be a string or an integer, never null');
+    return invalid(null, 'Invalid Request: "id" must be a string or an integer within ±(2^53-1), never null');
   }
   const params = m.params;
   if (params !== undefined && params !== null && typeof params !== "object") {

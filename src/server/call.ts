@@ -99,7 +99,14 @@ export function invalidArgumentsText(t: Tool, issues: readonly string[]): string
  * @returns `Tool <name> failed: <message>`.
  */
 export function thrownText(t: Tool, e: unknown): string {
-  return `Tool ${t.name} failed: ${messageOf(e)}`;
+  let message: string;
+  try {
+    message = messageOf(e);
+  } catch {
+    // A hostile value (a throwing `message` getter, a revoked Proxy) still yields a tool error.
+    message = "the thrown value could not be read";
+  }
+  return `Tool ${t.name} failed: ${message}`;
 }
 
 /** A readable message for anything thrown: an Error's message (else its name), a string, or JSON. */

@@ -253,7 +253,7 @@ export class Session {
     const call: InFlight = { cancelled: false, done: false };
     const meta = params._meta as Record<string, unknown> | undefined;
     const token = meta && typeof meta === "object" ? meta.progressToken : undefined;
-    const ctx = this.#context(id, call, f, typeof token === "string" || typeof token === "number" ? token : undefined);
+    const ctx = this.#context(id, call, f, typeof token === "string" || Number.isSafeInteger(token) ? (token as string | number) : undefined);
     let value: unknown;
     try {
       value = t.definition.run(parsed.value as never, ctx);
@@ -335,7 +335,13 @@ export class Session {
   }
 
   #thrown(t: Tool, e: unknown): CallResult {
-    process.stderr.write(`mcpbin: tool ${t.name} threw: ${(e as Error)?.stack ?? String(e)}\n`);
+    let detail: string;
+    try {
+      detail = String((e as Error)?.stack ?? e);
+    } catch {
+      detail = "(a value that cannot be printed)";
+    }
+    process.stderr.write(`mcpbin: tool ${t.name} threw: ${detail}\n`);
     return errorResult(thrownText(t, e));
   }
 

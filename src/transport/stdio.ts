@@ -37,7 +37,12 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
 
   let resolveForced!: () => void;
   const forced = new Promise<void>((r) => (resolveForced = r));
-  const onSignal = () => (stop.signal.aborted ? resolveForced() : stop.abort());
+  // Only a second *signal* skips the grace: EOF then SIGTERM is the normal client shutdown sequence.
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals > 1) resolveForced();
+    stop.abort();
+  };
   const stopped = new Promise<void>((r) => stop.signal.addEventListener("abort", () => r(), { once: true }));
   const onStray = (e: unknown) => process.stderr.write(`mcpbin: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`);
   process.on("SIGTERM", onSignal);

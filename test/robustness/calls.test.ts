@@ -166,6 +166,11 @@ describe("progress", () => {
           expect(indexOf(p, id)).toBeGreaterThan(p.messages.indexOf(n)); // before the result, never after
         }
       }
+      // A token the schema cannot carry (ProgressToken is string | integer) is treated as absent.
+      const beforeBad = p.messages.length;
+      const bad = await p.request("tools/call", { name: "progress", arguments: {}, _meta: modern ? { ...META, progressToken: 1.5 } : { progressToken: 1.5 } }, 5, version);
+      expect(textOf(bad)).toBe("done");
+      expect(p.messages.length).toBe(beforeBad + 1);
       const before = p.messages.length;
       const plain = meta({});
       const r = await p.request("tools/call", { name: "progress", arguments: {}, ...(plain ? { _meta: plain } : {}) }, 4, version);

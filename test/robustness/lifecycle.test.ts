@@ -187,6 +187,18 @@ describe("shutdown", () => {
     expect(p.stderr).toContain("wait sig aborted");
   });
 
+  test("stdin EOF then SIGTERM (the normal client shutdown) keeps the grace period", async () => {
+    const p = await spawnFixture({ FIXTURE_GRACE_MS: "5000" });
+    await p.handshake(V);
+    p.send(call(2, "wait", { ms: 400 }));
+    p.send('{"jsonrpc":"2.0","id":3,"method":"ping"}');
+    await p.response(3);
+    p.closeStdin();
+    p.proc.kill("SIGTERM");
+    expect(await exitWithin(p, 5000)).toBe(0);
+    expect(textOf(await p.response(2))).toBe("waited 400");
+  });
+
   test("errors tool code leaves unhandled are logged to stderr and the session goes on", async () => {
     const p = await spawnFixture();
     await p.handshake(V);

@@ -121,6 +121,34 @@ describe("B15 id type and value echoed exactly", () => {
   });
 });
 
+describe("B15 kind: ids JSON cannot carry exactly", () => {
+  test("an integer id beyond 2^53 (it would be echoed as another number) gets -32600 with id null", async () => {
+    const p = await spawnFixture();
+    await p.handshake(V);
+    p.send('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}');
+    p.send('{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    await p.response(2);
+    const err = p.messages.find((m) => m.id === null)!;
+    expect(err.error.code).toBe(-32600);
+    expect(p.messages.some((m) => m.id === 9007199254740992)).toBe(false);
+    p.closeStdin();
+    expect(await exitWithin(p, 5000)).toBe(0);
+  });
+});
+
+describe("thrown values that cannot be read", () => {
+  test("an Error whose message getter throws is still an isError result, never -32603", async () => {
+    const p = await spawnFixture();
+    await p.handshake(V);
+    const r = await p.request("tools/call", { name: "hostile_throw", arguments: {} }, 2, V);
+    expect(r.result.isError).toBe(true);
+    expect(textOf(r)).toBe("Tool hostile_throw failed: the thrown value could not be read");
+    expect((await p.request("ping", undefined, 3, V)).result).toEqual({});
+    p.closeStdin();
+    expect(await exitWithin(p, 5000)).toBe(0);
+  });
+});
+
 describe("B18 unknown methods get -32601 and the session goes on", () => {
   test("resources/list, prompts/list and made-up methods → -32601; tools/list still works", async () => {
     const p = await spawnFixture();
