@@ -13,6 +13,7 @@ import { missingPeers, ownEntries, peerEntries, type Built, type Entry } from ".
 import { aggregate, checkTargets, markdownTable, markdownTargets } from "./bench/report.ts";
 import { drawChart } from "./bench/chart.ts";
 import { describeMachine } from "./bench/machine.ts";
+import { compileArgs } from "../src/cli/build.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -56,7 +57,7 @@ if (withPeers) {
   }
 }
 
-// ---- build the mcpbin servers and the baseline with `mcpbin build` (same Bun, same release flags) ----
+// ---- build the mcpbin servers with `mcpbin build`, the baseline with the same Bun and release flags ----
 const buildDir = join(ROOT, ".bench-build");
 mkdirSync(buildDir, { recursive: true });
 function build(entry: string, name: string): string {
@@ -68,9 +69,19 @@ function build(entry: string, name: string): string {
   }
   return out;
 }
+/** The raw baseline is not an mcpbin server: compiled with the same release flags, but without mcpbin's entry (whose stdout guard would move its answers to stderr). */
+function buildRaw(entry: string, name: string): string {
+  const out = join(buildDir, name);
+  const r = spawnSync(BUN, compileArgs({ entry: join(ROOT, entry) }, out), { cwd: ROOT, encoding: "utf8" });
+  if (r.status !== 0) {
+    process.stderr.write(`bench: building ${entry} failed:\n${r.stderr}\n`);
+    process.exit(1);
+  }
+  return out;
+}
 process.stderr.write("bench: building the servers with mcpbin build\n");
 const built: Built = {
-  baseline: build("scripts/bench/peers/baseline-bun.ts", "baseline-bun"),
+  baseline: buildRaw("scripts/bench/peers/baseline-bun.ts", "baseline-bun"),
   bench: build("examples/bench/server.ts", "bench-mcpbin"),
   many: build("examples/bench/many-tools.ts", "many-tools"),
   toolkit: build("examples/toolkit/server.ts", "toolkit"),
