@@ -45,7 +45,7 @@ export function peerEntries(peers: string): Entry[] {
   const bun = join(peers, "node_modules/.bin/bun");
   const s = (f: string) => join(peers, "servers", f);
   const bin = (f: string) => join(peers, "bin", f);
-  return [
+  const entries: Entry[] = [
     { name: "sdk-v1 @node", group: "peer", cmd: ["node", s("sdk-v1.mjs")], options: {} },
     { name: "sdk-v1 @bun compiled+bytecode", group: "peer", cmd: [bin("sdk-v1-bytecode")], options: {} },
     { name: "sdk-v2 @node", group: "peer", cmd: ["node", s("sdk-v2.mjs")], options: {} },
@@ -57,7 +57,8 @@ export function peerEntries(peers: string): Entry[] {
     { name: "sdk-v2 @bun compiled [2026-07-28]", group: "peer", cmd: [bin("sdk-v2")], options: MODERN },
     { name: "tmcp @node [2026-07-28]", group: "peer", cmd: ["node", s("tmcp.mjs")], options: MODERN },
     { name: "tmcp @bun compiled [2026-07-28]", group: "peer", cmd: [bin("tmcp")], options: MODERN },
-  ].filter(() => existsSync(bun));
+  ];
+  return entries.filter(() => existsSync(bun));
 }
 
 /** What is missing for the peers, or undefined when they are installed. */

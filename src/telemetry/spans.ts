@@ -105,7 +105,7 @@ function traceMessage(tracer: Tracer, base: Attributes, session: Session, msg: M
   const ctx = trace.setSpan(parent, span).setValue(RECORD, record);
   let reply: Reply;
   try {
-    reply = context.with(ctx, session.handleMessage, session, msg, true);
+    reply = context.with(ctx, session.handleMessage, session, msg, true as const);
   } catch (e) {
     span.setAttribute("error.type", "_OTHER");
     span.setStatus({ code: SpanStatusCode.ERROR });

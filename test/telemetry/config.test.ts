@@ -1,11 +1,11 @@
 // Which environment turns tracing on, and what a bundled server loads at start when it is off.
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { readTracingEnv } from "../../src/telemetry/config.ts";
+import { readTracingEnv, type TraceExporterName } from "../../src/telemetry/config.ts";
 import { ROOT } from "../helpers/proc.ts";
 
 describe("readTracingEnv", () => {
-  const cases: [string, Record<string, string>, string[], string?][] = [
+  const cases: [string, Record<string, string>, TraceExporterName[], string?][] = [
     ["nothing set: off", {}, []],
     ["an OTLP endpoint alone: otlp", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }, ["otlp"]],
     ["the traces endpoint alone: otlp", { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" }, ["otlp"]],
