@@ -135,7 +135,7 @@ function expectations(stream: Uint8Array): Map<string, Expect> {
     if (typeof m !== "object" || m === null || Array.isArray(m)) continue;
     if (m.method === "notifications/cancelled" && m.params && typeof m.params === "object") cancelled.add(JSON.stringify(m.params.requestId));
     const id = m.id;
-    if (!(typeof id === "string" || (typeof id === "number" && Number.isInteger(id)))) continue;
+    if (!(typeof id === "string" || Number.isSafeInteger(id))) continue; // the server's readable ids (beyond 2^53: -32600 with id null)
     const e = at(JSON.stringify(id));
     if (m.method === undefined && ("result" in m || "error" in m)) e.may++;
     else e.must++;
