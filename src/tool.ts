@@ -130,9 +130,27 @@ const HINTS: Record<string, string> = {
   set: "use v.array(…) instead",
 };
 
+/** Where `mcpbin build` leaves the JSON Schemas it converted at build time (src/cli/precompute.ts): key → schema. */
+const PRECOMPUTED = Symbol.for("mcpbin.schemas");
+/** Set while `mcpbin build` records conversions. */
+const RECORDING = Symbol.for("mcpbin.schemas.record");
+
+/** The key of one conversion: tool, input/output, and the schema's type and top-level keys (a stale entry misses). */
+function precomputedKey(toolName: string, what: string, schema: AnySchema): string {
+  const entries = (schema as { entries?: Record<string, unknown> }).entries;
+  return `${toolName}\u0000${what}\u0000${schema.type}\u0000${entries ? Object.keys(entries).join(",") : ""}`;
+}
+
 function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
+  const g = globalThis as Record<symbol, unknown>;
+  const store = g[PRECOMPUTED] as Map<string, JsonSchema> | undefined;
+  const key = store ? precomputedKey(toolName, what, schema) : "";
+  const hit = store?.get(key);
+  if (hit) return hit;
   try {
-    return valibotToJsonSchema(schema, what);
+    const out = valibotToJsonSchema(schema, what);
+    if (store && g[RECORDING] === true) store.set(key, out);
+    return out;
   } catch (e) {
     const message = String((e as Error).message);
     const m = /The "([^"]+)" (schema|action)/.exec(message);

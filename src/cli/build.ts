@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
+import { precomputeSchemas } from "./precompute.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -57,7 +58,8 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
   mkdirSync(dirname(outfile), { recursive: true });
-  const root = guardedEntry(entry);
+  const pre = await precomputeSchemas(entry, bunExecutable());
+  const root = guardedEntry(pre?.entry ?? entry);
   const run = async (bytecode: boolean) => {
     const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry: root, bytecode }, outfile)], { stdout: "pipe", stderr: "pipe" });
     const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
@@ -69,6 +71,7 @@ export async function compile(o: BuildOptions): Promise<string> {
     r = await run(false);
   }
   rmSync(dirname(root), { recursive: true, force: true });
+  pre?.cleanup();
   if (r.code !== 0) {
     process.stderr.write(r.text + "\n");
     throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (bun build exited ${r.code})`);

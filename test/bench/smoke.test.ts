@@ -78,3 +78,16 @@ test("the benchmark's builds answer valid responses in both eras (official schem
   const call = await many.request("tools/call", { name: "get_issue_0", arguments: { id: "A-1" }, _meta: META }, 2, "2026-07-28");
   expect(JSON.parse(call.result.content[0].text)).toEqual({ id: "A-1", kind: "issue", verb: "get", limit: 20, sort: "desc" });
 });
+
+test("schemas converted at build time (mcpbin build) list exactly as converting at start does", async () => {
+  const listOf = async (p: McpProcess) => {
+    procs.push(p);
+    await p.handshake("2025-11-25");
+    return (await p.request("tools/list", {}, 2, "2025-11-25")).result;
+  };
+  const built = await listOf(new McpProcess([join(ROOT, ".bench-build/many-tools")]));
+  const source = await listOf(McpProcess.source("examples/bench/many-tools.ts"));
+  expect(built.tools.length).toBe(200);
+  expect(built).toEqual(source);
+  expect(built.tools[2].inputSchema.properties.sort).toEqual({ type: "string", enum: ["asc", "desc"], default: "desc" });
+});
