@@ -51,12 +51,16 @@ export function errorCodeOf(line: string): number | undefined {
 /**
  * HTTP status for a dispatcher reply (PROTOCOL.md §4.7). Parse and envelope errors are 400 in every
  * era. Modern: -32601 is 404 and -32020/-32021/-32022 are 400; other errors (an unknown tool's
- * -32602 included) stay in-band with 200, as the official SDK does. Legacy: in-band 200.
+ * -32602 included) stay in-band with 200, as the official SDK does. Legacy: in-band 200. A batch's
+ * array of responses is 200.
  * @param line - the response line.
  * @param modern - whether the request was a 2026-07-28 one.
  * @returns the HTTP status.
  */
 export function statusFor(line: string, modern: boolean): number {
+  // A batch's answer is an array of responses: the batch itself was taken (JSON-RPC 2.0 §6), whatever
+  // each element says; only a batch refused as a whole is one error object.
+  if (line.startsWith("[")) return 200;
   const code = errorCodeOf(line);
   if (code === undefined) return 200;
   if (code === ErrorCode.ParseError || code === ErrorCode.InvalidRequest) return 400;
@@ -133,8 +137,11 @@ export interface AnswerContext {
   done(status: number): void;
   /** The client cancelled the SSE stream: cancel the call. */
   abort(): void;
-  /** Line to send when the call settled with nothing (cancelled: timeout or disconnect). */
-  readonly cancelledLine: () => string;
+  /**
+   * Line to send when a request settled with nothing (cancelled: timeout or disconnect). Absent when
+   * the message needs no answer (a batch of notifications and responses): settling with nothing is 202.
+   */
+  readonly cancelledLine?: () => string;
 }
 
 /**
@@ -156,10 +163,10 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
   if (typeof reply === "string") return finishJson(reply, c);
   if (!c.sse) {
     c.notes.drop();
-    return reply.then((line) => finishJson(line ?? c.cancelledLine(), c));
+    return reply.then((line) => settled(line, c));
   }
   const winner = await Promise.race([reply.then((line) => ({ line })), c.notes.first()]);
-  if (winner !== "note") return finishJson(winner.line ?? c.cancelledLine(), c);
+  if (winner !== "note") return settled(winner.line, c);
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -174,7 +181,8 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
       c.notes.attach(send);
       reply.then((line) => {
         c.notes.drop();
-        send(line ?? c.cancelledLine());
+        const last = line ?? c.cancelledLine?.();
+        if (last !== undefined) send(last);
         if (!closed) {
           closed = true;
           try {
@@ -192,6 +200,15 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
   c.headers.set("content-type", SSE_TYPE);
   c.headers.set("cache-control", "no-cache");
   return new Response(stream, { status: 200, headers: c.headers });
+}
+
+/** A pending reply settled: its line; with nothing, the cancellation line of a request, or 202 when nothing is owed. */
+function settled(line: string | undefined, c: AnswerContext): Response {
+  if (line !== undefined) return finishJson(line, c);
+  if (c.cancelledLine) return finishJson(c.cancelledLine(), c);
+  c.notes.drop();
+  c.done(202);
+  return new Response(null, { status: 202, headers: c.headers });
 }
 
 function finishJson(line: string, c: AnswerContext): Response {

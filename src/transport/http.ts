@@ -268,8 +268,11 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
           }
           finish(x, path, status);
         },
-        cancelledLine: () =>
-          errorLine(id ?? null, new RpcError(ErrorCode.InternalError, timedOut ? `The request timed out after ${o.requestTimeoutMs} ms (http.requestTimeoutMs)` : "The request was cancelled")),
+        // A batch (no single id) that settles with nothing held only notifications and responses: 202.
+        cancelledLine:
+          id === undefined
+            ? undefined
+            : () => errorLine(id, new RpcError(ErrorCode.InternalError, timedOut ? `The request timed out after ${o.requestTimeoutMs} ms (http.requestTimeoutMs)` : "The request was cancelled")),
       });
     }
   }
