@@ -139,7 +139,8 @@ async function dev(args: string[]): Promise<number> {
     await serve(project.options);
     return 0;
   }
-  const transport = values.http !== undefined ? ["--http", values.http as string] : values.stdio ? ["--stdio"] : [];
+  // Both flags go through: the server decides (--stdio wins wherever it stands).
+  const transport = [...(values.http !== undefined ? ["--http", values.http as string] : []), ...(values.stdio ? ["--stdio"] : [])];
   const p = Bun.spawn([process.execPath, src.path, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const forward = (sig: NodeJS.Signals) => p.kill(sig);
   process.on("SIGTERM", forward);

@@ -83,26 +83,49 @@ export function parseHttpFlag(value: string): { host?: string; port: number } {
   return host === undefined ? { port } : { host, port };
 }
 
+/** What a compiled executable's command line may hold, for messages. */
+export const EXECUTABLE_USAGE = "takes --stdio (the default) or --http [host:]port; arguments after -- are left to the server's own code";
+
+/**
+ * True when this process is a compiled executable (`bun build --compile`, as `mcpbin build` makes):
+ * its main module lives in Bun's embedded file system (`/$bunfs/…`, on Windows `B:/~BUN/…`).
+ * @returns whether the process runs from a compiled executable.
+ */
+export function isCompiledExecutable(): boolean {
+  const main = typeof Bun !== "undefined" ? Bun.main : "";
+  return main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(main);
+}
+
 /**
  * Reads the transport flags from a process's arguments: `--http [host:]port` (or `--http=…`) selects
- * HTTP, `--stdio` forces stdio. Other arguments are left alone (they may be the author's).
+ * HTTP, `--stdio` forces stdio wherever it stands (the order of the flags does not matter); every
+ * `--http` value is checked even then. Arguments after `--` are never read.
  * @param argv - arguments after the executable (and script).
+ * @param strict - a compiled executable's command line: any other option (an argument starting with
+ *   `-`) is a mistake. Otherwise other arguments are left alone (they may be the author's script's).
+ *   Positional arguments are left alone either way.
  * @returns `undefined` when no flag is given, `"stdio"`, or the parsed `--http` value.
- * @throws HttpOptionsError on a missing or malformed `--http` value.
+ * @throws HttpOptionsError on a missing or malformed `--http` value, or (strict) an unknown option.
  */
-export function transportFromArgs(argv: readonly string[]): undefined | "stdio" | { host?: string; port: number } {
-  let out: undefined | "stdio" | { host?: string; port: number };
+export function transportFromArgs(argv: readonly string[], strict = false): undefined | "stdio" | { host?: string; port: number } {
+  let http: undefined | { host?: string; port: number };
+  let stdio = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--stdio") out = "stdio";
+    if (a === "--") break;
+    if (a === "--stdio") stdio = true;
     else if (a === "--http") {
       const next = argv[i + 1];
       if (next === undefined || next.startsWith("-")) throw new HttpOptionsError("--http needs a value: --http [host:]port (e.g. --http 8080)");
-      out = parseHttpFlag(next);
+      http = parseHttpFlag(next);
       i++;
-    } else if (a.startsWith("--http=")) out = parseHttpFlag(a.slice("--http=".length));
+    } else if (a.startsWith("--http=")) http = parseHttpFlag(a.slice("--http=".length));
+    else if (strict && a.startsWith("-") && a !== "-") {
+      const name = a.startsWith("--stdio=") ? `${a} (--stdio takes no value)` : `"${a}"`;
+      throw new HttpOptionsError(`unknown option ${name}; this server ${EXECUTABLE_USAGE}`);
+    }
   }
-  return out;
+  return stdio ? "stdio" : http;
 }
 
 /**
@@ -111,6 +134,7 @@ export function transportFromArgs(argv: readonly string[]): undefined | "stdio" 
  * @param argv - the process's arguments after executable and script.
  * @param configured - `serve({ http })`: options, `true` (defaults; needs a port from `--http`), or nothing.
  * @param env - the environment (for `MCPBIN_HTTP_TOKEN`).
+ * @param strict - refuse unknown options (a compiled executable's command line), see {@link transportFromArgs}.
  * @returns the resolved HTTP options, or `undefined` for stdio.
  * @throws HttpOptionsError on an invalid option, naming it.
  */
@@ -118,8 +142,9 @@ export function resolveHttp(
   argv: readonly string[],
   configured: HttpOptions | boolean | undefined,
   env: Record<string, string | undefined> = process.env,
+  strict = false,
 ): ResolvedHttpOptions | undefined {
-  const flag = transportFromArgs(argv);
+  const flag = transportFromArgs(argv, strict);
   if (flag === "stdio") return undefined;
   if (flag === undefined && (configured === undefined || configured === false)) return undefined;
   const o: HttpOptions = typeof configured === "object" && configured !== null ? configured : {};
