@@ -7,11 +7,50 @@ const ms = v.pipe(v.number(), v.finite(), v.minValue(0));
 const count = v.pipe(v.number(), v.integer(), v.minValue(1));
 const patterns = v.array(text);
 
+/** One key of a config object: its schema and what is expected, in words; `keys` for a nested object. */
+export interface ConfigKey {
+  readonly schema: v.GenericSchema;
+  readonly expected: string;
+  /** The keys of an object value, each checked (and named, e.g. `http.port`) on its own. */
+  readonly keys?: Readonly<Record<string, ConfigKey>>;
+}
+
+const oneOf = (...xs: string[]) => `one of ${xs.map((x) => JSON.stringify(x)).join(", ")}`;
+const intMs = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The keys of the config file's `json` object (payload JSON, src/json.ts). */
+export const JSON_KEYS: Record<string, ConfigKey> = {
+  nonFinite: { schema: v.optional(v.picklist(["null", "string", "error"])), expected: oneOf("null", "string", "error") },
+  bigint: { schema: v.optional(v.picklist(["string", "number", "error"])), expected: oneOf("string", "number", "error") },
+};
+
+/** The keys of the config file's `http` object (src/transport/http-options.ts, checked the same way there). */
+export const HTTP_KEYS: Record<string, ConfigKey> = {
+  port: { schema: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))), expected: "an integer 0-65535 (0 picks a free port)" },
+  host: { schema: v.optional(text), expected: 'a non-empty string (the interface to bind, e.g. "127.0.0.1" or "0.0.0.0")' },
+  path: {
+    schema: v.optional(v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz"))),
+    expected: 'a path starting with "/" other than "/healthz" (e.g. "/mcp")',
+  },
+  token: { schema: v.optional(text), expected: "a non-empty string (prefer the MCPBIN_HTTP_TOKEN environment variable)" },
+  allowedOrigins: { schema: v.optional(patterns), expected: 'an array of origins (e.g. ["https://app.example.com"]; "*" for any)' },
+  allowedHosts: { schema: v.optional(patterns), expected: 'an array of host names (e.g. ["mcp.example.com"])' },
+  maxBodyBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
+  requestTimeoutMs: { schema: v.optional(intMs), expected: "an integer number of milliseconds ≥ 0 (0 = no limit)" },
+  sessionIdleMs: { schema: v.optional(intMs), expected: "an integer number of milliseconds ≥ 0" },
+  maxSessions: { schema: v.optional(count), expected: "an integer ≥ 1" },
+  accessLog: { schema: v.optional(v.boolean()), expected: "true or false" },
+};
+
+const plainObject = v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x));
+const anObject = v.optional(plainObject);
+const shape = (keys: Record<string, ConfigKey>) => `{ ${Object.keys(keys).map((k) => `${k}?`).join(", ")} }`;
+
 /**
  * Every key a config file may hold: its schema and what is expected, in words. Add a key here and
  * to `ServerOptions` together.
  */
-export const CONFIG_KEYS: Record<string, { schema: v.GenericSchema; expected: string }> = {
+export const CONFIG_KEYS: Record<string, ConfigKey> = {
   name: { schema: text, expected: "a non-empty string (the server name sent as serverInfo.name)" },
   version: { schema: text, expected: 'a non-empty string such as "1.0.0"' },
   title: { schema: v.optional(v.string()), expected: "a string (display name)" },
@@ -22,41 +61,16 @@ export const CONFIG_KEYS: Record<string, { schema: v.GenericSchema; expected: st
   },
   include: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["admin_*"])' },
   exclude: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["debug_*"])' },
-  json: {
-    schema: v.optional(
-      v.strictObject({
-        nonFinite: v.optional(v.picklist(["null", "string", "error"])),
-        bigint: v.optional(v.picklist(["string", "number", "error"])),
-      }),
-    ),
-    expected: 'an object { nonFinite?: "null" | "string" | "error", bigint?: "string" | "number" | "error" }',
-  },
+  json: { schema: anObject, expected: `an object ${shape(JSON_KEYS)} (payload JSON; see the README)`, keys: JSON_KEYS },
   timeoutMs: { schema: v.optional(ms), expected: "a number of milliseconds ≥ 0 (0 = no limit)" },
   maxInFlight: { schema: v.optional(count), expected: "an integer ≥ 1" },
   maxResultBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   maxLineBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   shutdownGraceMs: { schema: v.optional(ms), expected: "a number of milliseconds ≥ 0" },
   http: {
-    schema: v.optional(
-      v.union([
-        v.boolean(),
-        v.strictObject({
-          port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))),
-          host: v.optional(text),
-          path: v.optional(v.pipe(v.string(), v.startsWith("/"))),
-          token: v.optional(text),
-          allowedOrigins: v.optional(patterns),
-          allowedHosts: v.optional(patterns),
-          maxBodyBytes: v.optional(count),
-          requestTimeoutMs: v.optional(ms),
-          sessionIdleMs: v.optional(ms),
-          maxSessions: v.optional(count),
-          accessLog: v.optional(v.boolean()),
-        }),
-      ]),
-    ),
-    expected:
-      "true, or an object { port?, host?, path?, token?, allowedOrigins?, allowedHosts?, maxBodyBytes?, requestTimeoutMs?, sessionIdleMs?, maxSessions?, accessLog? } (Streamable HTTP; see the README's HTTP section)",
+    schema: v.optional(v.union([v.boolean(), plainObject])),
+    expected: `true, or an object ${shape(HTTP_KEYS)} (Streamable HTTP; see the README's HTTP section)`,
+    keys: HTTP_KEYS,
   },
 };
 
@@ -81,19 +95,31 @@ export function checkConfig(value: unknown, file: string): McpbinConfig {
     throw new ConfigError(`${file}: the default export must be a config object: export default defineConfig({ name, version, tools: ["tools"] })`);
   }
   const rec = value as Record<string, unknown>;
-  for (const key of Object.keys(rec)) {
-    if (!(key in CONFIG_KEYS)) throw new ConfigError(`${file}: unknown key "${key}"; expected one of ${Object.keys(CONFIG_KEYS).join(", ")}`);
-  }
-  for (const [key, { schema, expected }] of Object.entries(CONFIG_KEYS)) {
-    const r = v.safeParse(schema, rec[key]);
-    if (r.success) continue;
-    const issue = r.issues[0];
-    const sub = (issue.path ?? []).map((p) => (typeof p.key === "number" ? `[${p.key}]` : `.${String(p.key)}`)).join("");
-    const got = issue.path?.length ? issue.input : rec[key];
-    throw new ConfigError(`${file}: "${key}${sub}" must be ${expected}; got ${describe(got)}`);
-  }
+  checkKeys(rec, CONFIG_KEYS, "", file);
   if (Array.isArray(rec.include) && rec.include.length === 0) {
     throw new ConfigError(`${file}: "include" is empty, so no tool would be served; remove it or name the tools to serve`);
   }
   return value as McpbinConfig;
+}
+
+/**
+ * Checks an object against a key table: unknown keys first, then each key's value, then the keys of
+ * a nested object value (named with a dotted path, e.g. `http.port`).
+ * @throws ConfigError naming the file, the key and what is expected.
+ */
+function checkKeys(rec: Record<string, unknown>, table: Record<string, ConfigKey>, prefix: string, file: string): void {
+  for (const key of Object.keys(rec)) {
+    if (!Object.hasOwn(table, key)) throw new ConfigError(`${file}: "${prefix}${key}" is not a known key (allowed: ${Object.keys(table).join(", ")})`);
+  }
+  for (const [key, { schema, expected, keys }] of Object.entries(table)) {
+    const r = v.safeParse(schema, rec[key]);
+    if (!r.success) {
+      const issue = r.issues[0];
+      const sub = (issue.path ?? []).map((p) => (typeof p.key === "number" ? `[${p.key}]` : `.${String(p.key)}`)).join("");
+      const got = issue.path?.length ? issue.input : rec[key];
+      throw new ConfigError(`${file}: "${prefix}${key}${sub}" must be ${expected}; got ${describe(got)}`);
+    }
+    const val = rec[key];
+    if (keys && typeof val === "object" && val !== null) checkKeys(val as Record<string, unknown>, keys, `${prefix}${key}.`, file);
+  }
 }

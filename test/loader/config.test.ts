@@ -35,8 +35,8 @@ test("each mistake names the file, the key and what is expected", () => {
   expect(error({ ...base, include: [] })).toContain('"include" is empty');
   expect(error({ ...base, timeoutMs: "5s" })).toBe('my/mcpbin.config.ts: "timeoutMs" must be a number of milliseconds ≥ 0 (0 = no limit); got "5s"');
   expect(error({ ...base, maxInFlight: 0.5 })).toBe('my/mcpbin.config.ts: "maxInFlight" must be an integer ≥ 1; got 0.5');
-  expect(error({ ...base, json: { bigint: "hex" } })).toContain('"json.bigint" must be an object { nonFinite?');
-  expect(error({ ...base, timeoutms: 5 })).toStartWith('my/mcpbin.config.ts: unknown key "timeoutms"; expected one of name, version,');
+  expect(error({ ...base, json: { bigint: "hex" } })).toBe('my/mcpbin.config.ts: "json.bigint" must be one of "string", "number", "error"; got "hex"');
+  expect(error({ ...base, timeoutms: 5 })).toStartWith('my/mcpbin.config.ts: "timeoutms" is not a known key (allowed: name, version,');
   expect(error([base])).toContain("the default export must be a config object");
 });
 
@@ -51,4 +51,29 @@ test("config files: not found, no default export, failing import", async () => {
   expect(await msg("none/mcpbin.config.ts")).toEndWith("none/mcpbin.config.ts: no default export; end the file with: export default defineConfig({ ... })");
   expect(await msg("throws/mcpbin.config.ts")).toEndWith("throws/mcpbin.config.ts: the config file failed to load: boom at load");
   expect(await msg("bad/mcpbin.config.ts")).toEndWith('bad/mcpbin.config.ts: "name" must be a non-empty string (the server name sent as serverInfo.name); got ""');
+});
+
+test("nested keys (json, http): each mistake names the file, the dotted key and what is expected, never the whole object", () => {
+  const F = "my/mcpbin.config.ts";
+  const HTTP_KEYS = "port, host, path, token, allowedOrigins, allowedHosts, maxBodyBytes, requestTimeoutMs, sessionIdleMs, maxSessions, accessLog";
+  // json: the values the README documents and serve() accepts.
+  expect(error({ ...base, json: { nonFinite: "zero" } })).toBe(`${F}: "json.nonFinite" must be one of "null", "string", "error"; got "zero"`);
+  expect(error({ ...base, json: { bigint: 1 } })).toBe(`${F}: "json.bigint" must be one of "string", "number", "error"; got 1`);
+  expect(error({ ...base, json: { foo: 1 } })).toBe(`${F}: "json.foo" is not a known key (allowed: nonFinite, bigint)`);
+  expect(error({ ...base, json: ["null"] })).toBe(`${F}: "json" must be an object { nonFinite?, bigint? } (payload JSON; see the README); got an array`);
+  // http: the bad key and its expectation.
+  expect(error({ ...base, http: { port: "abc" } })).toBe(`${F}: "http.port" must be an integer 0-65535 (0 picks a free port); got "abc"`);
+  expect(error({ ...base, http: { port: 99999 } })).toBe(`${F}: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999`);
+  expect(error({ ...base, http: { prot: 1 } })).toBe(`${F}: "http.prot" is not a known key (allowed: ${HTTP_KEYS})`);
+  expect(error({ ...base, http: { allowedOrigins: "x" } })).toStartWith(`${F}: "http.allowedOrigins" must be an array of origins`);
+  expect(error({ ...base, http: { allowedOrigins: "x" } })).toEndWith(`; got "x"`);
+  expect(error({ ...base, http: { allowedHosts: ["a", 2] } })).toStartWith(`${F}: "http.allowedHosts[1]" must be an array of host names`);
+  expect(error({ ...base, http: { path: "/healthz" } })).toBe(`${F}: "http.path" must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "/healthz"`);
+  expect(error({ ...base, http: { requestTimeoutMs: 1.5 } })).toBe(`${F}: "http.requestTimeoutMs" must be an integer number of milliseconds ≥ 0 (0 = no limit); got 1.5`);
+  expect(error({ ...base, http: { accessLog: "no" } })).toBe(`${F}: "http.accessLog" must be true or false; got "no"`);
+  expect(error({ ...base, http: "yes" })).toBe(`${F}: "http" must be true, or an object { ${HTTP_KEYS.split(", ").map((k) => `${k}?`).join(", ")} } (Streamable HTTP; see the README's HTTP section); got "yes"`);
+  // Valid nested values pass.
+  for (const http of [true, false, { port: 0 }, { port: 65535, host: "0.0.0.0", path: "/x", allowedOrigins: ["*"], requestTimeoutMs: 0, accessLog: false }]) {
+    expect(checkConfig({ ...base, http, json: { nonFinite: "string", bigint: "error" } }, F)).toBeDefined();
+  }
 });
