@@ -63,7 +63,10 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   readonly icons?: readonly ToolIcon[];
   /** Sent as the tool's `_meta` (2025-06-18+). */
   readonly meta?: Record<string, unknown>;
-  /** Per-tool time limit in milliseconds; overrides the server's `timeoutMs`. */
+  /**
+   * Per-tool time limit per call, in milliseconds (at most 2147483647); overrides the server's
+   * `timeoutMs` either way. 0 = no limit for this tool, even under a server-wide limit.
+   */
   readonly timeoutMs?: number;
   /** The tool itself; sync or async. Return an ordinary value, or `toolResult(...)`. */
   run(args: ArgsOf<I>, ctx: ToolContext): R | Promise<R>;
@@ -201,7 +204,8 @@ function raw(toolName: string, what: string, s: JsonSchema): JsonSchema {
  * @param def - see {@link ToolDefinition}.
  * @returns a {@link Tool}: callable directly (`await t(args)`) and servable by `serve()`.
  * @throws ToolDefinitionError on a bad name, both `input` and `inputSchema`, a non-object input
- *   root, a schema that cannot be converted (naming the field), or a missing `run`.
+ *   root, a schema that cannot be converted (naming the field), a missing `run`, or a `timeoutMs`
+ *   outside 0 (no limit) … 2147483647 ms.
  */
 export function tool<I extends AnySchema | undefined = undefined, R = unknown>(def: ToolDefinition<I, R>): Tool<I, R> {
   const name = (def as { name?: unknown })?.name;
@@ -214,8 +218,10 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   if (typeof def.description !== "string") throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
   if (def.input && def.inputSchema) throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);
   if (def.output && def.outputSchema) throw new ToolDefinitionError(`tool "${name}": give "output" (valibot) or "outputSchema" (JSON Schema), not both`);
-  if (def.timeoutMs !== undefined && !(Number.isFinite(def.timeoutMs) && def.timeoutMs > 0 && def.timeoutMs <= 2_147_483_647)) {
-    throw new ToolDefinitionError(`tool "${name}": timeoutMs must be a positive number of milliseconds, at most 2147483647 (a longer timer would fire at once)`);
+  if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && def.timeoutMs >= 0 && def.timeoutMs <= 2_147_483_647)) {
+    throw new ToolDefinitionError(
+      `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
+    );
   }
   let inputSchema = EMPTY_INPUT;
   if (def.input) inputSchema = objectRoot(name, "input", convert(name, "input", def.input));

@@ -20,11 +20,14 @@ describe("knobs", () => {
     for (const [o, msg] of cases) expect(() => serve({ ...base, ...o } as never)).toThrow(msg);
   });
 
-  test("tool({ timeoutMs }) must be positive and fit a timer", () => {
-    for (const timeoutMs of [0, -5, Number.NaN, 2 ** 31]) {
-      expect(() => tool({ name: "t", description: "t", timeoutMs, run: () => 1 })).toThrow(/timeoutMs must be a positive number/);
+  test("tool({ timeoutMs }) must be from 0 (no limit) to what fits a timer", () => {
+    for (const timeoutMs of [-5, Number.NaN, Infinity, 2 ** 31, "5s"]) {
+      expect(() => tool({ name: "t", description: "t", timeoutMs: timeoutMs as number, run: () => 1 })).toThrow(
+        /tool "t": timeoutMs must be a number of milliseconds from 0 \(no limit\) to 2147483647 .*; got /,
+      );
     }
     expect(tool({ name: "t", description: "t", timeoutMs: 2 ** 31 - 1, run: () => 1 }).definition.timeoutMs).toBe(2 ** 31 - 1);
+    expect(tool({ name: "t", description: "t", timeoutMs: 0, run: () => 1 }).definition.timeoutMs).toBe(0);
   });
 
   test("the README's table states the defaults", async () => {
