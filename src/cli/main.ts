@@ -1,8 +1,10 @@
 /** @module The mcpbin command line: build, dev, list, call, init, release, --help, --version. */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { basename, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
-import { clientConfig, compile } from "./build.ts";
+import { clientConfig, compile, guardedEntry } from "./build.ts";
 import { buildProject } from "./project-build.ts";
 import { loadSource, pickSource } from "./source.ts";
 import { renderList } from "./list.ts";
@@ -120,11 +122,17 @@ async function build(args: string[]): Promise<number> {
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
+    // The same check as `mcpbin list`: a script the server would refuse at start (a duplicate tool, a
+    // bad option or tool definition) fails the build with that one line instead of compiling.
+    const registry = new Registry(await loadSource(src));
     path = await compile({ entry: src.path, ...o });
     name = basename(path).replace(/\.exe$/, "");
+    process.stderr.write(`mcpbin: ${registry.tools.size} tool${registry.tools.size === 1 ? "" : "s"}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
-  process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
+  await writeOut(`${path}\n\n${clientConfig(path, name)}\n`);
+  // Timers or handles the script left behind while it was checked must not keep the command alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
   return 0;
 }
 
@@ -141,11 +149,19 @@ async function dev(args: string[]): Promise<number> {
   }
   // Both flags go through: the server decides (--stdio wins wherever it stands).
   const transport = [...(values.http !== undefined ? ["--http", values.http as string] : []), ...(values.stdio ? ["--stdio"] : [])];
-  const p = Bun.spawn([process.execPath, src.path, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
-  const forward = (sig: NodeJS.Signals) => p.kill(sig);
-  process.on("SIGTERM", forward);
-  process.on("SIGINT", forward);
-  return await p.exited;
+  if (!existsSync(src.path)) throw new CliError(`dev: entry not found: ${displayPath(src.path) || src.path}`);
+  // The script runs under the same generated entry a build compiles: stdout guard first, and an error
+  // at start-up is one line (`mcpbin: <message>`) and exit 1, not Bun's source dump.
+  const entry = guardedEntry(src.path, "mcpbin");
+  try {
+    const p = Bun.spawn([process.execPath, entry, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+    const forward = (sig: NodeJS.Signals) => p.kill(sig);
+    process.on("SIGTERM", forward);
+    process.on("SIGINT", forward);
+    return await p.exited;
+  } finally {
+    rmSync(dirname(entry), { recursive: true, force: true });
+  }
 }
 
 async function list(args: string[]): Promise<number> {

@@ -6,6 +6,7 @@ import { displayPath } from "../config/load.ts";
 import { collectScript } from "../loader/script.ts";
 import { compile } from "./build.ts";
 import { CliError } from "./errors.ts";
+import { Registry } from "../server/registry.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
 import { sha256, tarGz, zip } from "./archive.ts";
@@ -50,6 +51,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
     version = prepared.project.config.version;
   } else {
     const options = await collectScript(src.path);
+    new Registry(options); // what the executable would refuse at start (a duplicate tool, a bad option) fails here instead
     entry = src.path;
     name = executableName(options.name);
     version = options.version;

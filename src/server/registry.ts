@@ -29,7 +29,10 @@ export class Registry {
       const prev = tools.get(t.name);
       if (prev) {
         const where = (x: Tool) => (x.source ? ` (${x.source.file})` : "");
-        throw new ToolDefinitionError(`two tools are named "${t.name}"${where(prev)}${where(t)}: rename one, or filter one out with include/exclude`);
+        // Tools from a project's modules carry their source and can be filtered in the config; a
+        // script's tools are passed to serve() directly, where include/exclude does not exist.
+        const fix = prev.source && t.source ? "rename one, or filter one out with include/exclude in the config" : `rename one, or pass only one of them in serve()'s "tools"`;
+        throw new ToolDefinitionError(`two tools are named "${t.name}"${where(prev)}${where(t)}: ${fix}`);
       }
       tools.set(t.name, t);
     }
