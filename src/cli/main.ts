@@ -4,7 +4,7 @@ import { basename, dirname, resolve } from "node:path";
 import { existsSync, rmSync } from "node:fs";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
-import { clientConfig, compile, guardedEntry } from "./build.ts";
+import { checkScript, clientConfig, compile, guardedEntry } from "./build.ts";
 import { buildProject } from "./project-build.ts";
 import { loadSource, pickSource } from "./source.ts";
 import { renderList } from "./list.ts";
@@ -122,17 +122,13 @@ async function build(args: string[]): Promise<number> {
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
-    // The same check as `mcpbin list`: a script the server would refuse at start (a duplicate tool, a
-    // bad option or tool definition) fails the build with that one line instead of compiling.
-    const registry = new Registry(await loadSource(src));
-    path = await compile({ entry: src.path, ...o });
+    const tools = await checkScript(src.path);
+    path = await compile({ entry: src.path, ...o, stdoutGuard: tools !== null });
     name = basename(path).replace(/\.exe$/, "");
-    process.stderr.write(`mcpbin: ${registry.tools.size} tool${registry.tools.size === 1 ? "" : "s"}\n`);
+    if (typeof tools === "number") process.stderr.write(`mcpbin: ${tools} tool${tools === 1 ? "" : "s"}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
-  await writeOut(`${path}\n\n${clientConfig(path, name)}\n`);
-  // Timers or handles the script left behind while it was checked must not keep the command alive.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
+  process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
   return 0;
 }
 

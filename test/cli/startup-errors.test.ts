@@ -98,3 +98,13 @@ test("mcpbin dev: an unexpected error at start-up is `mcpbin: <stack>` with exit
   expect(p.stderr).toStartWith("mcpbin: Error: boom in dev\n");
   expect(p.stderr).not.toContain('throw new Error("boom in dev")');
 });
+
+test("an entry that never calls serve() is compiled as it is, with a warning: no tool check, its stdout left alone", async () => {
+  const dir = writeProject({ "plain.ts": `for await (const chunk of Bun.stdin.stream()) process.stdout.write(chunk);\nconsole.log("plain done");\n` });
+  const r = await mcpbin(["build", "plain.ts", "--outfile", "dist/plain"], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toStartWith("mcpbin: warning: plain.ts did not call serve() while loading; compiling it as it is (no tool check, no stdout guard)\n");
+  const p = Bun.spawn([join(dir, "dist/plain")], { stdin: new TextEncoder().encode("echoed\n"), stdout: "pipe", stderr: "pipe" });
+  expect(await new Response(p.stdout).text()).toBe("echoed\nplain done\n");
+  expect(await p.exited).toBe(0);
+});
