@@ -72,10 +72,3 @@ test("tools/list from the moved executable is valid for every version and carrie
     }
   }
 }, 60_000);
-
-test("a start-up error of the project executable is one line naming the executable, exit 1", async () => {
-  const p = Bun.spawn([bin, "--http", "bogus"], { cwd: home, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
-  expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
-  expect(stderr).toBe('project-example: --http: expected [host:]port (e.g. 8080 or 0.0.0.0:8080), got "bogus"\n');
-});

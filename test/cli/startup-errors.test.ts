@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BUN, McpProcess } from "../helpers/proc.ts";
-import { removeProjects, writeProject } from "../loader/fixture-project.ts";
+import { configSource, removeProjects, writeProject } from "../loader/fixture-project.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
 
 afterAll(removeProjects);
@@ -62,9 +62,8 @@ await serve({ name: "s", version: "1.0.0", tools: process.env.DUP ? [a, a] : [a]
     return { code, stdout, stderr };
   };
 
-  test("mcpbin's own error (a duplicate tool, a bad --http): `<executable name>: <message>`, exit 1", async () => {
+  test("mcpbin's own error (a duplicate tool): `<executable name>: <message>`, exit 1", async () => {
     expect(oneLineError(await run({ DUP: "1" }))).toBe(`startup-srv: two tools are named "a": rename one, or pass only one of them in serve()'s "tools"`);
-    expect(oneLineError(await run({}, ["--http", "bogus"]))).toStartWith(`startup-srv: --http: expected [host:]port`);
   });
 
   test("an unexpected error: its stack, exit 1, and no source text", async () => {
@@ -107,4 +106,17 @@ test("an entry that never calls serve() is compiled as it is, with a warning: no
   const p = Bun.spawn([join(dir, "dist/plain")], { stdin: new TextEncoder().encode("echoed\n"), stdout: "pipe", stderr: "pipe" });
   expect(await new Response(p.stdout).text()).toBe("echoed\nplain done\n");
   expect(await p.exited).toBe(0);
+});
+
+test("a project executable failing at start-up: one line naming the executable, exit 1", async () => {
+  // Two modules whose tools share a name only when DUP is set: the build (without DUP) passes.
+  const mod = (n: string) => `import { tool } from "mcpbin";\nexport const t = tool({ name: process.env.DUP ? "same" : ${JSON.stringify(n)}, description: "d", run: () => 1 });\n`;
+  const dir = writeProject({ "mcpbin.config.ts": configSource({ name: "proj", tools: ["tools"] }), "tools/a.ts": mod("a"), "tools/b.ts": mod("b") });
+  const r = await mcpbin(["build", "--outfile", "dist/proj"], dir);
+  if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
+  const p = Bun.spawn([join(dir, "dist/proj")], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, DUP: "1" } });
+  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+  expect(stderr).toStartWith('proj: two tools are named "same": tools/a.ts and tools/b.ts; rename one');
+  expect(stderr.trimEnd().split("\n")).toHaveLength(1);
 });
