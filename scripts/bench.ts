@@ -121,7 +121,7 @@ const machineEnd = describeMachine(BUN);
 // ---- report ----
 const rows = aggregate(entries, results);
 const targets = checkTargets(rows);
-const command = `bun scripts/bench.ts ${process.argv.slice(2).join(" ")}`.trim();
+const command = `bun scripts/bench.ts ${process.argv.slice(2).map((a) => (/[\s"'$]/.test(a) ? `'${a.replaceAll("'", "'\\''")}'` : a)).join(" ")}`.trim();
 const m = machineStart;
 const machineLine = `${m.nproc} × ${m.model}, ${m.memoryGiB} GiB, ${m.kernel}, Bun ${m.bun}, Node ${m.node}`;
 const settings = { ...DEFAULTS, ...counts };
