@@ -1,6 +1,6 @@
 /** @module mcpbin init: scaffolds a project that builds and tests out of the box. */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
 import pkg from "../../package.json" with { type: "json" };
@@ -127,12 +127,18 @@ export function initProject(dir: string, mcpbinSpec = `file:${resolve(import.met
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, text);
   }
-  const where = displayPath(dir) || ".";
+  // The directory as the user would type it: relative to here unless that climbs far.
+  const rel = relative(process.cwd(), dir);
+  const where = rel === "" ? "." : rel.startsWith(`..${sep}..`) ? dir : rel;
+  const created =
+    where === "."
+      ? `Created project ${name} in the current directory`
+      : `Created ${where}${sep}${name === basename(dir) ? "" : ` (package name ${name})`}`;
   const summary = [
-    `Created ${name} in ${where}: ${Object.keys(files).join(", ")}`,
+    `${created}: ${Object.keys(files).join(", ")}`,
     ``,
     `Next:`,
-    ...(where === "." ? [] : [`  cd ${where}`]),
+    ...(where === "." ? [] : [`  cd ${/^[A-Za-z0-9_./-]+$/.test(where) ? where : `'${where.replaceAll("'", `'\\''`)}'`}`]),
     `  npm install && npm test`,
     `  npx mcpbin call greet '{"name": "Ada"}'`,
     `  npx mcpbin build`,

@@ -29,8 +29,8 @@ afterAll(() => {
 test("init writes the project and says what to do next", () => {
   expect(init.code).toBe(0);
   expect(init.stderr).toBe("");
-  expect(init.stdout).toStartWith("Created weather-tools in Weather Tools: package.json, mcpbin.config.ts, tools/greet.ts, test/greet.test.ts, tsconfig.json, .gitignore, README.md\n");
-  expect(init.stdout).toContain("npm install && npm test");
+  expect(init.stdout).toStartWith("Created Weather Tools/ (package name weather-tools): package.json, mcpbin.config.ts, tools/greet.ts, test/greet.test.ts, tsconfig.json, .gitignore, README.md\n");
+  expect(init.stdout).toContain("\n  cd 'Weather Tools'\n  npm install && npm test\n");
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   expect(manifest.name).toBe("weather-tools");
   expect(manifest.dependencies.mcpbin).toBe(`file:${ROOT}`);
@@ -40,6 +40,16 @@ test("init writes the project and says what to do next", () => {
   const readme = readFileSync(join(dir, "README.md"), "utf8");
   expect(readme).toContain('{ "mcpServers": { "weather-tools": { "command": "/abs/path/dist/weather-tools", "args": [] } } }');
   expect(readme).toContain("claude mcp add weather-tools -- /abs/path/dist/weather-tools");
+});
+
+test("init's summary reads naturally for a plain directory name and for the current directory", async () => {
+  const plain = await mcpbin(["init", "proj", "--mcpbin", `file:${ROOT}`], parent);
+  expect(plain.stdout).toStartWith("Created proj/: package.json, ");
+  expect(plain.stdout).toContain("\n  cd proj\n");
+  mkdirSync(join(parent, "here"));
+  const here = await mcpbin(["init", "--mcpbin", `file:${ROOT}`], join(parent, "here"));
+  expect(here.stdout).toStartWith("Created project here in the current directory: package.json, ");
+  expect(here.stdout).not.toContain("cd ");
 });
 
 test("the scaffold's own test passes", async () => {
