@@ -8,6 +8,7 @@ export type LineHandler = (line: string | typeof OVERSIZE) => void | Promise<voi
 
 const LF = 10;
 const CR = 13;
+const BOM = 0xfeff;
 
 /**
  * Reads a byte stream line by line (MCP stdio transport: one message per LF-terminated line).
@@ -44,6 +45,26 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
     return onLine(decoder.decode(bytes.subarray(start, end)));
   };
 
+  // A run of whole lines is decoded in one call and split in string space: LF (and CR) bytes never occur
+  // inside a UTF-8 sequence, and an invalid sequence cut by an LF decodes to U+FFFD either way, so this
+  // yields the same strings as decoding line by line. `ignoreBOM` keeps a BOM for `emitText` to strip
+  // as the per-line decode above does (each call of `decoder.decode` drops one leading BOM).
+  const runDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const emitText = (text: string): void | Promise<void> => {
+    let end = text.length;
+    if (end > 0 && text.charCodeAt(end - 1) === CR) end--;
+    let start = 0;
+    if (atStart) {
+      atStart = false;
+      if (end >= 1 && text.charCodeAt(0) === BOM) start = 1;
+    }
+    let i = start;
+    for (let c = text.charCodeAt(i); i < end && (c === 32 || c === 9 || c === CR); c = text.charCodeAt(++i));
+    if (i === end) return;
+    if (start < end && text.charCodeAt(start) === BOM) start++;
+    return onLine(start === 0 && end === text.length ? text : text.slice(start, end));
+  };
+
   const reader = stream.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
   stop?.addEventListener("abort", cancel, { once: true });
@@ -72,6 +93,27 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
         break;
       }
       let pending: void | Promise<void> = undefined;
+      if (!skipping && partBytes === 0) {
+        // Whole lines up to the chunk's last LF. UTF-16 length ≤ UTF-8 bytes, so when the run fits
+        // the cap no line in it can exceed it; otherwise the per-line path below checks each line.
+        const last = chunk.lastIndexOf(LF);
+        if (last > nl && last - pos <= maxLineBytes) {
+          const text = runDecoder.decode(chunk.subarray(pos, last));
+          pos = last + 1;
+          let from = 0;
+          for (;;) {
+            const cut = text.indexOf("\n", from);
+            const p = emitText(cut === -1 ? text.slice(from) : text.slice(from, cut));
+            if (p) {
+              await p;
+              if (stop?.aborted) break read;
+            }
+            if (cut === -1) break;
+            from = cut + 1;
+          }
+          continue;
+        }
+      }
       if (skipping) {
         skipping = false;
       } else if (partBytes === 0) {
