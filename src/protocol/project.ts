@@ -2,6 +2,7 @@
 import type { Tool } from "../tool.ts";
 import type { ContentBlock } from "../result.ts";
 import type { VersionFeatures } from "./versions.ts";
+import type { RequestId } from "./jsonrpc.ts";
 
 /** A `tools/call` result in wire shape, before projection. */
 export interface CallResult {
@@ -97,4 +98,20 @@ export function projectResult(r: CallResult, f: VersionFeatures): Record<string,
   if (r.isError) out.isError = true;
   if (r._meta !== undefined) out._meta = r._meta;
   return out;
+}
+
+/**
+ * The common result, one plain text block and nothing else, in a legacy-era session: serialized
+ * directly, the same bytes `resultLine(id, projectResult(r, f))` gives, without building the projected
+ * object and stringifying it (MCP server/tools CallToolResult).
+ * @param id - the request id.
+ * @param r - the shaped result.
+ * @param f - the version features in force.
+ * @returns the response line, or undefined when the result is not of that shape.
+ */
+export function plainTextLine(id: RequestId, r: CallResult, f: VersionFeatures): string | undefined {
+  if (f.modern || r.content.length !== 1 || r.structuredContent !== undefined || r.isError || r._meta !== undefined) return undefined;
+  const b = r.content[0]!;
+  if (b.type !== "text" || b.annotations !== undefined || b._meta !== undefined || typeof b.text !== "string") return undefined;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(b.text)}}]}}`;
 }

@@ -1,7 +1,7 @@
 /** @module The dispatcher: one line or message in, its response line out, for both eras; no I/O. */
 import { checkEnvelope, errorLine, ErrorCode, notificationLine, resultLine, RpcError, type Message, type RequestId } from "../protocol/jsonrpc.ts";
 import { FEATURES, MODERN_VERSION, negotiateLegacy, SUPPORTED_VERSIONS, type VersionFeatures } from "../protocol/versions.ts";
-import { projectResult, type CallResult } from "../protocol/project.ts";
+import { plainTextLine, projectResult, type CallResult } from "../protocol/project.ts";
 import { parseArguments, type Tool, type ToolContext } from "../tool.ts";
 import { CACHE_HINTS, type Registry } from "./registry.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "./call.ts";
@@ -347,7 +347,7 @@ export class Session {
 
   #respond(id: RequestId, r: CallResult, f: VersionFeatures): string {
     if (tracing.on) tracing.toolResult(r);
-    const line = resultLine(id, this.#project(r, f));
+    const line = plainTextLine(id, r, f) ?? resultLine(id, this.#project(r, f));
     const max = this.registry.options.maxResultBytes;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter lines need no byte count.
     if (line.length > max / 3 && Buffer.byteLength(line) > max) {
