@@ -101,17 +101,20 @@ export function projectResult(r: CallResult, f: VersionFeatures): Record<string,
 }
 
 /**
- * The common result, one plain text block and nothing else, in a legacy-era session: serialized
- * directly, the same bytes `resultLine(id, projectResult(r, f))` gives, without building the projected
- * object and stringifying it (MCP server/tools CallToolResult).
+ * The common result, one plain text block and nothing else: serialized directly, the same bytes as
+ * stringifying the projected result (`resultLine(id, projectResult(r, f))`; in the 2026-07-28 era
+ * with `resultType` and the server's `_meta` after `content`, as the dispatcher adds them), without
+ * building the projected object (MCP server/tools CallToolResult).
  * @param id - the request id.
  * @param r - the shaped result.
  * @param f - the version features in force.
+ * @param modernMetaJson - the serialized `_meta` every 2026-07-28 result carries (Registry.modernMetaJson).
  * @returns the response line, or undefined when the result is not of that shape.
  */
-export function plainTextLine(id: RequestId, r: CallResult, f: VersionFeatures): string | undefined {
-  if (f.modern || r.content.length !== 1 || r.structuredContent !== undefined || r.isError || r._meta !== undefined) return undefined;
+export function plainTextLine(id: RequestId, r: CallResult, f: VersionFeatures, modernMetaJson: string): string | undefined {
+  if (r.content.length !== 1 || r.structuredContent !== undefined || r.isError || r._meta !== undefined) return undefined;
   const b = r.content[0]!;
   if (b.type !== "text" || b.annotations !== undefined || b._meta !== undefined || typeof b.text !== "string") return undefined;
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(b.text)}}]}}`;
+  const content = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(b.text)}}]`;
+  return f.modern ? `${content},"resultType":"complete","_meta":${modernMetaJson}}}` : `${content}}}`;
 }

@@ -347,7 +347,7 @@ export class Session {
 
   #respond(id: RequestId, r: CallResult, f: VersionFeatures): string {
     if (tracing.on) tracing.toolResult(r);
-    const line = plainTextLine(id, r, f) ?? resultLine(id, this.#project(r, f));
+    const line = plainTextLine(id, r, f, this.registry.modernMetaJson) ?? resultLine(id, this.#project(r, f));
     const max = this.registry.options.maxResultBytes;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter lines need no byte count.
     if (line.length > max / 3 && Buffer.byteLength(line) > max) {

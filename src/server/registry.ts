@@ -13,6 +13,8 @@ export class Registry {
   readonly tools: ReadonlyMap<string, Tool>;
   /** `_meta` of every modern result. */
   readonly modernMeta: Record<string, unknown>;
+  /** {@link modernMeta} serialized once (the direct serialization of plain text results uses it). */
+  readonly modernMetaJson: string;
   readonly #listJson = new Map<string, string>();
 
   /**
@@ -38,6 +40,7 @@ export class Registry {
     }
     this.tools = tools;
     this.modernMeta = { "io.modelcontextprotocol/serverInfo": this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
+    this.modernMetaJson = JSON.stringify(this.modernMeta);
   }
 
   /** `serverInfo` (MCP Implementation) as one version defines it. */

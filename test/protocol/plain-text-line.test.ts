@@ -4,20 +4,22 @@ import { plainTextLine, projectResult, type CallResult } from "../../src/protoco
 import { resultLine } from "../../src/protocol/jsonrpc.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
 
-test("plainTextLine = resultLine(projectResult) for a plain text block in every legacy version; undefined otherwise", () => {
+const META = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } };
+const META_JSON = JSON.stringify(META);
+
+test("plainTextLine = the projected result's line for a plain text block in every version; undefined otherwise", () => {
   const texts = ["5", "", 'quote " backslash \\ newline \n tab \t', "é€😀\u2028\u2029", "\ud800 lone surrogate", "\u0000\u001f"];
   let legacy = 0;
   for (const [version, f] of FEATURES) {
     for (const text of texts) {
       for (const id of [1, "a\"b", 0]) {
         const r: CallResult = { content: [{ type: "text", text }] };
-        const fast = plainTextLine(id, r, f);
-        if (f.modern) {
-          expect(fast).toBeUndefined();
-          continue;
-        }
-        legacy++;
-        expect(fast, version).toBe(resultLine(id, projectResult(r, f)));
+        const fast = plainTextLine(id, r, f, META_JSON);
+        // As Session.#project completes a 2026-07-28 result.
+        const projected = projectResult(r, f);
+        if (f.modern) Object.assign(projected, { resultType: "complete", _meta: META });
+        else legacy++;
+        expect(fast, version).toBe(resultLine(id, projected));
       }
     }
     const others: CallResult[] = [
@@ -28,7 +30,7 @@ test("plainTextLine = resultLine(projectResult) for a plain text block in every 
       { content: [{ type: "text", text: "x" }, { type: "text", text: "y" }] },
       { content: [] },
     ];
-    for (const r of others) expect(plainTextLine(1, r, f)).toBeUndefined();
+    for (const r of others) expect(plainTextLine(1, r, f, META_JSON)).toBeUndefined();
   }
   expect(legacy).toBeGreaterThan(0);
 });
