@@ -1,4 +1,5 @@
 /** @module A real server process over real pipes, for tests: write lines or raw bytes, read responses by id. */
+import { afterEach } from "bun:test";
 import type { Subprocess } from "bun";
 import { resolve } from "node:path";
 import { assertValidResponse } from "./schema.ts";
@@ -159,4 +160,23 @@ export async function compileFixture(entry: string, name: string): Promise<strin
   const code = await p.exited;
   if (code !== 0) throw new Error(`build failed: ${await new Response(p.stderr).text()}`);
   return out;
+}
+
+/** The shared fixture server (../shared/cases/real-world.md tools), served from source. */
+export const FIXTURE = "test/fixtures/servers/fixture.ts";
+
+/**
+ * A spawner for test files that start servers from source: each call starts one, and every process
+ * started during a test is killed after it (registers an `afterEach` in the calling file).
+ */
+export function spawnPerTest(defaultFile = FIXTURE): (file?: string, opts?: { env?: Record<string, string> }) => McpProcess {
+  const procs: McpProcess[] = [];
+  afterEach(() => {
+    for (const p of procs.splice(0)) p.kill();
+  });
+  return (file = defaultFile, opts) => {
+    const p = McpProcess.source(file, opts);
+    procs.push(p);
+    return p;
+  };
 }

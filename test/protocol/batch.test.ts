@@ -1,18 +1,9 @@
 // JSON-RPC batches (issue 3): accepted only on a session negotiated at 2025-03-26; -32600 everywhere else.
-import { afterEach, expect, test } from "bun:test";
-import { McpProcess, META } from "../helpers/proc.ts";
+import { expect, test } from "bun:test";
+import { McpProcess, META, spawnPerTest } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 
-const FIXTURE = "test/fixtures/servers/fixture.ts";
-const procs: McpProcess[] = [];
-const spawn = () => {
-  const p = McpProcess.source(FIXTURE);
-  procs.push(p);
-  return p;
-};
-afterEach(() => {
-  for (const p of procs.splice(0)) p.kill();
-});
+const spawn = spawnPerTest();
 type Msg = Record<string, any>;
 const batches = (p: McpProcess) => p.messages.filter((m) => Array.isArray(m)) as unknown as Msg[][];
 

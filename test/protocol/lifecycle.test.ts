@@ -1,19 +1,10 @@
 // Legacy lifecycle per version (issue 3): initialize, negotiation (B23), ping before initialize (B22), early requests, second initialize.
-import { afterEach, describe, expect, test } from "bun:test";
-import { INITED, initLine, McpProcess } from "../helpers/proc.ts";
+import { describe, expect, test } from "bun:test";
+import { INITED, initLine, spawnPerTest } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 
-const FIXTURE = "test/fixtures/servers/fixture.ts";
 const LEGACY = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
-const procs: McpProcess[] = [];
-const spawn = () => {
-  const p = McpProcess.source(FIXTURE);
-  procs.push(p);
-  return p;
-};
-afterEach(() => {
-  for (const p of procs.splice(0)) p.kill();
-});
+const spawn = spawnPerTest();
 
 describe("lifecycle per legacy version", () => {
   for (const version of LEGACY) {
@@ -113,8 +104,7 @@ test("a second initialize is refused with -32600 and the session keeps its versi
 test("serverInfo.title is sent from 2025-06-18 on only", async () => {
   // The fixture has no title; the toolkit example does.
   for (const [version, hasTitle] of [["2025-03-26", false], ["2025-06-18", true]] as const) {
-    const p = McpProcess.source("examples/toolkit/server.ts");
-    procs.push(p);
+    const p = spawn("examples/toolkit/server.ts");
     const init = await p.handshake(version);
     expect("title" in init.serverInfo).toBe(hasTitle);
   }

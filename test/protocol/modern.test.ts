@@ -1,20 +1,11 @@
 // The stateless 2026-07-28 era (issue 3): server/discover, handshake-free requests, probe then initialize (B25), _meta checks (B26).
-import { afterEach, expect, test } from "bun:test";
-import { McpProcess, META } from "../helpers/proc.ts";
+import { expect, test } from "bun:test";
+import { META, spawnPerTest } from "../helpers/proc.ts";
 import { assertValidNotification, assertValidResponse } from "../helpers/schema.ts";
 
-const FIXTURE = "test/fixtures/servers/fixture.ts";
 const MODERN = "2026-07-28";
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "fixture", version: "1.0.0" } };
-const procs: McpProcess[] = [];
-const spawn = () => {
-  const p = McpProcess.source(FIXTURE);
-  procs.push(p);
-  return p;
-};
-afterEach(() => {
-  for (const p of procs.splice(0)) p.kill();
-});
+const spawn = spawnPerTest();
 
 test("B25 server/discover probe and handshake-free requests", async () => {
   // Input A: one process, no initialize at all.
@@ -122,8 +113,7 @@ test("the schema check is strict: a field a version does not define fails valida
 });
 
 test("a modern call cut short at shutdown in a legacy-initialized process still gets a modern result", async () => {
-  const p = McpProcess.source(FIXTURE, { env: { FIXTURE_GRACE_MS: "100" } });
-  procs.push(p);
+  const p = spawn(undefined, { env: { FIXTURE_GRACE_MS: "100" } });
   await p.handshake("2025-06-18");
   p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 }, _meta: META } });
   p.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 } } });
