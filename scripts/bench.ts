@@ -72,7 +72,7 @@ function build(entry: string, name: string): string {
 /** The raw baseline is not an mcpbin server: compiled with the same release flags, but without mcpbin's entry (whose stdout guard would move its answers to stderr). */
 function buildRaw(entry: string, name: string): string {
   const out = join(buildDir, name);
-  const r = spawnSync(BUN, compileArgs({ entry: join(ROOT, entry) }, out), { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(BUN, compileArgs({ entry: join(ROOT, entry), smol: false }, out), { cwd: ROOT, encoding: "utf8" });
   if (r.status !== 0) {
     process.stderr.write(`bench: building ${entry} failed:\n${r.stderr}\n`);
     process.exit(1);

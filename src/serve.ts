@@ -3,7 +3,6 @@ import { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
 import { HttpOptionsError, isCompiledExecutable, resolveHttp, type ResolvedHttpOptions } from "./transport/http-options.ts";
-import { serveHttp } from "./transport/http.ts";
 import { startTracing, stopTracing } from "./telemetry/start.ts";
 import { installedCollector } from "./loader/collector.ts";
 
@@ -39,7 +38,7 @@ export function serve(options: ServerOptions): Promise<void> {
     process.exit(2);
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")
-    .then(() => (http ? serveHttp(registry, http).stopped : serveStdio(registry)))
+    .then(async () => (http ? (await import("./transport/http.ts")).serveHttp(registry, http).stopped : serveStdio(registry)))
     .then(stopTracing)
     .then(() => {
       // Nothing of ours holds the event loop now (stdin cancelled, timers cleared, handlers removed),

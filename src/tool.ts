@@ -231,6 +231,7 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
 
   const call = async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
+    if (!Ajv2020 && usesJsonSchemaValidation(t)) await loadAjv();
     const parsed = parseArguments(t, args ?? {});
     if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
     return await def.run(parsed.value as ArgsOf<I>, {
@@ -242,6 +243,8 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   };
   const t = Object.assign(call, { [TOOL]: true as const, definition: def, inputSchema, outputSchema }) as unknown as Tool<I, R>;
   Object.defineProperty(t, "name", { value: name });
+  // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not).
+  if (usesJsonSchemaValidation(t)) loadAjv().catch(() => {});
   return t;
 }
 
@@ -293,13 +296,40 @@ interface AjvError {
   message?: string;
 }
 type JsonValidator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+type AjvClass = new (options: object) => { compile(schema: object): JsonValidator };
 const validators = new WeakMap<object, JsonValidator>();
+let Ajv2020: AjvClass | undefined;
+let ajvLoading: Promise<void> | undefined;
+
+/**
+ * True when the tool validates through Ajv: a raw `inputSchema`, or a raw `outputSchema` without a
+ * valibot `output`. Such a tool can only be called once {@link loadAjv} has settled.
+ */
+export function usesJsonSchemaValidation(t: Tool): boolean {
+  return t.definition.inputSchema !== undefined || (t.outputSchema !== undefined && t.definition.output === undefined);
+}
+
+/** True once Ajv is loaded (or nothing needs it to be). */
+export function ajvLoaded(): boolean {
+  return Ajv2020 !== undefined;
+}
+
+/**
+ * Loads Ajv, once. It is imported with `import()` so a compiled executable keeps it in a chunk of its
+ * own, read only by servers whose tools use raw JSON Schemas (docs/benchmarks.md, start-up).
+ * @returns resolves when {@link validateJson} can run; rejects if the module cannot be loaded.
+ */
+export function loadAjv(): Promise<void> {
+  return (ajvLoading ??= import("ajv/dist/2020").then((m) => {
+    Ajv2020 = ((m as { default: { default?: AjvClass } & AjvClass }).default.default ?? (m as { default: AjvClass }).default) as AjvClass;
+  }));
+}
 /** Verbatim raw schemas → the normalized copy Ajv (2020-12) compiles. */
 const validationCopy = new WeakMap<object, JsonSchema>();
 
 /**
  * Validates a value against a normalized raw JSON Schema (2020-12) with Ajv, compiled once per
- * schema; Ajv is loaded only when a tool uses a raw schema.
+ * schema; Ajv is loaded only when a tool uses a raw schema ({@link loadAjv}, which must have settled).
  * @param schema - a schema made by `normalizeRawSchema` (a tool's `inputSchema`/`outputSchema`).
  * @param value - the arguments or structured content.
  * @returns the value, or the problems as `path: message` lines.
@@ -307,7 +337,7 @@ const validationCopy = new WeakMap<object, JsonSchema>();
 export function validateJson(schema: JsonSchema, value: unknown): ParsedArguments {
   let validate = validators.get(schema);
   if (!validate) {
-    const Ajv2020 = require("ajv/dist/2020").default;
+    if (!Ajv2020) throw new Error("internal: validateJson before loadAjv() settled");
     const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
     validate = ajv.compile(validationCopy.get(schema) ?? schema) as JsonValidator;
     validators.set(schema, validate);

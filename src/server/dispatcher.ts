@@ -2,7 +2,7 @@
 import { checkEnvelope, errorLine, ErrorCode, notificationLine, resultLine, RpcError, type Message, type RequestId } from "../protocol/jsonrpc.ts";
 import { FEATURES, MODERN_VERSION, negotiateLegacy, SUPPORTED_VERSIONS, type VersionFeatures } from "../protocol/versions.ts";
 import { plainTextLine, projectResult, type CallResult } from "../protocol/project.ts";
-import { parseArguments, type Tool, type ToolContext } from "../tool.ts";
+import { ajvLoaded, loadAjv, parseArguments, usesJsonSchemaValidation, type Tool, type ToolContext } from "../tool.ts";
 import { CACHE_HINTS, type Registry } from "./registry.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "./call.ts";
 import { tracing } from "../telemetry/state.ts";
@@ -243,6 +243,14 @@ export class Session {
     let args = params.arguments;
     if (args === undefined || args === null) args = {};
     else if (typeof args !== "object" || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
+
+    // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()).
+    if (!ajvLoaded() && usesJsonSchemaValidation(t)) {
+      return loadAjv().then(
+        () => this.#toolsCall(id, params, f),
+        (e: unknown) => this.#respond(id, errorResult(`Tool ${name} cannot check its arguments: loading the JSON Schema validator failed: ${(e as Error)?.message ?? e}`), f),
+      );
+    }
 
     const parsed = parseArguments(t, args);
     if (!parsed.ok) {

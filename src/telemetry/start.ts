@@ -33,7 +33,7 @@ export async function startTracing(serviceName: string, transport: "pipe" | "tcp
   if (!authorProvider && env.exporters.length === 0) return;
   try {
     const spans = await import("./spans.ts");
-    const api = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
+    const api = await import("@opentelemetry/api");
     if (authorProvider) {
       if (env.exporters.length > 0) process.stderr.write("mcpbin: a tracer provider is already registered; OTEL_TRACES_EXPORTER and the OTLP variables are left to it\n");
       (await import("./context.ts")).ensureContextManager();

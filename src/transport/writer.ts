@@ -46,7 +46,7 @@ export class LineWriter {
     if (this.#buffered >= this.highWaterMark) return this.flush();
     if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(() => {
+      queueMicrotask(() => {
         this.#scheduled = false;
         void this.flush();
       });

@@ -1,0 +1,62 @@
+// A compiled executable whose code is split into chunks (`mcpbin build --splitting`): what loads on
+// request (Ajv for raw JSON Schemas, the Streamable HTTP transport) must be there when first needed.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { compileFixture, McpProcess } from "../helpers/proc.ts";
+import { compileArgs } from "../../src/cli/build.ts";
+
+let bin: string;
+const procs: McpProcess[] = [];
+beforeAll(async () => {
+  bin = await compileFixture("test/results/server.ts", "results-split");
+}, 120_000); // compiling takes seconds on a busy 2-core machine; the hook default is 5 s
+afterAll(() => {
+  for (const p of procs) p.kill();
+});
+
+test("release compiles split lazily loaded code into chunks and run with --smol", () => {
+  const args = compileArgs({ entry: "/x/main.ts" }, "/x/out");
+  expect(args).toContain("--splitting");
+  expect(args).toContain("--compile-exec-argv=--smol");
+  expect(compileArgs({ entry: "/x/main.ts", smol: false }, "/x/out")).not.toContain("--compile-exec-argv=--smol");
+});
+
+test("raw inputSchema: the first call, sent in the same write as initialize, is validated by Ajv from its chunk", async () => {
+  const p = new McpProcess([bin]);
+  procs.push(p);
+  const lines = [
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "raw_in", arguments: { n: 0 } } },
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "raw_in", arguments: { n: 2, extra: true } } },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "raw_in", arguments: { n: 3 } } },
+    { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "verbatim_in", arguments: { n: "x" } } },
+  ];
+  p.proc.stdin.write(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+  p.proc.stdin.flush();
+  const byId = async (id: number) => (await p.waitFor((m) => m.id === id)) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: unknown } };
+  const r1 = await byId(1);
+  expect(r1.result.isError).toBe(true);
+  expect(r1.result.content[0]!.text).toBe("Invalid arguments for tool raw_in:\nn: must be >= 1");
+  const r2 = await byId(2);
+  expect(r2.result.isError).toBe(true);
+  expect(r2.result.content[0]!.text).toContain("extra: unexpected key (not in the schema)");
+  const r3 = await byId(3);
+  expect(r3.result.isError).toBeUndefined();
+  expect(JSON.parse(r3.result.content[0]!.text)).toEqual({ n: 3 });
+  const r4 = await byId(4);
+  expect(r4.result.isError).toBe(true);
+  expect(r4.result.content[0]!.text).toBe("Invalid arguments for tool verbatim_in:\nn: must be integer");
+  expect(p.stderr).toBe("");
+}, 30_000);
+
+test("the Streamable HTTP transport loads from its chunk: --http serves a compiled executable", async () => {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const p = new McpProcess([bin, "--http", `127.0.0.1:${port}`]);
+  procs.push(p);
+  let res: Response | undefined;
+  for (let i = 0; i < 100 && !res; i++) {
+    res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+    if (!res) await Bun.sleep(50);
+  }
+  expect(res?.status).toBe(200);
+}, 30_000);
