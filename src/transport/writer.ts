@@ -3,8 +3,9 @@ import type { FileSink } from "bun";
 
 /**
  * Writes protocol lines to one file descriptor. Each line goes out whole, in the order written;
- * a flush is scheduled after the current turn of the event loop so a burst of responses shares one
- * write. When the buffer passes `highWaterMark` bytes, {@link write} returns a promise the caller
+ * a flush is queued as a microtask, so the replies to a chunk of requests (and replies settled in the
+ * same microtask checkpoint) share one write, and nothing waits for another turn of the event loop
+ * (a `setImmediate` flush cost a loop turn per reply and ~0.3 M instructions before the first one). When the buffer passes `highWaterMark` bytes, {@link write} returns a promise the caller
  * awaits (backpressure). A write error (EPIPE: the client went away) calls `onClosed` once.
  */
 export class LineWriter {
