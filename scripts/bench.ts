@@ -84,6 +84,7 @@ const built: Built = {
   baseline: buildRaw("scripts/bench/peers/baseline-bun.ts", "baseline-bun"),
   bench: build("examples/bench/server.ts", "bench-mcpbin"),
   many: build("examples/bench/many-tools.ts", "many-tools"),
+  manyLazy: build("examples/bench/many-tools-lazy.ts", "many-tools-lazy"),
   toolkit: build("examples/toolkit/server.ts", "toolkit"),
 };
 

@@ -45,12 +45,18 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   /** Display name (2025-06-18+). */
   readonly title?: string;
   readonly description: string;
-  /** A valibot object schema; converted to JSON Schema once, and used to parse arguments before `run`. */
-  readonly input?: I;
+  /**
+   * A valibot object schema; converted to JSON Schema once, and used to parse arguments before `run`.
+   * Or a function returning it, called once, when first needed: in an executable built by
+   * `mcpbin build` (its JSON Schema recorded at build time) that is the tool's first call, so a server
+   * with hundreds of tools does not build their schemas at start (docs/benchmarks.md). The function
+   * must return the same schema on every run (not one that depends on the environment).
+   */
+  readonly input?: I | (() => I);
   /** A complete JSON Schema (object root) sent unchanged; arguments are validated against it. */
   readonly inputSchema?: JsonSchema;
-  /** A valibot schema of the structured result; the return value becomes `structuredContent`. */
-  readonly output?: AnySchema;
+  /** A valibot schema of the structured result; the return value becomes `structuredContent`. Or a function returning it, as for `input`. */
+  readonly output?: AnySchema | (() => AnySchema);
   /** A raw JSON Schema of the structured result. */
   readonly outputSchema?: JsonSchema;
   /**
@@ -144,12 +150,18 @@ function precomputedKey(toolName: string, what: string, schema: AnySchema): stri
   return `${toolName}\u0000${what}\u0000${schema.type}\u0000${entries ? Object.keys(entries).join(",") : ""}`;
 }
 
-function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
+/**
+ * The JSON Schema of a valibot schema given directly or as a function ({@link ToolDefinition.input}):
+ * the one recorded at build time when there is one (the function is then not called here), else converted.
+ */
+function convert(toolName: string, what: "input" | "output", given: AnySchema | (() => AnySchema), resolve: () => AnySchema): JsonSchema {
   const g = globalThis as Record<symbol, unknown>;
   const store = g[PRECOMPUTED] as Map<string, JsonSchema> | undefined;
-  const key = store ? precomputedKey(toolName, what, schema) : "";
+  const lazy = typeof given === "function";
+  const key = store ? (lazy ? `${toolName}\u0000${what}\u0000()` : precomputedKey(toolName, what, given)) : "";
   const hit = store?.get(key);
   if (hit) return hit;
+  const schema = lazy ? resolve() : given;
   try {
     const out = valibotToJsonSchema(schema, what);
     if (store && g[RECORDING] === true) store.set(key, out);
@@ -223,11 +235,16 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
     );
   }
+  let input: AnySchema | undefined;
+  let output: AnySchema | undefined;
+  const givenInput = def.input as AnySchema | (() => AnySchema) | undefined;
+  const resolveInput = () => (input ??= resolved(name, "input", givenInput!));
+  const resolveOutput = () => (output ??= resolved(name, "output", def.output!));
   let inputSchema = EMPTY_INPUT;
-  if (def.input) inputSchema = objectRoot(name, "input", convert(name, "input", def.input));
+  if (givenInput) inputSchema = objectRoot(name, "input", convert(name, "input", givenInput, resolveInput));
   else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
-  if (def.output) outputSchema = convert(name, "output", def.output);
+  if (def.output) outputSchema = convert(name, "output", def.output, resolveOutput);
   else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
 
   const call = async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
@@ -241,11 +258,40 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       protocolVersion: ctx?.protocolVersion,
     });
   };
-  const t = Object.assign(call, { [TOOL]: true as const, definition: def, inputSchema, outputSchema }) as unknown as Tool<I, R>;
+  const t = Object.assign(call, { [TOOL]: true as const, definition: def, inputSchema, outputSchema, [SCHEMAS]: { input: def.input ? resolveInput : undefined, output: def.output ? resolveOutput : undefined } }) as unknown as Tool<I, R>;
   Object.defineProperty(t, "name", { value: name });
   // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not).
   if (usesJsonSchemaValidation(t)) loadAjv().catch(() => {});
   return t;
+}
+
+/** The valibot schema a definition gives, calling the function form; checked to be a schema. */
+function resolved(toolName: string, what: "input" | "output", given: AnySchema | (() => AnySchema)): AnySchema {
+  if (typeof given !== "function") return given;
+  let s: unknown;
+  try {
+    s = given();
+  } catch (e) {
+    throw new ToolDefinitionError(`tool "${toolName}": the ${what} function threw: ${(e as Error)?.message ?? e}`);
+  }
+  if (typeof s !== "object" || s === null || (s as { kind?: unknown }).kind !== "schema") {
+    throw new ToolDefinitionError(`tool "${toolName}": the ${what} function must return a valibot schema, e.g. () => v.object({...}); got ${s === null ? "null" : typeof s}`);
+  }
+  return s as AnySchema;
+}
+
+/** Where a tool keeps the resolvers of its valibot schemas (the function form is called on first use). */
+const SCHEMAS = Symbol("mcpbin.schemas");
+type Resolvers = { input?: () => AnySchema; output?: () => AnySchema };
+
+/** The tool's valibot input schema (calling the function form once), or undefined. */
+export function inputOf(t: Tool): AnySchema | undefined {
+  return (t as unknown as { [SCHEMAS]: Resolvers })[SCHEMAS].input?.();
+}
+
+/** The tool's valibot output schema (calling the function form once), or undefined. */
+export function outputOf(t: Tool): AnySchema | undefined {
+  return (t as unknown as { [SCHEMAS]: Resolvers })[SCHEMAS].output?.();
 }
 
 /** True for values made by {@link tool}. */
@@ -264,7 +310,7 @@ export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues
  * @returns the parsed value (defaults filled in, transforms applied) or the problems.
  */
 export function parseArguments(t: Tool, args: unknown): ParsedArguments {
-  const input = t.definition.input;
+  const input = inputOf(t);
   if (input) {
     const r = v.safeParse(input, args);
     return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };

@@ -93,6 +93,8 @@ export function checkTargets(rows: Row[]): Target[] {
   }
   const many = rows.find((x) => x.entry.role === "many" && x.era === "legacy");
   if (many) add("200-tool server: spawn → initialize", many.ratio.coldInit, 2);
+  const lazy = rows.find((x) => x.entry.role === "many-lazy" && x.era === "legacy");
+  if (lazy) add("200-tool server, schemas as functions (`input: () => v.object(…)`): spawn → initialize", lazy.ratio.coldInit, 2);
   return out;
 }
 

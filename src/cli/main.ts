@@ -19,9 +19,11 @@ import pkg from "../../package.json" with { type: "json" };
 const HELP = `mcpbin ${pkg.version}: TypeScript MCP tools, served by one executable
 
 Usage:
-  mcpbin build [entry.ts | --config FILE] [--outfile PATH] [--target TARGET]
+  mcpbin build [entry.ts | --config FILE] [--outfile PATH] [--target TARGET] [--no-smol]
                  compile a server script, or a project (default ./mcpbin.config.ts),
-                 into one executable and print client configuration for it
+                 into one executable and print client configuration for it; it runs
+                 with Bun's --smol (less memory) unless --no-smol (faster start for a
+                 server that builds hundreds of schemas at start)
   mcpbin dev [entry.ts | --config FILE] [--http [host:]port]
                  serve a script or a project from source over stdio (or HTTP)
   mcpbin list [entry.ts | --config FILE] [--json]
@@ -107,11 +109,11 @@ function extra(command: string, positionals: string[], max: number): void {
 }
 
 async function build(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { config: { type: "string" }, outfile: { type: "string" }, target: { type: "string" } });
+  const { values, positionals } = parse(args, { config: { type: "string" }, outfile: { type: "string" }, target: { type: "string" }, "no-smol": { type: "boolean" } });
   extra("build", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "build");
   const started = performance.now();
-  const o = { outfile: values.outfile as string | undefined, target: values.target as string | undefined };
+  const o = { outfile: values.outfile as string | undefined, target: values.target as string | undefined, smol: values["no-smol"] !== true };
   let path: string;
   let name: string;
   if (src.kind === "config") {

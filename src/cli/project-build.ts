@@ -47,11 +47,11 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
  * @returns the executable's absolute path, the loaded project and the embedded modules.
  * @throws ConfigError, LoaderError, or CliError when the compiler fails.
  */
-export async function buildProject(configPath: string, o: { outfile?: string; target?: string }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[] }> {
+export async function buildProject(configPath: string, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[] }> {
   const prepared = await prepareEntry(configPath);
   try {
     const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
-    const path = await compile({ entry: prepared.entry, outfile, target: o.target, label: prepared.project.label });
+    const path = await compile({ entry: prepared.entry, outfile, target: o.target, smol: o.smol, label: prepared.project.label });
     return { path, project: prepared.project, modules: prepared.modules };
   } finally {
     prepared.cleanup();

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { isToolResult, type ContentBlock } from "../result.ts";
 import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.ts";
-import { issueLine, validateJson, type Tool } from "../tool.ts";
+import { issueLine, outputOf, validateJson, type Tool } from "../tool.ts";
 import type { CallResult } from "../protocol/project.ts";
 
 /**
@@ -67,7 +67,7 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
 
 /** Checks structured content against the output schema: the parsed value, or an error text. */
 function checkOutput(t: Tool, value: unknown): { value: unknown } | string {
-  const output = t.definition.output;
+  const output = outputOf(t);
   const outputSchema = t.outputSchema;
   if (output) {
     const r = v.safeParse(output, value);
