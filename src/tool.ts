@@ -139,7 +139,7 @@ const HINTS: Record<string, string> = {
   set: "use v.array(…) instead",
 };
 
-/** Where `mcpbin build` leaves the JSON Schemas it converted at build time (src/cli/precompute.ts): key → schema. */
+/** Where `mcpbin build` leaves the JSON Schemas it converted at build time (src/cli/precompute.ts): key → the schema's JSON text. */
 const PRECOMPUTED = Symbol.for("mcpbin.schemas");
 /** Set while `mcpbin build` records conversions. */
 const RECORDING = Symbol.for("mcpbin.schemas.record");
@@ -152,20 +152,30 @@ function precomputedKey(toolName: string, what: string, schema: AnySchema): stri
 
 /**
  * The JSON Schema of a valibot schema given directly or as a function ({@link ToolDefinition.input}):
- * the one recorded at build time when there is one (the function is then not called here), else converted.
+ * its text as recorded at build time when there is one (nothing is converted or parsed here, and the
+ * function is not called), else the converted schema (recorded when `mcpbin build` is recording).
+ * @param finish - applied to a converted schema before it is recorded (the input's object root).
  */
-function convert(toolName: string, what: "input" | "output", given: AnySchema | (() => AnySchema), resolve: () => AnySchema): JsonSchema {
+function jsonSchemaOf(
+  toolName: string,
+  what: "input" | "output",
+  given: AnySchema | (() => AnySchema),
+  resolve: () => AnySchema,
+  finish: (s: JsonSchema) => JsonSchema,
+): { text: string } | { schema: JsonSchema } {
   const g = globalThis as Record<symbol, unknown>;
-  const store = g[PRECOMPUTED] as Map<string, JsonSchema> | undefined;
-  const lazy = typeof given === "function";
-  const key = store ? (lazy ? `${toolName}\u0000${what}\u0000()` : precomputedKey(toolName, what, given)) : "";
+  const store = g[PRECOMPUTED] as Map<string, unknown> | undefined;
+  const key = store ? (typeof given === "function" ? `${toolName}\u0000${what}\u0000()` : precomputedKey(toolName, what, given)) : "";
   const hit = store?.get(key);
-  if (hit) return hit;
-  const schema = lazy ? resolve() : given;
+  if (typeof hit === "string") return { text: hit };
+  const schema = finish(convert(toolName, what, typeof given === "function" ? resolve() : given));
+  if (store && g[RECORDING] === true) store.set(key, JSON.stringify(schema));
+  return { schema };
+}
+
+function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
   try {
-    const out = valibotToJsonSchema(schema, what);
-    if (store && g[RECORDING] === true) store.set(key, out);
-    return out;
+    return valibotToJsonSchema(schema, what);
   } catch (e) {
     const message = String((e as Error).message);
     const m = /The "([^"]+)" (schema|action)/.exec(message);
@@ -240,14 +250,24 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   const givenInput = def.input as AnySchema | (() => AnySchema) | undefined;
   const resolveInput = () => (input ??= resolved(name, "input", givenInput!));
   const resolveOutput = () => (output ??= resolved(name, "output", def.output!));
-  let inputSchema = EMPTY_INPUT;
-  if (givenInput) inputSchema = objectRoot(name, "input", convert(name, "input", givenInput, resolveInput));
-  else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
+  // A schema recorded at build time stays JSON text: parsed only if read (tools/list splices the text).
+  let inputSchema: JsonSchema | undefined = EMPTY_INPUT;
+  let inputText: string | undefined;
+  if (givenInput) {
+    const r = jsonSchemaOf(name, "input", givenInput, resolveInput, (s) => objectRoot(name, "input", s));
+    if ("text" in r) [inputSchema, inputText] = [undefined, r.text];
+    else inputSchema = r.schema;
+  } else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
-  if (def.output) outputSchema = convert(name, "output", def.output, resolveOutput);
-  else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
+  let outputText: string | undefined;
+  if (def.output) {
+    const r = jsonSchemaOf(name, "output", def.output, resolveOutput, (s) => s);
+    if ("text" in r) outputText = r.text;
+    else outputSchema = r.schema;
+  } else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
 
-  const call = async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
+  // Named by its computed key: the function's `name` is the tool's, without a defineProperty per tool.
+  const call = { [name]: async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
     if (!Ajv2020 && usesJsonSchemaValidation(t)) await loadAjv();
     const parsed = parseArguments(t, args ?? {});
     if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
@@ -257,9 +277,11 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       requestId: ctx?.requestId,
       protocolVersion: ctx?.protocolVersion,
     });
-  };
-  const t = Object.assign(call, { [TOOL]: true as const, definition: def, inputSchema, outputSchema, [SCHEMAS]: { input: def.input ? resolveInput : undefined, output: def.output ? resolveOutput : undefined } }) as unknown as Tool<I, R>;
-  Object.defineProperty(t, "name", { value: name });
+  } }[name]!;
+  const resolvers: Resolvers = { input: def.input ? resolveInput : undefined, output: def.output ? resolveOutput : undefined, inputText, outputText };
+  const t = Object.assign(call, { [TOOL]: true as const, definition: def, [SCHEMAS]: resolvers, inputSchema, outputSchema }) as unknown as Tool<I, R>;
+  if (inputText !== undefined) Object.defineProperty(t, "inputSchema", { get: () => (inputSchema ??= JSON.parse(inputText) as JsonSchema) });
+  if (outputText !== undefined) Object.defineProperty(t, "outputSchema", { get: () => (outputSchema ??= JSON.parse(outputText) as JsonSchema) });
   // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not).
   if (usesJsonSchemaValidation(t)) loadAjv().catch(() => {});
   return t;
@@ -282,7 +304,16 @@ function resolved(toolName: string, what: "input" | "output", given: AnySchema |
 
 /** Where a tool keeps the resolvers of its valibot schemas (the function form is called on first use). */
 const SCHEMAS = Symbol("mcpbin.schemas");
-type Resolvers = { input?: () => AnySchema; output?: () => AnySchema };
+type Resolvers = { input?: () => AnySchema; output?: () => AnySchema; inputText?: string; outputText?: string };
+
+/**
+ * The JSON text of the tool's input and output JSON Schemas as recorded by `mcpbin build`, where they
+ * were (a tools/list result splices them in without parsing them).
+ */
+export function recordedSchemaTexts(t: Tool): { readonly input?: string; readonly output?: string } {
+  const r = (t as unknown as { [SCHEMAS]: Resolvers })[SCHEMAS];
+  return { input: r.inputText, output: r.outputText };
+}
 
 /** The tool's valibot input schema (calling the function form once), or undefined. */
 export function inputOf(t: Tool): AnySchema | undefined {
@@ -352,7 +383,7 @@ let ajvLoading: Promise<void> | undefined;
  * valibot `output`. Such a tool can only be called once {@link loadAjv} has settled.
  */
 export function usesJsonSchemaValidation(t: Tool): boolean {
-  return t.definition.inputSchema !== undefined || (t.outputSchema !== undefined && t.definition.output === undefined);
+  return t.definition.inputSchema !== undefined || t.definition.outputSchema !== undefined;
 }
 
 /** True once Ajv is loaded (or nothing needs it to be). */

@@ -1,5 +1,5 @@
 /** @module Projection of tool definitions and call results onto the protocol version in force (PROTOCOL.md §5, §6). */
-import type { Tool } from "../tool.ts";
+import { recordedSchemaTexts, type Tool } from "../tool.ts";
 import type { ContentBlock } from "../result.ts";
 import type { VersionFeatures } from "./versions.ts";
 import type { RequestId } from "./jsonrpc.ts";
@@ -18,12 +18,44 @@ export interface CallResult {
  * and the tool stays listed.
  */
 export function projectTool(t: Tool, f: VersionFeatures): Record<string, unknown> {
+  const out = toolHead(t, f);
+  out.inputSchema = t.inputSchema;
+  if (t.outputSchema && listsOutput(t, f)) out.outputSchema = t.outputSchema;
+  return Object.assign(out, toolTail(t, f));
+}
+
+/**
+ * {@link projectTool} serialized. JSON Schemas recorded at build time (src/cli/precompute.ts) are
+ * spliced in as their JSON text, in the same key order, instead of being parsed and serialized again.
+ * @returns the tool as JSON text.
+ */
+export function projectToolJson(t: Tool, f: VersionFeatures): string {
+  const texts = recordedSchemaTexts(t);
+  if (texts.input === undefined && texts.output === undefined) return JSON.stringify(projectTool(t, f));
+  let json = `${JSON.stringify(toolHead(t, f)).slice(0, -1)},"inputSchema":${texts.input ?? JSON.stringify(t.inputSchema)}`;
+  if ((texts.output !== undefined || t.outputSchema) && listsOutput(t, f)) json += `,"outputSchema":${texts.output ?? JSON.stringify(t.outputSchema)}`;
+  const tail = JSON.stringify(toolTail(t, f));
+  return tail === "{}" ? `${json}}` : `${json},${tail.slice(1)}`;
+}
+
+/** name, title (2025-06-18+) and description: the fields before the schemas. */
+function toolHead(t: Tool, f: VersionFeatures): Record<string, unknown> {
   const d = t.definition;
   const out: Record<string, unknown> = { name: t.name };
   if (d.title !== undefined && f.structured) out.title = d.title;
   out.description = d.description;
-  out.inputSchema = t.inputSchema;
-  if (t.outputSchema && f.structured && (f.structuredAnyRoot || t.outputSchema.type === "object")) out.outputSchema = t.outputSchema;
+  return out;
+}
+
+/** Whether the version lists the tool's output schema (2025-06-18+; a non-object root only from 2026-07-28). */
+function listsOutput(t: Tool, f: VersionFeatures): boolean {
+  return f.structured && (f.structuredAnyRoot || t.outputSchema!.type === "object");
+}
+
+/** annotations (2025-03-26+), icons (2025-11-25+) and _meta (2025-06-18+): the fields after the schemas. */
+function toolTail(t: Tool, f: VersionFeatures): Record<string, unknown> {
+  const d = t.definition;
+  const out: Record<string, unknown> = {};
   if (d.annotations && f.toolAnnotations) {
     const a = pick(d.annotations, TOOL_ANNOTATION_KEYS);
     if (a) out.annotations = a;

@@ -1,6 +1,6 @@
 /** @module The server's registry: its tools by name, its identity, and per-version tools/list results computed once. */
 import { isTool, ToolDefinitionError, type Tool } from "../tool.ts";
-import { projectTool } from "../protocol/project.ts";
+import { projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 
@@ -53,8 +53,8 @@ export class Registry {
   toolsListJson(f: VersionFeatures): string {
     let json = this.#listJson.get(f.version);
     if (json === undefined) {
-      const tools = [...this.tools.values()].map((t) => projectTool(t, f));
-      json = JSON.stringify(f.modern ? { resultType: "complete", tools, ...CACHE_HINTS, _meta: this.modernMeta } : { tools });
+      const tools = [...this.tools.values()].map((t) => projectToolJson(t, f)).join(",");
+      json = f.modern ? `{"resultType":"complete","tools":[${tools}],${JSON.stringify({ ...CACHE_HINTS, _meta: this.modernMeta }).slice(1)}` : `{"tools":[${tools}]}`;
       this.#listJson.set(f.version, json);
     }
     return json;

@@ -1,0 +1,56 @@
+// JSON Schemas recorded by `mcpbin build` stay JSON text in the executable: tool() neither converts nor
+// parses them, and tools/list splices the text in. The listing must be byte-identical to converting.
+import { afterEach, expect, test } from "bun:test";
+import * as v from "valibot";
+import { tool, type Tool } from "../../src/index.ts";
+import { projectTool, projectToolJson } from "../../src/protocol/project.ts";
+import { FEATURES } from "../../src/protocol/versions.ts";
+
+const STORE = Symbol.for("mcpbin.schemas");
+const RECORD = Symbol.for("mcpbin.schemas.record");
+const g = globalThis as Record<symbol, unknown>;
+afterEach(() => {
+  delete g[STORE];
+  delete g[RECORD];
+});
+
+let built = 0;
+function defineAll(): Tool[] {
+  return [
+    tool({
+      name: "full",
+      title: "Full",
+      description: "every field",
+      input: v.object({ q: v.pipe(v.string(), v.maxLength(9)), n: v.optional(v.number(), 3) }),
+      output: v.object({ hits: v.array(v.string()) }),
+      annotations: { readOnlyHint: true, title: "x" },
+      icons: [{ src: "https://example.com/i.png", mimeType: "image/png" }],
+      meta: { "example.com/k": 1 },
+      run: () => ({ hits: [] }),
+    }),
+    tool({ name: "lazy", description: "functions", input: () => (built++, v.object({ id: v.string() })), output: () => v.array(v.number()), run: () => [1] }),
+    tool({ name: "plain", description: "no schemas", run: () => "x" }),
+  ];
+}
+
+test("recorded tools list byte-identically to converted ones in every version, without converting or parsing", () => {
+  const plain = defineAll();
+  g[STORE] = new Map<string, unknown>();
+  g[RECORD] = true;
+  defineAll();
+  const texts = g[STORE] as Map<string, unknown>;
+  expect([...texts.values()].every((x) => typeof x === "string")).toBe(true);
+  expect(texts.size).toBe(4);
+  delete g[RECORD];
+
+  built = 0;
+  const recorded = defineAll();
+  expect(built).toBe(0); // the input function was not called: its JSON Schema came from the record
+  for (const f of FEATURES.values()) {
+    for (let i = 0; i < plain.length; i++) expect(projectToolJson(recorded[i]!, f)).toBe(JSON.stringify(projectTool(plain[i]!, f)));
+  }
+  // Reading the schema parses the text: the same object as converting gives.
+  expect(recorded[0]!.inputSchema).toEqual(plain[0]!.inputSchema);
+  expect(recorded[1]!.outputSchema).toEqual(plain[1]!.outputSchema);
+  expect(built).toBe(0);
+});
