@@ -1,6 +1,6 @@
 /** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
 import { basename, dirname, join, resolve } from "node:path";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
 import { precomputeSchemas } from "./precompute.ts";
@@ -28,6 +28,8 @@ export interface BuildOptions {
    * counts more than the last percent of throughput (docs/benchmarks.md measures both).
    */
   readonly smol?: boolean;
+  /** A `--bytecode-order` profile (see {@link recordBytecodeOrder}); `compile` records one itself for a host build. */
+  readonly bytecodeOrder?: string;
 }
 
 /** The `bun build` arguments for a release compile (exported for tests). */
@@ -51,6 +53,7 @@ export function compileArgs(o: BuildOptions, outfile: string): string[] {
   ];
   if (o.bytecode !== false) args.push("--bytecode");
   if (o.smol !== false) args.push("--compile-exec-argv=--smol");
+  if (o.bytecodeOrder !== undefined && o.bytecode !== false) args.push(`--bytecode-order=${o.bytecodeOrder}`);
   if (o.target) args.push(`--target=${o.target}`);
   args.push(o.entry);
   return args;
@@ -75,15 +78,26 @@ export async function compile(o: BuildOptions): Promise<string> {
   mkdirSync(dirname(outfile), { recursive: true });
   const pre = await precomputeSchemas(entry, bunExecutable());
   const root = guardedEntry(pre?.entry ?? entry, undefined, o.stdoutGuard !== false);
-  const run = async (bytecode: boolean) => {
-    const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry: root, bytecode }, outfile)], { stdout: "pipe", stderr: "pipe" });
-    const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
-    return { code, text: (out + err).trim() };
+  const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {
+    const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry: root, bytecode, bytecodeOrder }, out)], { stdout: "pipe", stderr: "pipe" });
+    const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    return { code, text: (stdout + stderr).trim() };
   };
   let r = await run(o.bytecode !== false);
   if (r.code !== 0 && o.bytecode !== false) {
     // Some targets or modules cannot take a bytecode cache; fall back to plain JS.
     r = await run(false);
+  } else if (r.code === 0 && o.bytecode !== false && o.bytecodeOrder === undefined && o.target === undefined && o.stdoutGuard !== false) {
+    // Profile-guided bytecode layout: the bytecode a session's start uses goes together at the front
+    // of the executable, so a start touches fewer pages (docs/benchmarks.md). Best effort: without a
+    // profile the first build stands.
+    const order = await recordBytecodeOrder(outfile);
+    if (order) {
+      const again = await run(true, order.file, `${outfile}.ordered`);
+      if (again.code === 0) renameSync(`${outfile}.ordered`, outfile);
+      else rmSync(`${outfile}.ordered`, { force: true });
+      order.cleanup();
+    }
   }
   rmSync(dirname(root), { recursive: true, force: true });
   pre?.cleanup();
@@ -92,6 +106,46 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (bun build exited ${r.code})`);
   }
   return outfile;
+}
+
+/** Longest the profiling session of {@link recordBytecodeOrder} may take, ms. */
+const ORDER_TIMEOUT_MS = 10_000;
+
+/**
+ * Records which bytecode a start of the executable uses (`BUN_BYTECODE_ORDER_OUT`): runs it once with a
+ * session that runs no tool (initialize, tools/list, a call of an unknown tool, ping, and a 2026-07-28
+ * server/discover), stdout and stderr discarded, stdin then closed.
+ * @param executable - a host executable built with bytecode.
+ * @returns the profile (the caller removes it with `cleanup`), or undefined when none was written.
+ */
+export async function recordBytecodeOrder(executable: string): Promise<{ file: string; cleanup(): void } | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), "mcpbin-order-"));
+  const file = join(dir, "order.txt");
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const session = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcpbin-build", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "\u0000", arguments: {} } },
+    { jsonrpc: "2.0", id: 4, method: "ping" },
+    { jsonrpc: "2.0", id: 5, method: "server/discover", params: { _meta: meta } },
+  ];
+  try {
+    // The builder's tracing settings stay out of this run (it would export its spans).
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
+    const p = Bun.spawn([executable], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, BUN_BYTECODE_ORDER_OUT: file } });
+    const timer = setTimeout(() => p.kill("SIGKILL"), ORDER_TIMEOUT_MS);
+    p.stdin.write(session.map((m) => JSON.stringify(m) + "\n").join(""));
+    await p.stdin.end();
+    const code = await p.exited;
+    clearTimeout(timer);
+    if (code === 0 && existsSync(file) && statSync(file).size > 0) return { file, cleanup };
+  } catch {
+    // no profile: the caller keeps the unordered build
+  }
+  cleanup();
+  return undefined;
 }
 
 /**

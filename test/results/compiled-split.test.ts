@@ -2,7 +2,8 @@
 // request (Ajv for raw JSON Schemas, the Streamable HTTP transport) must be there when first needed.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { compileFixture, McpProcess } from "../helpers/proc.ts";
-import { compileArgs } from "../../src/cli/build.ts";
+import { compileArgs, recordBytecodeOrder } from "../../src/cli/build.ts";
+import { readFileSync } from "node:fs";
 
 let bin: string;
 const procs: McpProcess[] = [];
@@ -18,7 +19,21 @@ test("release compiles split lazily loaded code into chunks and run with --smol"
   expect(args).toContain("--splitting");
   expect(args).toContain("--compile-exec-argv=--smol");
   expect(compileArgs({ entry: "/x/main.ts", smol: false }, "/x/out")).not.toContain("--compile-exec-argv=--smol");
+  expect(compileArgs({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt" }, "/x/out")).toContain("--bytecode-order=/x/order.txt");
+  expect(compileArgs({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt", bytecode: false }, "/x/out").join(" ")).not.toContain("--bytecode");
 });
+
+test("the bytecode-order profile of a build: written by one scripted session of the executable", async () => {
+  const order = await recordBytecodeOrder(bin);
+  expect(order).toBeDefined();
+  try {
+    const text = readFileSync(order!.file, "utf8");
+    expect(text.startsWith("v2\n")).toBe(true);
+    expect(text.split("\n").length).toBeGreaterThan(100);
+  } finally {
+    order!.cleanup();
+  }
+}, 30_000);
 
 test("raw inputSchema: the first call, sent in the same write as initialize, is validated by Ajv from its chunk", async () => {
   const p = new McpProcess([bin]);
