@@ -144,10 +144,27 @@ const PRECOMPUTED = Symbol.for("mcpbin.schemas");
 /** Set while `mcpbin build` records conversions. */
 const RECORDING = Symbol.for("mcpbin.schemas.record");
 
-/** The key of one conversion: tool, input/output, and the schema's type and top-level keys (a stale entry misses). */
-function precomputedKey(toolName: string, what: string, schema: AnySchema): string {
-  const entries = (schema as { entries?: Record<string, unknown> }).entries;
-  return `${toolName}\u0000${what}\u0000${schema.type}\u0000${entries ? Object.keys(entries).join(",") : ""}`;
+/** How many tools of each name this process has defined so far (a recorded schema belongs to one definition). */
+const definitions = new Map<string, number>();
+
+/** Forgets the definition counts of {@link precomputedKey}: for tests that record and replay definitions in one process (internal). */
+export function resetDefinitionCounts(): void {
+  definitions.clear();
+}
+
+/**
+ * The key of one recorded conversion: the tool's name, which definition of that name it is (in the order
+ * the program defines them, the same at build time and at run time), input/output, and for a schema given
+ * directly its type and top-level fields with their types, so a stale record misses instead of lying. A
+ * schema function is keyed without the fingerprint: it is not called before it is needed.
+ */
+function precomputedKey(toolName: string, nth: number, what: string, given: AnySchema | (() => AnySchema)): string {
+  const head = `${toolName}\u0000${nth}\u0000${what}`;
+  if (typeof given === "function") return `${head}\u0000()`;
+  const entries = (given as { entries?: Record<string, AnySchema> }).entries;
+  let fields = "";
+  if (entries) for (const k in entries) fields += `${k}:${entries[k]!.type},`;
+  return `${head}\u0000${given.type}\u0000${fields}`;
 }
 
 /**
@@ -158,6 +175,7 @@ function precomputedKey(toolName: string, what: string, schema: AnySchema): stri
  */
 function jsonSchemaOf(
   toolName: string,
+  nth: number,
   what: "input" | "output",
   given: AnySchema | (() => AnySchema),
   resolve: () => AnySchema,
@@ -165,7 +183,7 @@ function jsonSchemaOf(
 ): { text: string } | { schema: JsonSchema } {
   const g = globalThis as Record<symbol, unknown>;
   const store = g[PRECOMPUTED] as Map<string, unknown> | undefined;
-  const key = store ? (typeof given === "function" ? `${toolName}\u0000${what}\u0000()` : precomputedKey(toolName, what, given)) : "";
+  const key = store ? precomputedKey(toolName, nth, what, given) : "";
   const hit = store?.get(key);
   if (typeof hit === "string") return { text: hit };
   const schema = finish(convert(toolName, what, typeof given === "function" ? resolve() : given));
@@ -245,6 +263,8 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
     );
   }
+  const nth = definitions.get(name) ?? 0;
+  definitions.set(name, nth + 1);
   let input: AnySchema | undefined;
   let output: AnySchema | undefined;
   const givenInput = def.input as AnySchema | (() => AnySchema) | undefined;
@@ -254,14 +274,14 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   let inputSchema: JsonSchema | undefined = EMPTY_INPUT;
   let inputText: string | undefined;
   if (givenInput) {
-    const r = jsonSchemaOf(name, "input", givenInput, resolveInput, (s) => objectRoot(name, "input", s));
+    const r = jsonSchemaOf(name, nth, "input", givenInput, resolveInput, (s) => objectRoot(name, "input", s));
     if ("text" in r) [inputSchema, inputText] = [undefined, r.text];
     else inputSchema = r.schema;
   } else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
   let outputText: string | undefined;
   if (def.output) {
-    const r = jsonSchemaOf(name, "output", def.output, resolveOutput, (s) => s);
+    const r = jsonSchemaOf(name, nth, "output", def.output, resolveOutput, (s) => s);
     if ("text" in r) outputText = r.text;
     else outputSchema = r.schema;
   } else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
-import { precomputeSchemas } from "./precompute.ts";
+import { inspectScript, precomputedEntry, type Inspection } from "./precompute.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -30,6 +30,11 @@ export interface BuildOptions {
   readonly smol?: boolean;
   /** A `--bytecode-order` profile (see {@link recordBytecodeOrder}); `compile` records one itself for a host build. */
   readonly bytecodeOrder?: string;
+  /**
+   * The JSON Schemas recorded by the check run ({@link checkScript}) to embed; when not given, `compile`
+   * runs the check itself and embeds what it recorded (best effort: nothing when the run fails).
+   */
+  readonly schemas?: Readonly<Record<string, string>>;
 }
 
 /** The `bun build` arguments for a release compile (exported for tests). */
@@ -76,7 +81,12 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
   mkdirSync(dirname(outfile), { recursive: true });
-  const pre = await precomputeSchemas(entry, bunExecutable());
+  let schemas = o.schemas;
+  if (schemas === undefined && o.stdoutGuard !== false) {
+    const r = await inspectScript(entry, bunExecutable()).catch(() => undefined);
+    if (r && !("notServer" in r)) schemas = r.schemas;
+  }
+  const pre = schemas ? precomputedEntry(entry, schemas) : undefined;
   const root = guardedEntry(pre?.entry ?? entry, undefined, o.stdoutGuard !== false);
   const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {
     const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry: root, bytecode, bytecodeOrder }, out)], { stdout: "pipe", stderr: "pipe" });
@@ -93,10 +103,16 @@ export async function compile(o: BuildOptions): Promise<string> {
     // profile the first build stands.
     const order = await recordBytecodeOrder(outfile);
     if (order) {
-      const again = await run(true, order.file, `${outfile}.ordered`);
-      if (again.code === 0) renameSync(`${outfile}.ordered`, outfile);
-      else rmSync(`${outfile}.ordered`, { force: true });
-      order.cleanup();
+      // Compiled again beside the first under the same file name (the name is part of the executable:
+      // its module path), then moved over it; a failure leaves the first build.
+      const stage = mkdtempSync(join(dirname(outfile), ".mcpbin-order-"));
+      try {
+        const again = await run(true, order.file, join(stage, basename(outfile)));
+        if (again.code === 0) renameSync(join(stage, basename(outfile)), outfile);
+      } finally {
+        rmSync(stage, { recursive: true, force: true });
+        order.cleanup();
+      }
     }
   }
   rmSync(dirname(root), { recursive: true, force: true });
@@ -134,7 +150,8 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
   try {
     // The builder's tracing settings stay out of this run (it would export its spans).
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
-    const p = Bun.spawn([executable], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, BUN_BYTECODE_ORDER_OUT: file } });
+    // --stdio: a server whose options ask for HTTP must not open a port here.
+    const p = Bun.spawn([executable, "--stdio"], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, BUN_BYTECODE_ORDER_OUT: file } });
     const timer = setTimeout(() => p.kill("SIGKILL"), ORDER_TIMEOUT_MS);
     p.stdin.write(session.map((m) => JSON.stringify(m) + "\n").join(""));
     await p.stdin.end();
@@ -190,34 +207,21 @@ export function guardedEntry(entry: string, name?: string, stdoutGuard = true): 
 const CLI = resolve(import.meta.dir, "../../bin/mcpbin.ts");
 
 /**
- * Runs the check of `mcpbin list` on a script before it is compiled: collects the options it passes
- * to `serve()` and builds the server's Registry, so what the executable would refuse at every start
- * (a duplicate tool, a bad option or tool definition, a module that fails to load) fails the build.
- * It runs in a child process with stdin closed, so the script's top-level side effects (output,
- * timers, a stdin reader) cannot disturb or hang the build.
+ * Checks a script before it is compiled, in one run of it in a child process (src/cli/check-run.ts,
+ * stdin closed, no arguments): collects the options it passes to `serve()` and builds the server's
+ * Registry, so what the executable would refuse at every start (a duplicate tool, a bad option or tool
+ * definition, a module that fails to load) fails the build; the same run records the JSON Schemas
+ * `tool()` converts, for {@link compile} to embed.
  * @param entry - absolute path of the script.
- * @returns the number of tools (undefined if its list could not be read); null when the script never calls mcpbin's `serve()` (an entry that
- *   is not an mcpbin server: compile it unchecked and without the stdout guard; a warning is printed).
+ * @returns what the run found; null when the script never calls mcpbin's `serve()` (an entry that is
+ *   not an mcpbin server: compile it unchecked and without the stdout guard; a warning is printed).
  * @throws CliError with the check's one-line message.
  */
-export async function checkScript(entry: string): Promise<number | null | undefined> {
-  const p = Bun.spawn([bunExecutable(), CLI, "list", "--json", entry], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
-  if (code === 0) {
-    // The JSON is the last thing on stdout (a script may print a banner first).
-    const at = out.lastIndexOf('{\n  "name"');
-    try {
-      return (JSON.parse(out.slice(at)) as { tools: unknown[] }).tools.length;
-    } catch {
-      return undefined;
-    }
-  }
-  const line = err.split("\n").filter((l) => l.startsWith("mcpbin: ")).pop()?.slice("mcpbin: ".length) ?? `checking ${entry} failed (exit ${code})`;
-  if (line.includes("did not call serve() while loading")) {
-    process.stderr.write(`mcpbin: warning: ${line.split(";")[0]}; compiling it as it is (no tool check, no stdout guard)\n`);
-    return null;
-  }
-  throw new CliError(line);
+export async function checkScript(entry: string): Promise<Inspection | null> {
+  const r = await inspectScript(entry, bunExecutable());
+  if (!("notServer" in r)) return r;
+  process.stderr.write(`mcpbin: warning: ${r.notServer.split(";")[0]}; compiling it as it is (no tool check, no stdout guard)\n`);
+  return null;
 }
 
 /** The Bun executable running this CLI (the pinned devDependency when run through npx/bunx). */

@@ -124,10 +124,10 @@ async function build(args: string[]): Promise<number> {
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
-    const tools = await checkScript(src.path);
-    path = await compile({ entry: src.path, ...o, stdoutGuard: tools !== null });
+    const checked = await checkScript(src.path);
+    path = await compile({ entry: src.path, ...o, stdoutGuard: checked !== null, schemas: checked?.schemas ?? {} });
     name = basename(path).replace(/\.exe$/, "");
-    if (typeof tools === "number") process.stderr.write(`mcpbin: ${tools} tool${tools === 1 ? "" : "s"}\n`);
+    if (checked) process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
   process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);

@@ -1,58 +1,90 @@
-/** @module Build-time JSON Schemas: runs the entry once to record every valibot → JSON Schema conversion, and embeds them so the executable skips that work at start. */
+/** @module The build's check of a script (one run of it, src/cli/check-run.ts) and the entry that embeds the JSON Schemas that run recorded, so the executable skips that work at start. */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { CliError } from "./errors.ts";
 
-/** Longest the recording run may take, ms; a slower entry is built without precomputed schemas. */
-const RECORD_TIMEOUT_MS = 20_000;
+/** Longest the check run may take, ms: a script must define its tools and call serve() when it loads. */
+const CHECK_TIMEOUT_MS = 60_000;
 
-/** A generated entry that installs the recorded schemas, then imports the real entry. */
+/** What the check run of a server script found. */
+export interface Inspection {
+  readonly name: string;
+  readonly version: string;
+  /** How many tools it serves. */
+  readonly tools: number;
+  /** Key → JSON text of each valibot → JSON Schema conversion its tools made (src/tool.ts). */
+  readonly schemas: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs the script once in a child process (stdin closed, stdout and stderr discarded, no arguments):
+ * serve() hands its options over instead of serving, the server's Registry is built, and every
+ * conversion `tool()` makes is recorded (`MCPBIN_PRECOMPUTE_SCHEMAS=0`: none).
+ * @param entry - absolute path of the script (or of a generated config entry).
+ * @param bun - the Bun executable.
+ * @returns what it found, or `{ notServer }` (the loader's message) when the script never calls serve()
+ *   (not an mcpbin server).
+ * @throws CliError with one line: the script's load error, a bad tool or option, or a run that did not finish.
+ */
+export async function inspectScript(entry: string, bun: string): Promise<Inspection | { readonly notServer: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "mcpbin-check-"));
+  try {
+    const out = join(dir, "result.json");
+    const p = Bun.spawn([bun, resolve(import.meta.dir, "check-run.ts")], {
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...process.env, MCPBIN_CHECK_ENTRY: entry, MCPBIN_CHECK_OUT: out },
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      p.kill("SIGKILL");
+    }, CHECK_TIMEOUT_MS);
+    const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
+    clearTimeout(timer);
+    if (timedOut) throw new CliError(`checking ${entry} did not finish within ${CHECK_TIMEOUT_MS / 1000} s: a script must define its tools and call serve() when it loads`);
+    if (!existsSync(out)) {
+      const last = err.trim().split("\n").pop() ?? "";
+      throw new CliError(`checking ${entry} failed (exit ${code})${last ? `: ${last}` : ""}`);
+    }
+    const r = JSON.parse(readFileSync(out, "utf8")) as Partial<Inspection> & { error?: string; notServer?: boolean };
+    if (r.notServer) return { notServer: r.error ?? "" };
+    if (r.error !== undefined) throw new CliError(r.error);
+    return r as Inspection;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A generated entry that installs recorded JSON Schemas, then imports the real one. */
 export interface PrecomputedEntry {
   /** The file to compile instead of the entry. */
   readonly entry: string;
-  /** How many conversions were recorded. */
-  readonly count: number;
   /** Removes the generated files. */
   cleanup(): void;
 }
 
 /**
- * Records the JSON Schemas the entry's tools convert from valibot (a child process imports the entry
- * with serve() collecting instead of serving, like `mcpbin list`) and writes a generated entry that
- * installs them (`globalThis[Symbol.for("mcpbin.schemas")]`) before importing the real one; `tool()`
- * then takes the recorded schema instead of converting (src/tool.ts). With 200 tools this is most of
- * the start-up work (docs/benchmarks.md). An entry the recording run cannot import is compiled as
- * is: the executable then converts at start as before (so does `MCPBIN_PRECOMPUTE_SCHEMAS=0`).
+ * Writes an entry that installs the recorded JSON Schemas (`globalThis[Symbol.for("mcpbin.schemas")]`,
+ * key → JSON text as string constants: nothing to parse at start) before importing the real entry;
+ * `tool()` then takes the recorded text instead of converting (src/tool.ts). With 200 tools this was
+ * most of the start-up work (docs/benchmarks.md).
  * @param entry - absolute path of the entry.
- * @param bun - the Bun executable.
- * @returns the generated entry, or undefined when nothing was recorded.
+ * @param schemas - from {@link inspectScript}.
+ * @returns the generated entry, or undefined when there is nothing to embed.
  */
-export async function precomputeSchemas(entry: string, bun: string): Promise<PrecomputedEntry | undefined> {
-  if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS === "0") return undefined;
+export function precomputedEntry(entry: string, schemas: Readonly<Record<string, string>>): PrecomputedEntry | undefined {
+  const entries = Object.entries(schemas);
+  if (entries.length === 0) return undefined;
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-schemas-"));
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  try {
-    const recorded = join(dir, "schemas.json");
-    const p = Bun.spawn([bun, resolve(import.meta.dir, "precompute-run.ts"), entry, recorded], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-    const timer = setTimeout(() => p.kill("SIGKILL"), RECORD_TIMEOUT_MS);
-    const code = await p.exited;
-    clearTimeout(timer);
-    if (code !== 0 || !existsSync(recorded)) return void cleanup();
-    const text = readFileSync(recorded, "utf8");
-    const count = Object.keys(JSON.parse(text) as object).length;
-    if (count === 0) return void cleanup();
-    writeFileSync(
-      join(dir, "schemas.js"),
-      `// Generated by mcpbin build: the JSON Schemas of the entry's tools, converted at build time.\n` +
-        // Key → the schema's JSON text, as string constants: nothing to parse at start (tool() keeps
-        // the text; tools/list splices it in; src/tool.ts).
-        `globalThis[Symbol.for("mcpbin.schemas")] = new Map(${JSON.stringify(Object.entries(JSON.parse(text) as Record<string, string>))});\n`,
-    );
-    const wrapper = join(dir, "entry.ts");
-    writeFileSync(wrapper, `import "./schemas.js";\nimport ${JSON.stringify(entry)};\n`);
-    return { entry: wrapper, count, cleanup };
-  } catch {
-    cleanup();
-    return undefined;
-  }
+  writeFileSync(
+    join(dir, "schemas.js"),
+    `// Generated by mcpbin build: the JSON Schemas of the entry's tools, converted at build time.\n` +
+      `globalThis[Symbol.for("mcpbin.schemas")] = new Map(${JSON.stringify(entries)});\n`,
+  );
+  const wrapper = join(dir, "entry.ts");
+  writeFileSync(wrapper, `import "./schemas.js";\nimport ${JSON.stringify(entry)};\n`);
+  return { entry: wrapper, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -3,10 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
-import { collectScript } from "../loader/script.ts";
-import { compile } from "./build.ts";
+import { bunExecutable, compile } from "./build.ts";
 import { CliError } from "./errors.ts";
-import { Registry } from "../server/registry.ts";
+import { inspectScript } from "./precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
 import { sha256, tarGz, zip } from "./archive.ts";
@@ -43,18 +42,24 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
   let version: string;
   let label: string | undefined;
   let cleanup = () => {};
+  let schemas: Readonly<Record<string, string>> | undefined;
   if (src.kind === "config") {
     const prepared = await prepareEntry(src.path);
     ({ entry, cleanup } = prepared);
     label = prepared.project.label;
     name = executableName(prepared.project.config.name);
     version = prepared.project.config.version;
+    const r = await inspectScript(entry, bunExecutable()).catch(() => undefined); // best effort, as compile() does
+    if (r && !("notServer" in r)) schemas = r.schemas;
   } else {
-    const options = await collectScript(src.path);
-    new Registry(options); // what the executable would refuse at start (a duplicate tool, a bad option) fails here instead
+    // One check run: what the executable would refuse at start (a duplicate tool, a bad option) fails
+    // here instead, and the JSON Schemas it records serve every platform's build.
+    const checked = await inspectScript(resolve(src.path), bunExecutable());
+    if ("notServer" in checked) throw new CliError(checked.notServer);
     entry = src.path;
-    name = executableName(options.name);
-    version = options.version;
+    name = executableName(checked.name);
+    version = checked.version;
+    schemas = checked.schemas;
   }
   const outdir = resolve(o.outdir ?? join("dist", "release"));
   mkdirSync(outdir, { recursive: true });
@@ -69,7 +74,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       const base = `${name}-${version}-${platform}`;
       let built: string;
       try {
-        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label });
+        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas });
       } catch (e) {
         process.stderr.write(`mcpbin: release: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
         failed.push(platform);

@@ -8,7 +8,9 @@ import { COLLECT } from "./collector.ts";
 
 /**
  * Imports a script-style entry (one that ends with `serve()`) and returns the options it passed to
- * `serve()`, without serving.
+ * `serve()`, without serving. Collected, `serve()` never settles, as a real server's does not until
+ * stdin closes: code after `await serve()` (a `process.exit`, clean-up) does not run here either. While
+ * it loads, `process.argv` holds only the runtime and the script, as if run with no arguments.
  * @param entry - the script.
  * @returns the options of its (first) `serve()` call.
  * @throws LoaderError when the script is missing, fails to import, or never calls `serve()`.
@@ -18,16 +20,24 @@ export async function collectScript(entry: string): Promise<ServerOptions> {
   const label = displayPath(file);
   if (!existsSync(file)) throw new LoaderError(`${label}: entry not found`);
   let got: ServerOptions | undefined;
+  let collected!: () => void;
+  const served = new Promise<void>((r) => (collected = r));
   const g = globalThis as Record<symbol, unknown>;
   g[COLLECT] = (options: ServerOptions) => {
     got ??= options;
+    collected();
+    return new Promise<never>(() => {});
   };
+  // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
+  const argv = process.argv;
+  process.argv = [argv[0]!, file];
   try {
-    await import(file);
+    await Promise.race([import(file), served]);
   } catch (e) {
     throw new LoaderError(`${label} failed to load: ${firstLine(e)}`);
   } finally {
     delete g[COLLECT];
+    process.argv = argv;
   }
   if (!got) throw new LoaderError(`${label} did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config`);
   return got;

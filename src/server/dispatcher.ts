@@ -2,7 +2,7 @@
 import { checkEnvelope, errorLine, ErrorCode, notificationLine, resultLine, RpcError, type Message, type RequestId } from "../protocol/jsonrpc.ts";
 import { FEATURES, MODERN_VERSION, negotiateLegacy, SUPPORTED_VERSIONS, type VersionFeatures } from "../protocol/versions.ts";
 import { plainTextLine, projectResult, type CallResult } from "../protocol/project.ts";
-import { ajvLoaded, loadAjv, parseArguments, usesJsonSchemaValidation, type Tool, type ToolContext } from "../tool.ts";
+import { ajvLoaded, loadAjv, outputOf, parseArguments, usesJsonSchemaValidation, type Tool, type ToolContext } from "../tool.ts";
 import { CACHE_HINTS, type Registry } from "./registry.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "./call.ts";
 import { tracing } from "../telemetry/state.ts";
@@ -252,7 +252,15 @@ export class Session {
       );
     }
 
-    const parsed = parseArguments(t, args);
+    let parsed: ReturnType<typeof parseArguments>;
+    try {
+      parsed = parseArguments(t, args);
+      // A schema given as a function is built on first use: an output schema too, before the tool runs.
+      if (typeof t.definition.output === "function") outputOf(t);
+    } catch (e) {
+      // Only a schema function can throw here (ToolDefinitionError), e.g. one that depends on the environment.
+      return this.#respond(id, errorResult(`Tool ${name} cannot run: ${(e as Error)?.message ?? e}`), f);
+    }
     if (!parsed.ok) {
       if (tracing.on) tracing.invalidArguments();
       return this.#respond(id, errorResult(invalidArgumentsText(t, parsed.issues)), f);

@@ -21,6 +21,7 @@ const BAD: [string, string, string][] = [
   ["a duplicate tool", script(`await serve({ name: "s", version: "1.0.0", tools: [a, a] });`), `mcpbin: two tools are named "a": rename one, or pass only one of them in serve()'s "tools"`],
   ["a dotted tool name", script(`await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "get.user", description: "d", run: () => 1 })] });`), `tool name "get.user" is not accepted`],
   ["a bad json option", script(`await serve({ name: "s", version: "1.0.0", tools: [a], json: { nonFinite: "zero" } as never });`), `mcpbin: json.nonFinite must be one of "null", "string", "error"; got "zero"`],
+  ["a duplicate tool, then process.exit() after serve()", script(`await serve({ name: "s", version: "1.0.0", tools: [a, a] });\nprocess.exit(0);`), `mcpbin: two tools are named "a"`],
   ["a bad tool option", script(`await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "b", description: "b", timeoutMs: -1, run: () => 1 })] });`), `tool "b": timeoutMs must be a number of milliseconds from 0 (no limit)`],
 ];
 
@@ -96,6 +97,24 @@ test("mcpbin dev: an unexpected error at start-up is `mcpbin: <stack>` with exit
   await Bun.sleep(50);
   expect(p.stderr).toStartWith("mcpbin: Error: boom in dev\n");
   expect(p.stderr).not.toContain('throw new Error("boom in dev")');
+});
+
+test("the build's check run gives the script no arguments and stops at serve(): strict argument parsing, stdout chatter and code after serve() do not get in its way", async () => {
+  const body = [
+    `import { parseArgs } from "node:util";`,
+    `parseArgs({ args: process.argv.slice(2), strict: true, options: {} });`,
+    `const chatter = setInterval(() => process.stdout.write("tick\\n"), 5);`,
+    `await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "b", description: "b", input: v.object({ n: v.number() }), run: ({ n }) => n })] });`,
+    `clearInterval(chatter);`,
+    `process.exit(0);`,
+  ].join("\n");
+  const dir = writeProject({ "server.ts": script(body) });
+  const r = await mcpbin(["build", "server.ts", "--outfile", "dist/server"], dir);
+  expect(r.stderr).toContain("mcpbin: 2 tools\n");
+  expect(r.code).toBe(0);
+  const listed = await mcpbin(["list", "server.ts", "--json"], dir);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toContain('"name": "b"');
 });
 
 test("an entry that never calls serve() is compiled as it is, with a warning: no tool check, its stdout left alone", async () => {

@@ -23,6 +23,15 @@ test("release compiles split lazily loaded code into chunks and run with --smol"
   expect(compileArgs({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt", bytecode: false }, "/x/out").join(" ")).not.toContain("--bytecode");
 });
 
+test("the bytecode-order profile is recorded over stdio even when the server's options ask for HTTP (--stdio)", async () => {
+  const httpBin = await compileFixture("test/fixtures/servers/http-options.ts", "http-options");
+  const started = performance.now();
+  const order = await recordBytecodeOrder(httpBin);
+  expect(order).toBeDefined();
+  order!.cleanup();
+  expect(performance.now() - started).toBeLessThan(8_000); // the session ended on EOF, not by the 10 s kill
+}, 120_000);
+
 test("the bytecode-order profile of a build: written by one scripted session of the executable", async () => {
   const order = await recordBytecodeOrder(bin);
   expect(order).toBeDefined();

@@ -47,6 +47,28 @@ test("compiled: tools/list comes from the recorded JSON Schemas; each function r
   expect(p.stderr.trim().split("\n").sort()).toEqual(["built lazy_in input", "built lazy_out input", "built lazy_out output"]);
 }, 30_000);
 
+test("compiled: a schema function that fails at run time (it depends on the environment) gives an isError result, and the tool does not run", async () => {
+  for (const env of [{ LAZY_BREAK: "1" }, { LAZY_BREAK_OUT: "1" }] as Record<string, string>[]) {
+    const p = new McpProcess([bin], { env });
+    procs.push(p);
+    await session(p);
+    const r = (await p.request("tools/call", { name: "broken", arguments: {} }, 2, "2025-11-25")) as unknown as Result;
+    expect(r.result.isError).toBe(true);
+    const what = env.LAZY_BREAK ? "input" : "output";
+    expect(r.result.content[0]!.text).toBe(`Tool broken cannot run: tool "broken": the ${what} function threw: no ${what} schema today`);
+    await Bun.sleep(50);
+    expect(p.stderr).not.toContain("broken ran");
+  }
+}, 30_000);
+
+test("compiled: the executable's module path is named after --outfile (its second, profiled compile included)", async () => {
+  const p = new McpProcess([bin]);
+  procs.push(p);
+  await session(p);
+  const r = (await p.request("tools/call", { name: "argv1", arguments: {} }, 2)) as unknown as Result;
+  expect(r.result.content[0]!.text).toEndWith("/lazy");
+}, 30_000);
+
 test("compiled: the executable runs with --smol (mcpbin build's default)", async () => {
   const p = new McpProcess([bin]);
   procs.push(p);
@@ -58,7 +80,7 @@ test("compiled: the executable runs with --smol (mcpbin build's default)", async
 test("from source: the functions run at start (the JSON Schemas are converted there), once each", async () => {
   const p = spawn();
   const tools = await session(p);
-  expect(tools.map((t) => t.name)).toEqual(["lazy_in", "lazy_out", "exec_argv"]);
+  expect(tools.map((t) => t.name)).toEqual(["lazy_in", "lazy_out", "exec_argv", "argv1", "broken"]);
   const r = (await p.request("tools/call", { name: "lazy_in", arguments: { n: 2, unit: "km" } }, 2)) as unknown as Result;
   expect(r.result.content[0]!.text).toBe("2 km");
   expect(p.stderr.trim().split("\n").sort()).toEqual(["built lazy_in input", "built lazy_out input", "built lazy_out output"]);

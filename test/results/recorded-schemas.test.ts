@@ -3,6 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import * as v from "valibot";
 import { tool, type Tool } from "../../src/index.ts";
+import { resetDefinitionCounts } from "../../src/tool.ts";
 import { projectTool, projectToolJson } from "../../src/protocol/project.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
 
@@ -35,6 +36,9 @@ function defineAll(): Tool[] {
 
 test("recorded tools list byte-identically to converted ones in every version, without converting or parsing", () => {
   const plain = defineAll();
+  // A build records in a fresh process, and the executable replays in another: each starts counting
+  // definitions of a name at 0.
+  resetDefinitionCounts();
   g[STORE] = new Map<string, unknown>();
   g[RECORD] = true;
   defineAll();
@@ -44,6 +48,7 @@ test("recorded tools list byte-identically to converted ones in every version, w
   delete g[RECORD];
 
   built = 0;
+  resetDefinitionCounts();
   const recorded = defineAll();
   expect(built).toBe(0); // the input function was not called: its JSON Schema came from the record
   for (const f of FEATURES.values()) {
@@ -53,4 +58,22 @@ test("recorded tools list byte-identically to converted ones in every version, w
   expect(recorded[0]!.inputSchema).toEqual(plain[0]!.inputSchema);
   expect(recorded[1]!.outputSchema).toEqual(plain[1]!.outputSchema);
   expect(built).toBe(0);
+});
+
+test("a record belongs to one definition: two tools of one name, or a schema whose fields changed, do not take each other's", () => {
+  resetDefinitionCounts();
+  g[STORE] = new Map<string, unknown>();
+  g[RECORD] = true;
+  const define = (idType: "number" | "string") => [
+    tool({ name: "search", description: "v1", input: () => v.object({ query: v.string(), limit: v.number() }), run: () => 1 }),
+    tool({ name: "search", description: "v2", input: () => v.object({ q: v.string() }), run: () => 1 }),
+    tool({ name: "get", description: "by id", input: v.object({ id: idType === "number" ? v.number() : v.string() }), run: () => 1 }),
+  ];
+  define("number");
+  delete g[RECORD];
+  resetDefinitionCounts();
+  const [, second, get] = define("string");
+  expect(Object.keys(second!.inputSchema.properties as object)).toEqual(["q"]);
+  // The record of get was made with id: number; this definition has id: string, so it is converted afresh.
+  expect((get!.inputSchema.properties as Record<string, { type: string }>).id!.type).toBe("string");
 });
