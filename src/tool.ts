@@ -361,7 +361,8 @@ export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues
  * @returns the parsed value (defaults filled in, transforms applied) or the problems.
  */
 export function parseArguments(t: Tool, args: unknown): ParsedArguments {
-  const input = inputOf(t);
+  const given = t.definition.input;
+  const input = typeof given === "function" ? inputOf(t) : given;
   if (input) {
     const r = v.safeParse(input, args);
     return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };

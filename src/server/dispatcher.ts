@@ -245,7 +245,7 @@ export class Session {
     else if (typeof args !== "object" || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
 
     // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()).
-    if (!ajvLoaded() && usesJsonSchemaValidation(t)) {
+    if (usesJsonSchemaValidation(t) && !ajvLoaded()) {
       return loadAjv().then(
         () => this.#toolsCall(id, params, f),
         (e: unknown) => this.#respond(id, errorResult(`Tool ${name} cannot check its arguments: loading the JSON Schema validator failed: ${(e as Error)?.message ?? e}`), f),
