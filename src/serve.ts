@@ -24,6 +24,8 @@ import { installedCollector } from "./loader/collector.ts";
  *   collector is installed, see src/loader/collector.ts) it only hands the options over and resolves.
  */
 export function serve(options: ServerOptions): Promise<void> {
+  // For `mcpbin dev`, which says so when a script finishes loading without calling serve().
+  (globalThis as Record<symbol, unknown>)[Symbol.for("mcpbin.served")] = true;
   const collect = installedCollector();
   if (collect) return Promise.resolve(collect(options));
   const registry = new Registry(options);

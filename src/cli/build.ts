@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
+import { displayPath } from "../config/load.ts";
 import { inspectScript, precomputedEntry, type Inspection } from "./precompute.ts";
 
 /** Options of one compile. */
@@ -174,9 +175,10 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
  * @param entry - absolute path of the author's entry.
  * @param name - who speaks in the error line; default the executable's own file name at run time.
  * @param stdoutGuard - import the stdout guard first (false for an entry that is not an mcpbin server).
+ * @param warnUnserved - say on stderr when the entry finished loading without calling `serve()` (`mcpbin dev`).
  * @returns TypeScript source.
  */
-export function guardedEntrySource(entry: string, name?: string, stdoutGuard = true): string {
+export function guardedEntrySource(entry: string, name?: string, stdoutGuard = true, warnUnserved = false): string {
   const guard = resolve(import.meta.dir, "../transport/stdout-guard-early.ts");
   const startup = resolve(import.meta.dir, "startup.ts");
   const who = name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(name);
@@ -189,6 +191,15 @@ export function guardedEntrySource(entry: string, name?: string, stdoutGuard = t
     "} catch (e) {",
     `  exitOnStartupError(${who}, e);`,
     "}",
+    ...(warnUnserved
+      ? [
+          `if (!(globalThis as Record<symbol, unknown>)[Symbol.for("mcpbin.served")]) {`,
+          `  process.stderr.write(${JSON.stringify(`mcpbin: ${displayPath(entry)} did not call serve() while loading, so nothing is served (a script's own \`if (import.meta.main)\` is false here: mcpbin imports it)
+`)});`,
+          `  process.exitCode = 1;`,
+          "}",
+        ]
+      : []),
     "",
   ].join("\n");
 }
@@ -197,14 +208,12 @@ export function guardedEntrySource(entry: string, name?: string, stdoutGuard = t
  * Writes {@link guardedEntrySource} into a fresh temporary directory.
  * @returns its path; the caller removes its directory.
  */
-export function guardedEntry(entry: string, name?: string, stdoutGuard = true): string {
+export function guardedEntry(entry: string, name?: string, stdoutGuard = true, warnUnserved = false): string {
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
   const file = join(dir, "main.ts");
-  writeFileSync(file, guardedEntrySource(entry, name, stdoutGuard));
+  writeFileSync(file, guardedEntrySource(entry, name, stdoutGuard, warnUnserved));
   return file;
 }
-
-const CLI = resolve(import.meta.dir, "../../bin/mcpbin.ts");
 
 /**
  * Checks a script before it is compiled, in one run of it in a child process (src/cli/check-run.ts,

@@ -150,7 +150,7 @@ async function dev(args: string[]): Promise<number> {
   if (!existsSync(src.path)) throw new CliError(`dev: entry not found: ${displayPath(src.path) || src.path}`);
   // The script runs under the same generated entry a build compiles: stdout guard first, and an error
   // at start-up is one line (`mcpbin: <message>`) and exit 1, not Bun's source dump.
-  const entry = guardedEntry(src.path, "mcpbin");
+  const entry = guardedEntry(src.path, "mcpbin", true, true);
   try {
     const p = Bun.spawn([process.execPath, entry, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
     const forward = (sig: NodeJS.Signals) => p.kill(sig);

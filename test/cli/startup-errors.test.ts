@@ -117,6 +117,14 @@ test("the build's check run gives the script no arguments and stops at serve(): 
   expect(listed.stdout).toContain('"name": "b"');
 });
 
+test("mcpbin dev says so when a script never calls serve() (an import.meta.main guard is false when mcpbin imports it)", async () => {
+  const dir = writeProject({ "guarded.ts": script(`if (import.meta.main) await serve({ name: "s", version: "1.0.0", tools: [a] });`) });
+  const r = await mcpbin(["dev", "guarded.ts"], dir);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).toContain("guarded.ts did not call serve() while loading, so nothing is served");
+});
+
 test("an entry that never calls serve() is compiled as it is, with a warning: no tool check, its stdout left alone", async () => {
   const dir = writeProject({ "plain.ts": `for await (const chunk of Bun.stdin.stream()) process.stdout.write(chunk);\nconsole.log("plain done");\n` });
   const r = await mcpbin(["build", "plain.ts", "--outfile", "dist/plain"], dir);
