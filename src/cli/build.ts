@@ -31,6 +31,8 @@ export interface BuildOptions {
   readonly smol?: boolean;
   /** A `--bytecode-order` profile (see {@link recordBytecodeOrder}); `compile` records one itself for a host build. */
   readonly bytecodeOrder?: string;
+  /** Record a profile and compile again with it, for a host build without `bytecodeOrder`; default true. */
+  readonly profile?: boolean;
   /**
    * The JSON Schemas recorded by the check run ({@link checkScript}) to embed; when not given, `compile`
    * runs the check itself and embeds what it recorded (best effort: nothing when the run fails).
@@ -98,7 +100,7 @@ export async function compile(o: BuildOptions): Promise<string> {
   if (r.code !== 0 && o.bytecode !== false) {
     // Some targets or modules cannot take a bytecode cache; fall back to plain JS.
     r = await run(false);
-  } else if (r.code === 0 && o.bytecode !== false && o.bytecodeOrder === undefined && o.target === undefined && o.stdoutGuard !== false) {
+  } else if (r.code === 0 && o.bytecode !== false && o.bytecodeOrder === undefined && o.profile !== false && o.target === undefined && o.stdoutGuard !== false) {
     // Profile-guided bytecode layout: the bytecode a session's start uses goes together at the front
     // of the executable, so a start touches fewer pages (docs/benchmarks.md). Best effort: without a
     // profile the first build stands.

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
-import { bunExecutable, compile } from "./build.ts";
+import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
 import { CliError } from "./errors.ts";
 import { inspectScript } from "./precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
@@ -67,14 +67,23 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
   const archives: string[] = [];
   const sums: string[] = [];
   const failed: string[] = [];
+  let order: { file: string; cleanup(): void } | undefined;
   try {
+    // One bytecode-order profile for every platform: recorded from a build for this machine (the
+    // profile names functions, not machine code), so released executables start as fast as a local build.
+    try {
+      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, profile: false });
+      order = await recordBytecodeOrder(host);
+    } catch {
+      // no profile: the platforms' builds stand without one
+    }
     for (const platform of platforms) {
       const windows = platform.startsWith("windows");
       const exe = `${name}${windows ? ".exe" : ""}`;
       const base = `${name}-${version}-${platform}`;
       let built: string;
       try {
-        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas });
+        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, bytecodeOrder: order?.file });
       } catch (e) {
         process.stderr.write(`mcpbin: release: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
         failed.push(platform);
@@ -89,6 +98,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       process.stderr.write(`mcpbin: release: ${platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`);
     }
   } finally {
+    order?.cleanup();
     rmSync(stage, { recursive: true, force: true });
     cleanup();
   }
