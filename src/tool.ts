@@ -275,8 +275,10 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   let inputText: string | undefined;
   if (givenInput) {
     const r = jsonSchemaOf(name, nth, "input", givenInput, resolveInput, (s) => objectRoot(name, "input", s));
-    if ("text" in r) [inputSchema, inputText] = [undefined, r.text];
-    else inputSchema = r.schema;
+    if ("text" in r) {
+      inputSchema = undefined;
+      inputText = r.text;
+    } else inputSchema = r.schema;
   } else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
   let outputText: string | undefined;

@@ -131,7 +131,8 @@ export async function compile(o: BuildOptions): Promise<string> {
 const ORDER_TIMEOUT_MS = 10_000;
 
 /**
- * Records which bytecode a start of the executable uses (`BUN_BYTECODE_ORDER_OUT`): runs it once with a
+ * Records which bytecode a start of the executable uses (`BUN_BYTECODE_ORDER_OUT`): runs it once, over stdio
+ * whatever its options say (`MCPBIN_STDIO=1`), with a
  * session that runs no tool (initialize, tools/list, a call of an unknown tool, ping, and a 2026-07-28
  * server/discover), stdout and stderr discarded, stdin then closed.
  * @param executable - a host executable built with bytecode.
@@ -153,8 +154,9 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
   try {
     // The builder's tracing settings stay out of this run (it would export its spans).
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
-    // --stdio: a server whose options ask for HTTP must not open a port here.
-    const p = Bun.spawn([executable, "--stdio"], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, BUN_BYTECODE_ORDER_OUT: file } });
+    // MCPBIN_STDIO=1 (like --stdio, but no argument a strict script would refuse): a server whose
+    // options ask for HTTP must not open a port here.
+    const p = Bun.spawn([executable], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, MCPBIN_STDIO: "1", BUN_BYTECODE_ORDER_OUT: file } });
     const timer = setTimeout(() => p.kill("SIGKILL"), ORDER_TIMEOUT_MS);
     p.stdin.write(session.map((m) => JSON.stringify(m) + "\n").join(""));
     await p.stdin.end();
@@ -195,11 +197,13 @@ export function guardedEntrySource(entry: string, name?: string, stdoutGuard = t
     "}",
     ...(warnUnserved
       ? [
-          `if (!(globalThis as Record<symbol, unknown>)[Symbol.for("mcpbin.served")]) {`,
-          `  process.stderr.write(${JSON.stringify(`mcpbin: ${displayPath(entry)} did not call serve() while loading, so nothing is served (a script's own \`if (import.meta.main)\` is false here: mcpbin imports it)
-`)});`,
+          // When the process is about to end without serve() having been called (a later call, from an
+          // unawaited main() or a timer, counts), say why nothing was served.
+          `process.once("beforeExit", () => {`,
+          `  if ((globalThis as Record<symbol, unknown>)[Symbol.for("mcpbin.served")]) return;`,
+          `  process.stderr.write(${JSON.stringify(`mcpbin: ${displayPath(entry)} ended without calling serve(), so nothing was served (a script's own \`if (import.meta.main)\` is false here: mcpbin imports it)\n`)});`,
           `  process.exitCode = 1;`,
-          "}",
+          "});",
         ]
       : []),
     "",

@@ -130,10 +130,11 @@ export function transportFromArgs(argv: readonly string[], strict = false): unde
 
 /**
  * Decides the transport and resolves the HTTP options: the command-line flag wins over
- * `serve({ http })` for host and port; `MCPBIN_HTTP_TOKEN` wins over `http.token`.
+ * `serve({ http })` for host and port; `MCPBIN_HTTP_TOKEN` wins over `http.token`; `MCPBIN_STDIO=1`
+ * forces stdio like `--stdio` (without an argument a script's own argument parser would see).
  * @param argv - the process's arguments after executable and script.
  * @param configured - `serve({ http })`: options, `true` (defaults; needs a port from `--http`), or nothing.
- * @param env - the environment (for `MCPBIN_HTTP_TOKEN`).
+ * @param env - the environment (for `MCPBIN_HTTP_TOKEN` and `MCPBIN_STDIO`).
  * @param strict - refuse unknown options (a compiled executable's command line), see {@link transportFromArgs}.
  * @returns the resolved HTTP options, or `undefined` for stdio.
  * @throws HttpOptionsError on an invalid option, naming it.
@@ -145,7 +146,7 @@ export function resolveHttp(
   strict = false,
 ): ResolvedHttpOptions | undefined {
   const flag = transportFromArgs(argv, strict);
-  if (flag === "stdio") return undefined;
+  if (flag === "stdio" || env.MCPBIN_STDIO === "1") return undefined;
   if (flag === undefined && (configured === undefined || configured === false)) return undefined;
   const o: HttpOptions = typeof configured === "object" && configured !== null ? configured : {};
   const port = flag?.port ?? o.port;

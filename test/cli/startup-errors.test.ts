@@ -122,7 +122,16 @@ test("mcpbin dev says so when a script never calls serve() (an import.meta.main 
   const r = await mcpbin(["dev", "guarded.ts"], dir);
   expect(r.code).toBe(1);
   expect(r.stdout).toBe("");
-  expect(r.stderr).toContain("guarded.ts did not call serve() while loading, so nothing is served");
+  expect(r.stderr).toContain("guarded.ts ended without calling serve(), so nothing was served");
+  // serve() called after loading (an unawaited main()) is no such case.
+  const late = writeProject({ "late.ts": script(`async function main() { await Bun.sleep(20); await serve({ name: "s", version: "1.0.0", tools: [a] }); }\nvoid main();`) });
+  const p = Bun.spawn([BUN, join(import.meta.dir, "../../bin/mcpbin.ts"), "dev", "late.ts"], { cwd: late, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  await Bun.sleep(300);
+  p.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+  p.stdin.end();
+  expect(await new Response(p.stdout).text()).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
+  expect(await p.exited).toBe(0);
+  expect(await new Response(p.stderr).text()).toBe("");
 });
 
 test("an entry that never calls serve() is compiled as it is, with a warning: no tool check, its stdout left alone", async () => {

@@ -23,7 +23,7 @@ test("release compiles split lazily loaded code into chunks and run with --smol"
   expect(compileArgs({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt", bytecode: false }, "/x/out").join(" ")).not.toContain("--bytecode");
 });
 
-test("the bytecode-order profile is recorded over stdio even when the server's options ask for HTTP (--stdio)", async () => {
+test("the bytecode-order profile is recorded over stdio even when the server's options ask for HTTP (MCPBIN_STDIO=1)", async () => {
   const httpBin = await compileFixture("test/fixtures/servers/http-options.ts", "http-options");
   const started = performance.now();
   const order = await recordBytecodeOrder(httpBin);
