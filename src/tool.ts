@@ -171,24 +171,20 @@ function precomputedKey(toolName: string, nth: number, what: string, given: AnyS
  * The JSON Schema of a valibot schema given directly or as a function ({@link ToolDefinition.input}):
  * its text as recorded at build time when there is one (nothing is converted or parsed here, and the
  * function is not called), else the converted schema (recorded when `mcpbin build` is recording).
- * @param finish - applied to a converted schema before it is recorded (the input's object root).
+ * The input's converted schema gets its object root checked ({@link objectRoot}) before it is recorded.
+ * @returns the recorded JSON text (a string), or the converted schema (an object).
  */
-function jsonSchemaOf(
-  toolName: string,
-  nth: number,
-  what: "input" | "output",
-  given: AnySchema | (() => AnySchema),
-  resolve: () => AnySchema,
-  finish: (s: JsonSchema) => JsonSchema,
-): { text: string } | { schema: JsonSchema } {
+function jsonSchemaOf(s: ToolSchemas, nth: number, what: "input" | "output"): string | JsonSchema {
   const g = globalThis as Record<symbol, unknown>;
   const store = g[PRECOMPUTED] as Map<string, unknown> | undefined;
-  const key = store ? precomputedKey(toolName, nth, what, given) : "";
+  const given = s[what]!;
+  const key = store ? precomputedKey(s.name, nth, what, given) : "";
   const hit = store?.get(key);
-  if (typeof hit === "string") return { text: hit };
-  const schema = finish(convert(toolName, what, typeof given === "function" ? resolve() : given));
+  if (typeof hit === "string") return hit;
+  const converted = convert(s.name, what, resolveSchema(s, what));
+  const schema = what === "input" ? objectRoot(s.name, "input", converted) : converted;
   if (store && g[RECORDING] === true) store.set(key, JSON.stringify(schema));
-  return { schema };
+  return schema;
 }
 
 function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
@@ -265,27 +261,22 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   }
   const nth = definitions.get(name) ?? 0;
   definitions.set(name, nth + 1);
-  let input: AnySchema | undefined;
-  let output: AnySchema | undefined;
-  const givenInput = def.input as AnySchema | (() => AnySchema) | undefined;
-  const resolveInput = () => (input ??= resolved(name, "input", givenInput!));
-  const resolveOutput = () => (output ??= resolved(name, "output", def.output!));
+  // One record per tool: what it was given, what the schema functions returned, the recorded texts.
+  const schemas: ToolSchemas = { name, input: def.input as ToolSchemas["input"], output: def.output, inputValue: undefined, outputValue: undefined, inputText: undefined, outputText: undefined };
   // A schema recorded at build time stays JSON text: parsed only if read (tools/list splices the text).
   let inputSchema: JsonSchema | undefined = EMPTY_INPUT;
-  let inputText: string | undefined;
-  if (givenInput) {
-    const r = jsonSchemaOf(name, nth, "input", givenInput, resolveInput, (s) => objectRoot(name, "input", s));
-    if ("text" in r) {
+  if (def.input) {
+    const r = jsonSchemaOf(schemas, nth, "input");
+    if (typeof r === "string") {
       inputSchema = undefined;
-      inputText = r.text;
-    } else inputSchema = r.schema;
+      schemas.inputText = r;
+    } else inputSchema = r;
   } else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
-  let outputText: string | undefined;
   if (def.output) {
-    const r = jsonSchemaOf(name, nth, "output", def.output, resolveOutput, (s) => s);
-    if ("text" in r) outputText = r.text;
-    else outputSchema = r.schema;
+    const r = jsonSchemaOf(schemas, nth, "output");
+    if (typeof r === "string") schemas.outputText = r;
+    else outputSchema = r;
   } else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
 
   // Named by its computed key: the function's `name` is the tool's, without a defineProperty per tool.
@@ -300,10 +291,14 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       protocolVersion: ctx?.protocolVersion,
     });
   } }[name]!;
-  const resolvers: Resolvers = { input: def.input ? resolveInput : undefined, output: def.output ? resolveOutput : undefined, inputText, outputText };
-  const t = Object.assign(call, { [TOOL]: true as const, definition: def, [SCHEMAS]: resolvers, inputSchema, outputSchema }) as unknown as Tool<I, R>;
-  if (inputText !== undefined) Object.defineProperty(t, "inputSchema", { get: () => (inputSchema ??= JSON.parse(inputText) as JsonSchema) });
-  if (outputText !== undefined) Object.defineProperty(t, "outputSchema", { get: () => (outputSchema ??= JSON.parse(outputText) as JsonSchema) });
+  const t = call as unknown as Tool<I, R> & { [TOOL]: true; [SCHEMAS]: ToolSchemas; definition: ToolDefinition<I, R>; inputSchema?: JsonSchema; outputSchema?: JsonSchema };
+  t[TOOL] = true;
+  t.definition = def;
+  t[SCHEMAS] = schemas;
+  if (schemas.inputText === undefined) t.inputSchema = inputSchema!;
+  else Object.defineProperty(t, "inputSchema", { get: () => (inputSchema ??= JSON.parse(schemas.inputText!) as JsonSchema) });
+  if (schemas.outputText === undefined) t.outputSchema = outputSchema;
+  else Object.defineProperty(t, "outputSchema", { get: () => (outputSchema ??= JSON.parse(schemas.outputText!) as JsonSchema) });
   // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not).
   if (usesJsonSchemaValidation(t)) loadAjv().catch(() => {});
   return t;
@@ -326,25 +321,44 @@ function resolved(toolName: string, what: "input" | "output", given: AnySchema |
 
 /** Where a tool keeps the resolvers of its valibot schemas (the function form is called on first use). */
 const SCHEMAS = Symbol("mcpbin.schemas");
-type Resolvers = { input?: () => AnySchema; output?: () => AnySchema; inputText?: string; outputText?: string };
+interface ToolSchemas {
+  readonly name: string;
+  /** The valibot schemas as given: a schema, or a function returning one. */
+  readonly input: AnySchema | (() => AnySchema) | undefined;
+  readonly output: AnySchema | (() => AnySchema) | undefined;
+  /** What the functions returned, once called. */
+  inputValue: AnySchema | undefined;
+  outputValue: AnySchema | undefined;
+  /** The JSON Schemas' text, when recorded at build time. */
+  inputText: string | undefined;
+  outputText: string | undefined;
+}
+
+/** The tool's valibot schema, calling the function form once (checked to be a schema); undefined when it has none. */
+function resolveSchema(s: ToolSchemas, what: "input" | "output"): AnySchema {
+  if (what === "input") return (s.inputValue ??= resolved(s.name, "input", s.input!));
+  return (s.outputValue ??= resolved(s.name, "output", s.output!));
+}
 
 /**
  * The JSON text of the tool's input and output JSON Schemas as recorded by `mcpbin build`, where they
  * were (a tools/list result splices them in without parsing them).
  */
 export function recordedSchemaTexts(t: Tool): { readonly input?: string; readonly output?: string } {
-  const r = (t as unknown as { [SCHEMAS]: Resolvers })[SCHEMAS];
+  const r = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
   return { input: r.inputText, output: r.outputText };
 }
 
 /** The tool's valibot input schema (calling the function form once), or undefined. */
 export function inputOf(t: Tool): AnySchema | undefined {
-  return (t as unknown as { [SCHEMAS]: Resolvers })[SCHEMAS].input?.();
+  const s = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
+  return s.input === undefined ? undefined : resolveSchema(s, "input");
 }
 
 /** The tool's valibot output schema (calling the function form once), or undefined. */
 export function outputOf(t: Tool): AnySchema | undefined {
-  return (t as unknown as { [SCHEMAS]: Resolvers })[SCHEMAS].output?.();
+  const s = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
+  return s.output === undefined ? undefined : resolveSchema(s, "output");
 }
 
 /** True for values made by {@link tool}. */
