@@ -295,10 +295,15 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   t[TOOL] = true;
   t.definition = def;
   t[SCHEMAS] = schemas;
-  if (schemas.inputText === undefined) t.inputSchema = inputSchema!;
-  else Object.defineProperty(t, "inputSchema", { get: () => (inputSchema ??= JSON.parse(schemas.inputText!) as JsonSchema) });
-  if (schemas.outputText === undefined) t.outputSchema = outputSchema;
-  else Object.defineProperty(t, "outputSchema", { get: () => (outputSchema ??= JSON.parse(schemas.outputText!) as JsonSchema) });
+  if (schemas.inputText === undefined && schemas.outputText === undefined) {
+    t.inputSchema = inputSchema!;
+    t.outputSchema = outputSchema;
+  } else {
+    // Recorded schemas are read through RECORDED's getters (a text is parsed on first read, then kept).
+    schemas.inputParsed = inputSchema;
+    schemas.outputParsed = outputSchema;
+    Object.setPrototypeOf(t, RECORDED);
+  }
   // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not).
   if (usesJsonSchemaValidation(t)) loadAjv().catch(() => {});
   return t;
@@ -332,7 +337,29 @@ interface ToolSchemas {
   /** The JSON Schemas' text, when recorded at build time. */
   inputText: string | undefined;
   outputText: string | undefined;
+  /** The recorded texts, parsed on first read. */
+  inputParsed?: JsonSchema;
+  outputParsed?: JsonSchema;
 }
+
+/**
+ * The prototype of a tool with a JSON Schema recorded at build time: `inputSchema`/`outputSchema` parse
+ * the recorded text on first read (kept in the tool's record), so a start parses nothing.
+ */
+const RECORDED: object = Object.create(Function.prototype, {
+  inputSchema: {
+    get(this: { [SCHEMAS]: ToolSchemas }) {
+      const s = this[SCHEMAS];
+      return (s.inputParsed ??= JSON.parse(s.inputText!) as JsonSchema);
+    },
+  },
+  outputSchema: {
+    get(this: { [SCHEMAS]: ToolSchemas }) {
+      const s = this[SCHEMAS];
+      return s.outputText === undefined ? s.outputParsed : (s.outputParsed ??= JSON.parse(s.outputText) as JsonSchema);
+    },
+  },
+});
 
 /** The tool's valibot schema, calling the function form once (checked to be a schema); undefined when it has none. */
 function resolveSchema(s: ToolSchemas, what: "input" | "output"): AnySchema {
