@@ -14,6 +14,7 @@ import { release, RELEASE_PLATFORMS } from "./release.ts";
 import { Registry } from "../server/registry.ts";
 import { loadProject } from "../loader/project.ts";
 import { serve } from "../serve.ts";
+import { guardStdout } from "../transport/stdout-guard.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const HELP = `mcpbin ${pkg.version}: TypeScript MCP tools, served by one executable
@@ -104,6 +105,32 @@ function writeOut(text: string): Promise<void> {
   return new Promise((resolve) => process.stdout.write(text, () => resolve()));
 }
 
+/**
+ * For `list` and `call`, which load the author's code in this process: moves fd 1 to stderr (the
+ * stdout guard), so whatever that code prints cannot mix with the command's own output.
+ * @returns a writer to the real stdout; resolves once the text is handed to the system.
+ */
+function ownStdout(): (text: string) => Promise<void> {
+  const { fd } = guardStdout();
+  return async (text) => {
+    const sink = Bun.file(fd).writer();
+    sink.write(text);
+    await sink.flush();
+    await sink.end();
+  };
+}
+
+/** Runs `f` with `process.argv` as the loaded code would see it run alone (runtime and file, no arguments of the CLI's). */
+async function asIfAlone<T>(file: string, f: () => Promise<T>): Promise<T> {
+  const argv = process.argv;
+  process.argv = [argv[0]!, file];
+  try {
+    return await f();
+  } finally {
+    process.argv = argv;
+  }
+}
+
 function extra(command: string, positionals: string[], max: number): void {
   if (positionals.length > max) throw new CliError(`${command}: unexpected argument "${positionals[max]}"; see mcpbin --help`, 2);
 }
@@ -166,8 +193,9 @@ async function list(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
   extra("list", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "list");
+  const out = ownStdout();
   const registry = new Registry(await loadSource(src));
-  await writeOut(renderList(registry, src, values.json === true));
+  await out(renderList(registry, src, values.json === true));
   // Timers or handles a module left behind must not keep the command alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
   return 0;
@@ -179,9 +207,10 @@ async function call(args: string[]): Promise<number> {
   const [name, json, entry] = positionals;
   if (!name) throw new CliError(`call needs a tool name: mcpbin call <tool> '<json arguments>'`, 2);
   const src = pickSource(values.config as string | undefined, entry, "call");
+  const out = ownStdout();
   const registry = new Registry(await loadSource(src));
-  const outcome = await callTool(registry, name, parseCallArguments(json));
-  await writeOut(values.json === true ? JSON.stringify(outcome.result, null, 2) + "\n" : renderResult(outcome.result));
+  const outcome = await asIfAlone(src.path, () => callTool(registry, name, parseCallArguments(json)));
+  await out(values.json === true ? JSON.stringify(outcome.result, null, 2) + "\n" : renderResult(outcome.result));
   if (outcome.isError) process.stderr.write(`mcpbin: tool ${name} returned an error result (isError)\n`);
   // Timers or handles a tool or module left behind must not keep the command alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();

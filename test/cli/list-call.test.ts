@@ -122,3 +122,23 @@ test("CLI errors are one line on stderr with a nonzero exit", async () => {
   const badConfig = writeProject({ "mcpbin.config.ts": configSource({ tools: ["t"], timeoutMs: -1 }) });
   expect(oneLineError(await mcpbin(["dev"], badConfig))).toBe('mcpbin: mcpbin.config.ts: "timeoutMs" must be a number of milliseconds ≥ 0 (0 = no limit); got -1');
 });
+
+test("list --json and call --json stay parseable when the script prints (top level, timers, inside run); the tool sees no CLI arguments", async () => {
+  const dir = writeProject({
+    "chatty.ts": [
+      `import { serve, tool } from "mcpbin";`,
+      `console.log("banner on stdout");`,
+      `setInterval(() => process.stdout.write("tick\\n"), 2);`,
+      `await serve({ name: "chatty", version: "1.0.0", tools: [tool({ name: "argv", description: "its arguments", run: () => { console.log("inside run"); return process.argv.slice(2).join(",") || "(none)"; } })] });`,
+      ``,
+    ].join("\n"),
+  });
+  const listed = await mcpbin(["list", "chatty.ts", "--json"], dir);
+  expect(listed.code).toBe(0);
+  expect(JSON.parse(listed.stdout).tools.map((t: { name: string }) => t.name)).toEqual(["argv"]);
+  expect(listed.stderr).toContain("banner on stdout");
+  const called = await mcpbin(["call", "argv", "{}", "chatty.ts", "--json"], dir);
+  expect(called.code).toBe(0);
+  expect(JSON.parse(called.stdout)).toEqual({ content: [{ type: "text", text: "(none)" }] });
+  expect(called.stderr).toContain("inside run");
+});
