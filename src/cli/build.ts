@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, stat
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
-import { inspectScript, precomputedEntry, type Inspection } from "./precompute.ts";
+import { inspectScript, precomputedEntry, recordSchemas, type Inspection } from "./precompute.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -84,11 +84,7 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
   mkdirSync(dirname(outfile), { recursive: true });
-  let schemas = o.schemas;
-  if (schemas === undefined && o.stdoutGuard !== false) {
-    const r = await inspectScript(entry, bunExecutable()).catch(() => undefined);
-    if (r && !("notServer" in r)) schemas = r.schemas;
-  }
+  const schemas = o.schemas ?? (o.stdoutGuard !== false ? await recordSchemas(entry, bunExecutable()) : undefined);
   const pre = schemas ? precomputedEntry(entry, schemas) : undefined;
   const root = guardedEntry(pre?.entry ?? entry, undefined, o.stdoutGuard !== false);
   const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {

@@ -14,6 +14,7 @@ import { release, RELEASE_PLATFORMS } from "./release.ts";
 import { Registry } from "../server/registry.ts";
 import { loadProject } from "../loader/project.ts";
 import { serve } from "../serve.ts";
+import { asIfAlone } from "../loader/script.ts";
 import { guardStdout } from "../transport/stdout-guard.ts";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -100,11 +101,6 @@ function parse<O extends ParseArgsOptionsConfig>(args: string[], options: O) {
   }
 }
 
-/** Writes to stdout and resolves once the text is handed to the system (before any forced exit). */
-function writeOut(text: string): Promise<void> {
-  return new Promise((resolve) => process.stdout.write(text, () => resolve()));
-}
-
 /**
  * For `list` and `call`, which load the author's code in this process: moves fd 1 to stderr (the
  * stdout guard), so whatever that code prints cannot mix with the command's own output.
@@ -118,17 +114,6 @@ function ownStdout(): (text: string) => Promise<void> {
     await sink.flush();
     await sink.end();
   };
-}
-
-/** Runs `f` with `process.argv` as the loaded code would see it run alone (runtime and file, no arguments of the CLI's). */
-async function asIfAlone<T>(file: string, f: () => Promise<T>): Promise<T> {
-  const argv = process.argv;
-  process.argv = [argv[0]!, file];
-  try {
-    return await f();
-  } finally {
-    process.argv = argv;
-  }
 }
 
 function extra(command: string, positionals: string[], max: number): void {

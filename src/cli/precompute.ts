@@ -58,6 +58,15 @@ export async function inspectScript(entry: string, bun: string): Promise<Inspect
   }
 }
 
+/**
+ * The JSON Schemas {@link inspectScript} records for an entry, best effort: undefined when the run fails
+ * or the entry is not a server (the executable then converts at start).
+ */
+export async function recordSchemas(entry: string, bun: string): Promise<Readonly<Record<string, string>> | undefined> {
+  const r = await inspectScript(entry, bun).catch(() => undefined);
+  return r && !("notServer" in r) ? r.schemas : undefined;
+}
+
 /** A generated entry that installs recorded JSON Schemas, then imports the real one. */
 export interface PrecomputedEntry {
   /** The file to compile instead of the entry. */

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
 import { CliError } from "./errors.ts";
-import { inspectScript } from "./precompute.ts";
+import { inspectScript, recordSchemas } from "./precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
 import { sha256, tarGz, zip } from "./archive.ts";
@@ -49,8 +49,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
     label = prepared.project.label;
     name = executableName(prepared.project.config.name);
     version = prepared.project.config.version;
-    const r = await inspectScript(entry, bunExecutable()).catch(() => undefined); // best effort, as compile() does
-    if (r && !("notServer" in r)) schemas = r.schemas;
+    schemas = await recordSchemas(entry, bunExecutable()); // once here, not once per platform in compile()
   } else {
     // One check run: what the executable would refuse at start (a duplicate tool, a bad option) fails
     // here instead, and the JSON Schemas it records serve every platform's build.

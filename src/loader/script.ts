@@ -28,17 +28,29 @@ export async function collectScript(entry: string): Promise<ServerOptions> {
     collected();
     return new Promise<never>(() => {});
   };
-  // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
-  const argv = process.argv;
-  process.argv = [argv[0]!, file];
   try {
-    await Promise.race([import(file), served]);
+    // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
+    await asIfAlone(file, () => Promise.race([import(file), served]));
   } catch (e) {
     throw new LoaderError(`${label} failed to load: ${firstLine(e)}`);
   } finally {
     delete g[COLLECT];
-    process.argv = argv;
   }
   if (!got) throw new LoaderError(`${label} did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config`);
   return got;
+}
+
+/**
+ * Runs `f` with `process.argv` as the loaded code would see it run alone: the runtime and the file,
+ * none of the CLI's arguments.
+ * @param file - the script (or config) path the code would have been started with.
+ */
+export async function asIfAlone<T>(file: string, f: () => Promise<T>): Promise<T> {
+  const argv = process.argv;
+  process.argv = [argv[0]!, file];
+  try {
+    return await f();
+  } finally {
+    process.argv = argv;
+  }
 }

@@ -1,5 +1,5 @@
 // B01 and its whole kind: nothing but protocol lines reaches stdout, from source and compiled, with both guards.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { compileFixture, McpProcess } from "../helpers/proc.ts";
 
 let bin: string;

@@ -61,20 +61,21 @@ test("compiled: a schema function that fails at run time (it depends on the envi
   }
 }, 30_000);
 
-test("compiled: the executable's module path is named after --outfile (its second, profiled compile included)", async () => {
-  const p = new McpProcess([bin]);
+/** Starts an executable, opens a session, and returns the text of one call of a tool without arguments. */
+async function textOfCall(executable: string, name: string): Promise<string> {
+  const p = new McpProcess([executable]);
   procs.push(p);
   await session(p);
-  const r = (await p.request("tools/call", { name: "argv1", arguments: {} }, 2)) as unknown as Result;
-  expect(r.result.content[0]!.text).toEndWith("/lazy");
+  const r = (await p.request("tools/call", { name, arguments: {} }, 2)) as unknown as Result;
+  return r.result.content[0]!.text;
+}
+
+test("compiled: the executable's module path is named after --outfile (its second, profiled compile included)", async () => {
+  expect(await textOfCall(bin, "argv1")).toEndWith("/lazy");
 }, 30_000);
 
 test("compiled: the executable runs with --smol (mcpbin build's default)", async () => {
-  const p = new McpProcess([bin]);
-  procs.push(p);
-  await session(p);
-  const r = (await p.request("tools/call", { name: "exec_argv", arguments: {} }, 2)) as unknown as Result;
-  expect(r.result.content[0]!.text.split(" ")).toContain("--smol");
+  expect((await textOfCall(bin, "exec_argv")).split(" ")).toContain("--smol");
 }, 30_000);
 
 test("from source: the functions run at start (the JSON Schemas are converted there), once each", async () => {
@@ -103,9 +104,5 @@ test("mcpbin build --no-smol: the executable runs without --smol", async () => {
   const out = `${import.meta.dir}/../../.test-build/lazy-nosmol`;
   const b = Bun.spawn([process.execPath, `${import.meta.dir}/../../bin/mcpbin.ts`, "build", LAZY, "--no-smol", "--outfile", out], { stdout: "pipe", stderr: "pipe", cwd: `${import.meta.dir}/../..` });
   expect(await b.exited).toBe(0);
-  const p = new McpProcess([out]);
-  procs.push(p);
-  await session(p);
-  const r = (await p.request("tools/call", { name: "exec_argv", arguments: {} }, 2)) as unknown as Result;
-  expect(r.result.content[0]!.text.split(" ")).not.toContain("--smol");
+  expect((await textOfCall(out, "exec_argv")).split(" ")).not.toContain("--smol");
 }, 120_000);
