@@ -13,7 +13,7 @@ import { missingPeers, ownEntries, peerEntries, type Built, type Entry } from ".
 import { aggregate, checkTargets, markdownTable, markdownTargets } from "./bench/report.ts";
 import { drawChart } from "./bench/chart.ts";
 import { describeMachine } from "./bench/machine.ts";
-import { compileArgs } from "../src/cli/build.ts";
+import { compile } from "../src/cli/build.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -70,18 +70,16 @@ function build(entry: string, name: string): string {
   return out;
 }
 /** The raw baseline is not an mcpbin server: compiled with the same release flags, but without mcpbin's entry (whose stdout guard would move its answers to stderr). */
-function buildRaw(entry: string, name: string): string {
-  const out = join(buildDir, name);
-  const r = spawnSync(BUN, compileArgs({ entry: join(ROOT, entry), smol: false }, out), { cwd: ROOT, encoding: "utf8" });
-  if (r.status !== 0) {
-    process.stderr.write(`bench: building ${entry} failed:\n${r.stderr}\n`);
+async function buildRaw(entry: string, name: string): Promise<string> {
+  // stdoutGuard: false is the compile of an entry that is not an mcpbin server (mcpbin build refuses one).
+  return compile({ entry: join(ROOT, entry), outfile: join(buildDir, name), smol: false, stdoutGuard: false }).catch((e: Error) => {
+    process.stderr.write(`bench: building ${entry} failed: ${e.message}\n`);
     process.exit(1);
-  }
-  return out;
+  });
 }
 process.stderr.write("bench: building the servers with mcpbin build\n");
 const built: Built = {
-  baseline: buildRaw("scripts/bench/peers/baseline-bun.ts", "baseline-bun"),
+  baseline: await buildRaw("scripts/bench/peers/baseline-bun.ts", "baseline-bun"),
   bench: build("examples/bench/server.ts", "bench-mcpbin"),
   many: build("examples/bench/many-tools.ts", "many-tools"),
   manyLazy: build("examples/bench/many-tools-lazy.ts", "many-tools-lazy"),

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
 import { inspectScript, precomputedEntry, recordSchemas, type Inspection } from "./precompute.ts";
+import { mainModulePlugin } from "../loader/main-module.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -40,31 +41,38 @@ export interface BuildOptions {
   readonly schemas?: Readonly<Record<string, string>>;
 }
 
-/** The `bun build` arguments for a release compile (exported for tests). */
-export function compileArgs(o: BuildOptions, outfile: string): string[] {
-  const args = [
-    "build",
-    "--compile",
-    "--minify",
+/**
+ * The `Bun.build` configuration of a release compile (exported for tests): minified, split into chunks,
+ * ESM bytecode, no autoload from the run-time working directory, NODE_ENV production; `main` is loaded
+ * with its `import.meta.main` true (src/loader/main-module.ts).
+ * @param o - the compile's options; `entry` is the file handed to the compiler.
+ * @param outfile - the executable's path.
+ * @param main - the author's script, when it is not `o.entry` itself (a generated entry imports it).
+ */
+export function compileConfig(o: BuildOptions, outfile: string, main?: string): Bun.BuildConfig & { compile: Bun.CompileBuildOptions } {
+  const bytecode = o.bytecode !== false;
+  return {
+    entrypoints: [o.entry],
+    compile: {
+      outfile,
+      ...(o.target ? { target: o.target as Bun.Build.CompileTarget } : {}),
+      ...(o.smol !== false ? { execArgv: ["--smol"] } : {}),
+      ...(bytecode && o.bytecodeOrder !== undefined ? { bytecodeOrder: o.bytecodeOrder } : {}),
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
+    minify: true,
     // Code that runs only on request (Streamable HTTP, the OpenTelemetry SDK, Ajv) is loaded with
     // `import()`: split into chunks, it stays out of the bytecode every start loads (docs/benchmarks.md).
-    "--splitting",
-    "--format=esm",
-    "--no-compile-autoload-dotenv",
-    "--no-compile-autoload-bunfig",
-    "--no-compile-autoload-tsconfig",
-    "--no-compile-autoload-package-json",
-    "--define",
-    'process.env.NODE_ENV="production"',
-    "--outfile",
-    outfile,
-  ];
-  if (o.bytecode !== false) args.push("--bytecode");
-  if (o.smol !== false) args.push("--compile-exec-argv=--smol");
-  if (o.bytecodeOrder !== undefined && o.bytecode !== false) args.push(`--bytecode-order=${o.bytecodeOrder}`);
-  if (o.target) args.push(`--target=${o.target}`);
-  args.push(o.entry);
-  return args;
+    splitting: true,
+    format: "esm",
+    bytecode,
+    define: { "process.env.NODE_ENV": '"production"' },
+    plugins: main ? [mainModulePlugin(main)] : [],
+    throw: false,
+  };
 }
 
 /**
@@ -84,19 +92,24 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
   mkdirSync(dirname(outfile), { recursive: true });
-  const schemas = o.schemas ?? (o.stdoutGuard !== false ? await recordSchemas(entry, bunExecutable()) : undefined);
+  const raw = o.stdoutGuard === false;
+  const schemas = o.schemas ?? (raw ? undefined : await recordSchemas(entry, bunExecutable()));
   const pre = schemas ? precomputedEntry(entry, schemas) : undefined;
-  const root = guardedEntry(pre?.entry ?? entry, undefined, o.stdoutGuard !== false);
+  // A raw entry (not an mcpbin server: the benchmark's baseline) is compiled as it is.
+  const root = raw ? undefined : guardedEntry(pre?.entry ?? entry, { warnUnserved: true });
   const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {
-    const p = Bun.spawn([bunExecutable(), ...compileArgs({ ...o, entry: root, bytecode, bytecodeOrder }, out)], { stdout: "pipe", stderr: "pipe" });
-    const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
-    return { code, text: (stdout + stderr).trim() };
+    try {
+      const r = await Bun.build(compileConfig({ ...o, entry: root ?? entry, bytecode, bytecodeOrder }, out, raw ? undefined : entry));
+      return { code: r.success ? 0 : 1, text: r.logs.map((l) => String(l)).join("\n").trim() };
+    } catch (e) {
+      return { code: 1, text: String((e as Error)?.message ?? e) };
+    }
   };
   let r = await run(o.bytecode !== false);
   if (r.code !== 0 && o.bytecode !== false) {
     // Some targets or modules cannot take a bytecode cache; fall back to plain JS.
     r = await run(false);
-  } else if (r.code === 0 && o.bytecode !== false && o.bytecodeOrder === undefined && o.profile !== false && o.target === undefined && o.stdoutGuard !== false) {
+  } else if (r.code === 0 && o.bytecode !== false && o.bytecodeOrder === undefined && o.profile !== false && o.target === undefined && !raw) {
     // Profile-guided bytecode layout: the bytecode a session's start uses goes together at the front
     // of the executable, so a start touches fewer pages (docs/benchmarks.md). Best effort: without a
     // profile the first build stands.
@@ -114,11 +127,11 @@ export async function compile(o: BuildOptions): Promise<string> {
       }
     }
   }
-  rmSync(dirname(root), { recursive: true, force: true });
+  if (root) rmSync(dirname(root), { recursive: true, force: true });
   pre?.cleanup();
   if (r.code !== 0) {
-    process.stderr.write(r.text + "\n");
-    throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (bun build exited ${r.code})`);
+    if (r.text) process.stderr.write(r.text + "\n");
+    throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (Bun.build)`);
   }
   return outfile;
 }
@@ -166,6 +179,26 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
   return undefined;
 }
 
+/** How {@link guardedEntrySource} wraps an entry. */
+export interface GuardedEntryOptions {
+  /** Who speaks in the error line; default the executable's own file name at run time. */
+  readonly name?: string;
+  /** Import the stdout guard first; default true. */
+  readonly stdoutGuard?: boolean;
+  /**
+   * When the process is about to end without `serve()` having been called (a later call, from an
+   * unawaited main() or a timer, counts), say so on stderr and exit 1; default false.
+   */
+  readonly warnUnserved?: boolean;
+  /**
+   * Register the runtime plugin that makes the entry's `import.meta.main` true (src/loader/main-module.ts),
+   * for an entry run from source (`mcpbin dev`); a compile gets the same from a build plugin. Default false.
+   */
+  readonly runAsMain?: boolean;
+  /** What the unserved line calls the entry; default "the script" (a compiled executable embeds no build path). */
+  readonly label?: string;
+}
+
 /**
  * The source of the entry actually compiled (or run by `mcpbin dev`): it imports the stdout guard
  * first, so the guard is in place before any author module is evaluated, then the author's entry with
@@ -173,31 +206,30 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
  * start-up (a duplicate tool, a bad option, a module that throws) prints one line
  * (src/cli/startup.ts) and exits 1 instead of Bun's dump of the minified source and a stack.
  * @param entry - absolute path of the author's entry.
- * @param name - who speaks in the error line; default the executable's own file name at run time.
- * @param stdoutGuard - import the stdout guard first (false for an entry that is not an mcpbin server).
- * @param warnUnserved - say on stderr when the entry finished loading without calling `serve()` (`mcpbin dev`).
+ * @param o - see {@link GuardedEntryOptions}.
  * @returns TypeScript source.
  */
-export function guardedEntrySource(entry: string, name?: string, stdoutGuard = true, warnUnserved = false): string {
+export function guardedEntrySource(entry: string, o: GuardedEntryOptions = {}): string {
   const guard = resolve(import.meta.dir, "../transport/stdout-guard-early.ts");
   const startup = resolve(import.meta.dir, "startup.ts");
-  const who = name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(name);
+  const mainModule = resolve(import.meta.dir, "../loader/main-module.ts");
+  const who = o.name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(o.name);
   return [
     "// Generated by mcpbin; do not edit.",
-    ...(stdoutGuard ? [`import ${JSON.stringify(guard)};`] : []),
+    ...(o.stdoutGuard !== false ? [`import ${JSON.stringify(guard)};`] : []),
     `import { exitOnStartupError } from ${JSON.stringify(startup)};`,
+    ...(o.runAsMain ? [`import { runAsMain } from ${JSON.stringify(mainModule)};`, `runAsMain(${JSON.stringify(entry)});`] : []),
     "try {",
     `  await import(${JSON.stringify(entry)});`,
     "} catch (e) {",
     `  exitOnStartupError(${who}, e);`,
     "}",
-    ...(warnUnserved
+    ...(o.warnUnserved
       ? [
-          // When the process is about to end without serve() having been called (a later call, from an
-          // unawaited main() or a timer, counts), say why nothing was served.
+          // An executable that serves nothing must not look like one that served and ended well.
           `process.once("beforeExit", () => {`,
           `  if ((globalThis as Record<symbol, unknown>)[Symbol.for("mcpbin.served")]) return;`,
-          `  process.stderr.write(${JSON.stringify(`mcpbin: ${displayPath(entry)} ended without calling serve(), so nothing was served (a script's own \`if (import.meta.main)\` is false here: mcpbin imports it)\n`)});`,
+          `  process.stderr.write(\`\${${who}}: ${escapeTemplate(o.label ?? "the script")} ended without calling serve(), so nothing was served\\n\`);`,
           `  process.exitCode = 1;`,
           "});",
         ]
@@ -206,14 +238,18 @@ export function guardedEntrySource(entry: string, name?: string, stdoutGuard = t
   ].join("\n");
 }
 
+function escapeTemplate(s: string): string {
+  return s.replace(/[`$\\]/g, "\\$&");
+}
+
 /**
  * Writes {@link guardedEntrySource} into a fresh temporary directory.
  * @returns its path; the caller removes its directory.
  */
-export function guardedEntry(entry: string, name?: string, stdoutGuard = true, warnUnserved = false): string {
+export function guardedEntry(entry: string, o: GuardedEntryOptions = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
   const file = join(dir, "main.ts");
-  writeFileSync(file, guardedEntrySource(entry, name, stdoutGuard, warnUnserved));
+  writeFileSync(file, guardedEntrySource(entry, o));
   return file;
 }
 
@@ -224,15 +260,14 @@ export function guardedEntry(entry: string, name?: string, stdoutGuard = true, w
  * definition, a module that fails to load) fails the build; the same run records the JSON Schemas
  * `tool()` converts, for {@link compile} to embed.
  * @param entry - absolute path of the script.
- * @returns what the run found; null when the script never calls mcpbin's `serve()` (an entry that is
- *   not an mcpbin server: compile it unchecked and without the stdout guard; a warning is printed).
- * @throws CliError with the check's one-line message.
+ * @returns what the run found.
+ * @throws CliError with the check's one-line message, also when the script never calls `serve()`
+ *   while it loads (it is not an mcpbin server; with `if (import.meta.main)` around it, it does).
  */
-export async function checkScript(entry: string): Promise<Inspection | null> {
+export async function checkScript(entry: string): Promise<Inspection> {
   const r = await inspectScript(entry, bunExecutable());
-  if (!("notServer" in r)) return r;
-  process.stderr.write(`mcpbin: warning: ${r.notServer.split(";")[0]}; compiling it as it is (no tool check, no stdout guard)\n`);
-  return null;
+  if ("notServer" in r) throw new CliError(r.notServer);
+  return r;
 }
 
 /** The Bun executable running this CLI (the pinned devDependency when run through npx/bunx). */

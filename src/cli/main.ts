@@ -137,9 +137,9 @@ async function build(args: string[]): Promise<number> {
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
     const checked = await checkScript(src.path);
-    path = await compile({ entry: src.path, ...o, stdoutGuard: checked !== null, schemas: checked?.schemas ?? {} });
+    path = await compile({ entry: src.path, ...o, schemas: checked.schemas });
     name = basename(path).replace(/\.exe$/, "");
-    if (checked) process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
+    process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
   process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
@@ -162,7 +162,7 @@ async function dev(args: string[]): Promise<number> {
   if (!existsSync(src.path)) throw new CliError(`dev: entry not found: ${displayPath(src.path) || src.path}`);
   // The script runs under the same generated entry a build compiles: stdout guard first, and an error
   // at start-up is one line (`mcpbin: <message>`) and exit 1, not Bun's source dump.
-  const entry = guardedEntry(src.path, "mcpbin", true, true);
+  const entry = guardedEntry(src.path, { name: "mcpbin", warnUnserved: true, runAsMain: true, label: displayPath(src.path) });
   try {
     const p = Bun.spawn([process.execPath, entry, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
     const forward = (sig: NodeJS.Signals) => p.kill(sig);

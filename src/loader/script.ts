@@ -5,12 +5,14 @@ import { displayPath, firstLine } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
 import { LoaderError } from "./collect.ts";
 import { COLLECT } from "./collector.ts";
+import { runAsMain } from "./main-module.ts";
 
 /**
  * Imports a script-style entry (one that ends with `serve()`) and returns the options it passed to
  * `serve()`, without serving. Collected, `serve()` never settles, as a real server's does not until
  * stdin closes: code after `await serve()` (a `process.exit`, clean-up) does not run here either. While
- * it loads, `process.argv` holds only the runtime and the script, as if run with no arguments.
+ * it loads, `process.argv` holds only the runtime and the script, as if run with no arguments, and the
+ * script's `import.meta.main` is true (src/loader/main-module.ts), as if it had been started itself.
  * @param entry - the script.
  * @returns the options of its (first) `serve()` call.
  * @throws LoaderError when the script is missing, fails to import, or never calls `serve()`.
@@ -28,6 +30,7 @@ export async function collectScript(entry: string): Promise<ServerOptions> {
     collected();
     return new Promise<never>(() => {});
   };
+  runAsMain(file);
   try {
     // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
     await asIfAlone(file, () => Promise.race([import(file), served]));

@@ -117,33 +117,6 @@ test("the build's check run gives the script no arguments and stops at serve(): 
   expect(listed.stdout).toContain('"name": "b"');
 });
 
-test("mcpbin dev says so when a script never calls serve() (an import.meta.main guard is false when mcpbin imports it)", async () => {
-  const dir = writeProject({ "guarded.ts": script(`if (import.meta.main) await serve({ name: "s", version: "1.0.0", tools: [a] });`) });
-  const r = await mcpbin(["dev", "guarded.ts"], dir);
-  expect(r.code).toBe(1);
-  expect(r.stdout).toBe("");
-  expect(r.stderr).toContain("guarded.ts ended without calling serve(), so nothing was served");
-  // serve() called after loading (an unawaited main()) is no such case.
-  const late = writeProject({ "late.ts": script(`async function main() { await Bun.sleep(20); await serve({ name: "s", version: "1.0.0", tools: [a] }); }\nvoid main();`) });
-  const p = Bun.spawn([BUN, join(import.meta.dir, "../../bin/mcpbin.ts"), "dev", "late.ts"], { cwd: late, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  await Bun.sleep(300);
-  p.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
-  p.stdin.end();
-  expect(await new Response(p.stdout).text()).toBe('{"jsonrpc":"2.0","id":1,"result":{}}\n');
-  expect(await p.exited).toBe(0);
-  expect(await new Response(p.stderr).text()).toBe("");
-});
-
-test("an entry that never calls serve() is compiled as it is, with a warning: no tool check, its stdout left alone", async () => {
-  const dir = writeProject({ "plain.ts": `for await (const chunk of Bun.stdin.stream()) process.stdout.write(chunk);\nconsole.log("plain done");\n` });
-  const r = await mcpbin(["build", "plain.ts", "--outfile", "dist/plain"], dir);
-  expect(r.code).toBe(0);
-  expect(r.stderr).toStartWith("mcpbin: warning: plain.ts did not call serve() while loading; compiling it as it is (no tool check, no stdout guard)\n");
-  const p = Bun.spawn([join(dir, "dist/plain")], { stdin: new TextEncoder().encode("echoed\n"), stdout: "pipe", stderr: "pipe" });
-  expect(await new Response(p.stdout).text()).toBe("echoed\nplain done\n");
-  expect(await p.exited).toBe(0);
-});
-
 test("a project executable failing at start-up: one line naming the executable, exit 1", async () => {
   // Two modules whose tools share a name only when DUP is set: the build (without DUP) passes.
   const mod = (n: string) => `import { tool } from "mcpbin";\nexport const t = tool({ name: process.env.DUP ? "same" : ${JSON.stringify(n)}, description: "d", run: () => 1 });\n`;

@@ -2,7 +2,7 @@
 // request (Ajv for raw JSON Schemas, the Streamable HTTP transport) must be there when first needed.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { compileFixture, McpProcess } from "../helpers/proc.ts";
-import { compileArgs, recordBytecodeOrder } from "../../src/cli/build.ts";
+import { compileConfig, recordBytecodeOrder } from "../../src/cli/build.ts";
 import { readFileSync } from "node:fs";
 
 let bin: string;
@@ -15,12 +15,14 @@ afterAll(() => {
 });
 
 test("release compiles split lazily loaded code into chunks and run with --smol", () => {
-  const args = compileArgs({ entry: "/x/main.ts" }, "/x/out");
-  expect(args).toContain("--splitting");
-  expect(args).toContain("--compile-exec-argv=--smol");
-  expect(compileArgs({ entry: "/x/main.ts", smol: false }, "/x/out")).not.toContain("--compile-exec-argv=--smol");
-  expect(compileArgs({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt" }, "/x/out")).toContain("--bytecode-order=/x/order.txt");
-  expect(compileArgs({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt", bytecode: false }, "/x/out").join(" ")).not.toContain("--bytecode");
+  const c = compileConfig({ entry: "/x/main.ts" }, "/x/out");
+  expect(c.splitting).toBe(true);
+  expect(c.compile.execArgv).toEqual(["--smol"]);
+  expect(compileConfig({ entry: "/x/main.ts", smol: false }, "/x/out").compile.execArgv).toBeUndefined();
+  expect(compileConfig({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt" }, "/x/out").compile.bytecodeOrder).toBe("/x/order.txt");
+  const plain = compileConfig({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt", bytecode: false }, "/x/out");
+  expect(plain.bytecode).toBe(false);
+  expect(plain.compile.bytecodeOrder).toBeUndefined();
 });
 
 test("the bytecode-order profile is recorded over stdio even when the server's options ask for HTTP (MCPBIN_STDIO=1)", async () => {

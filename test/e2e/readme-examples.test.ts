@@ -1,0 +1,79 @@
+// The README's script examples, as written there (the plain form and the `import.meta.main` form): each is
+// built with `mcpbin build` and driven over stdio by the official SDK clients (v1 and v2); every response is
+// validated against the official schema.
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers/proc.ts";
+import { tap, type Transport } from "../helpers/sdk-tap.ts";
+import { removeProjects, writeProject } from "../loader/fixture-project.ts";
+import { mcpbin } from "../cli/run-cli.ts";
+
+setDefaultTimeout(120_000); // each example is compiled; the 2-core machine may be busy
+afterAll(removeProjects);
+
+/** Every ```ts block of the README whose first line is `// server.ts…`: the script examples. */
+function serverExamples(): { title: string; source: string }[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  return [...readme.matchAll(/```ts\n(\/\/ server\.ts[^\n]*)\n([\s\S]*?)```/g)].map((m) => ({ title: m[1]!, source: `${m[1]}\n${m[2]}` }));
+}
+
+const examples = serverExamples();
+
+test("the README has both script examples: the plain one and the import.meta.main one", () => {
+  expect(examples).toHaveLength(2);
+  expect(examples.filter((e) => e.source.includes("if (import.meta.main) await serve("))).toHaveLength(1);
+});
+
+for (const example of examples) {
+  test(`README example "${example.title}": built, it serves the official SDK clients`, async () => {
+    const dir = writeProject({ "server.ts": example.source });
+    const built = await mcpbin(["build", "server.ts", "--outfile", "dist/my-server"], dir);
+    expect(built.stderr).toContain("mcpbin: 1 tool\n");
+    expect(built.code).toBe(0);
+    const bin = join(dir, "dist/my-server");
+    expect(built.stdout.split("\n")[0]).toBe(bin);
+
+    const t1 = new StdioV1({ command: bin, args: [], stderr: "pipe" });
+    const seen1 = tap(t1 as unknown as Transport);
+    const c1 = new ClientV1({ name: "readme-v1", version: "1.0.0" });
+    await c1.connect(t1);
+    try {
+      expect(c1.getServerVersion()).toEqual({ name: "my-server", version: "1.0.0" });
+      const { tools } = await c1.listTools();
+      expect(tools.map((t) => [t.name, t.description, t.inputSchema.required])).toEqual([["add_numbers", "Add two numbers", ["x", "y"]]]);
+      expect(await c1.callTool({ name: "add_numbers", arguments: { x: 2, y: 3 } })).toEqual({ content: [{ type: "text", text: "5" }] });
+      const bad = await c1.callTool({ name: "add_numbers", arguments: { x: "2", y: 3 } });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await c1.close();
+    }
+    expect(seen1.map((s) => s.method)).toEqual(["initialize", "tools/list", "tools/call", "tools/call"]);
+
+    const t2 = new StdioV2({ command: bin, args: [], stderr: "pipe" });
+    const seen2 = tap(t2 as unknown as Transport);
+    const c2 = new ClientV2({ name: "readme-v2", version: "2.0.0" });
+    await c2.connect(t2);
+    try {
+      const r = await c2.callTool({ name: "add_numbers", arguments: { x: 40, y: 2 } });
+      expect(r.content).toEqual([{ type: "text", text: "42" }]);
+    } finally {
+      await c2.close();
+    }
+    expect(seen2.length).toBeGreaterThan(0);
+  });
+}
+
+test("the import.meta.main example imported by a test: its tool works as a function and nothing is served", async () => {
+  const guarded = examples.find((e) => e.source.includes("import.meta.main"))!;
+  const dir = writeProject({ "server.ts": guarded.source, "server.test.ts": `import { add } from "./server.ts";\nconsole.log(JSON.stringify(await add({ x: 2, y: 3 })));\n` });
+  const p = Bun.spawn([process.execPath, join(dir, "server.test.ts")], { cwd: dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  // stdin stays open: a server would wait on it; an import that does not serve ends by itself.
+  const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
+  p.stdin.end();
+  expect({ code, out }).toEqual({ code: 0, out: "5\n" });
+});

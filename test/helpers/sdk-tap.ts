@@ -1,0 +1,42 @@
+/** @module Taps an official SDK client's transport so every response it receives is validated against the official schema. */
+import { assertValidResponse } from "./schema.ts";
+
+type Msg = Record<string, any>;
+/** The part of an SDK client transport the tap wraps. */
+export type Transport = { send(m: Msg, o?: unknown): Promise<void>; onmessage?: (m: Msg, extra?: unknown) => void };
+
+/**
+ * Taps a client transport without changing its class (the v2 client probes in a sibling process only
+ * for the exact base StdioClientTransport): every response the client receives is validated against
+ * the schema of the version in force for its request — the `_meta` claim's, else the negotiated one.
+ */
+export function tap(t: Transport) {
+  let negotiated: string | undefined;
+  const sent = new Map<unknown, Msg>();
+  const seen: Msg[] = [];
+  const send = t.send.bind(t);
+  t.send = (m, o) => {
+    if ("id" in m && "method" in m) sent.set(m.id, m);
+    return send(m, o);
+  };
+  let handler: Transport["onmessage"];
+  Object.defineProperty(t, "onmessage", {
+    configurable: true,
+    get: () => handler,
+    set: (fn) => {
+      handler = fn && ((m: Msg, extra?: unknown) => {
+        const req = sent.get(m.id);
+        if (req && ("result" in m || "error" in m)) {
+          const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+          if (req.method === "initialize") negotiated = m.result?.protocolVersion;
+          const version = claim ?? negotiated ?? "2025-11-25";
+          assertValidResponse(version, req.method, m);
+          seen.push({ method: req.method, version, msg: m });
+        }
+        fn(m, extra);
+      });
+    },
+  });
+  return seen;
+}
+
