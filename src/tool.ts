@@ -1,6 +1,7 @@
 /** @module tool(): a tool's definition, name rules, and its JSON Schemas computed once at definition. */
 import * as v from "valibot";
-import { findUnconvertible, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
+import { findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
+import { isStandardSchema, standardFingerprint, standardToJsonSchema, standardValidate, vendorOf, type StandardOutput, type StandardSchemaV1 } from "./standard-schema.ts";
 import type { RequestId } from "./protocol/jsonrpc.ts";
 
 /** What a tool's `run` receives besides its arguments. */
@@ -35,10 +36,24 @@ export interface ToolIcon {
   readonly theme?: "light" | "dark";
 }
 
-type AnySchema = v.GenericSchema;
-type ArgsOf<I> = I extends AnySchema ? v.InferOutput<I> : Record<string, unknown>;
+/** A valibot schema, or any Standard Schema v1 value (zod 4, arktype, …). */
+type AnySchema = v.GenericSchema | StandardSchemaV1;
+type ArgsOf<I> = I extends v.GenericSchema ? v.InferOutput<I> : I extends StandardSchemaV1 ? StandardOutput<I> : Record<string, unknown>;
 
-/** What `tool()` takes. Give `input` (valibot) or `inputSchema` (raw JSON Schema), or neither for no arguments. */
+/** True for a valibot schema (the documented default kind). */
+function isValibot(x: unknown): x is v.GenericSchema {
+  return typeof x === "object" && x !== null && (x as { kind?: unknown }).kind === "schema" && typeof (x as { "~run"?: unknown })["~run"] === "function";
+}
+
+/** True for the function form of `input`/`output` (a function returning the schema); an arktype type is a function too, but a schema. */
+function isSchemaFunction(x: unknown): x is () => AnySchema {
+  return typeof x === "function" && !isStandardSchema(x);
+}
+
+/**
+ * What `tool()` takes. Give `input` (a valibot schema, or any Standard Schema v1 such as zod 4 or arktype)
+ * or `inputSchema` (raw JSON Schema), or neither for no arguments.
+ */
 export interface ToolDefinition<I extends AnySchema | undefined = undefined, R = unknown> {
   /** `^[A-Za-z0-9_-]{1,64}$`: the set every major client accepts. */
   readonly name: string;
@@ -47,6 +62,10 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   readonly description: string;
   /**
    * A valibot object schema; converted to JSON Schema once, and used to parse arguments before `run`.
+   * Any other Standard Schema v1 (zod 4's `z.object`, arktype's `type({...})`) works the same way: it
+   * validates through `~standard.validate` and is converted by its library's own converter
+   * (`~standard.jsonSchema`, zod's `toJSONSchema`, arktype's `toJsonSchema`); a synchronous one (an async
+   * refinement gives an isError result when called by a client).
    * Or a function returning it, called once, when first needed: in an executable built by
    * `mcpbin build` (its JSON Schema recorded at build time) that is the tool's first call, so a server
    * with hundreds of tools does not build their schemas at start (docs/benchmarks.md). The function
@@ -55,7 +74,7 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   readonly input?: I | (() => I);
   /** A complete JSON Schema (object root) sent unchanged; arguments are validated against it. */
   readonly inputSchema?: JsonSchema;
-  /** A valibot schema of the structured result; the return value becomes `structuredContent`. Or a function returning it, as for `input`. */
+  /** A valibot (or other Standard Schema) schema of the structured result; the return value becomes `structuredContent`. Or a function returning it, as for `input`. */
   readonly output?: AnySchema | (() => AnySchema);
   /** A raw JSON Schema of the structured result. */
   readonly outputSchema?: JsonSchema;
@@ -160,8 +179,9 @@ export function resetDefinitionCounts(): void {
  */
 function precomputedKey(toolName: string, nth: number, what: string, given: AnySchema | (() => AnySchema)): string {
   const head = `${toolName}\u0000${nth}\u0000${what}`;
-  if (typeof given === "function") return `${head}\u0000()`;
-  const entries = (given as { entries?: Record<string, AnySchema> }).entries;
+  if (isSchemaFunction(given)) return `${head}\u0000()`;
+  if (!isValibot(given)) return `${head}\u0000${standardFingerprint(given)}`;
+  const entries = (given as { entries?: Record<string, v.GenericSchema> }).entries;
   let fields = "";
   if (entries) for (const k in entries) fields += `${k}:${entries[k]!.type},`;
   return `${head}\u0000${given.type}\u0000${fields}`;
@@ -188,6 +208,7 @@ function jsonSchemaOf(s: ToolSchemas, nth: number, what: "input" | "output"): st
 }
 
 function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
+  if (!isValibot(schema)) return convertStandard(toolName, what, schema);
   try {
     return valibotToJsonSchema(schema, what);
   } catch (e) {
@@ -203,6 +224,28 @@ function convert(toolName: string, what: "input" | "output", schema: AnySchema):
       `tool "${toolName}": the ${what} schema${field ? ` field "${field}"` : ""} cannot be expressed in JSON Schema` +
         `${type ? ` (v.${camel(type)}())` : ` (${message})`}: ${hint}, or pass a raw ${what}Schema.`,
     );
+  }
+}
+
+/** A Standard Schema's JSON Schema by its library's converter, normalized like a valibot one. */
+function convertStandard(toolName: string, what: "input" | "output", schema: StandardSchemaV1): JsonSchema {
+  const vendor = vendorOf(schema);
+  let converted: JsonSchema | undefined;
+  try {
+    converted = standardToJsonSchema(schema, what);
+  } catch (e) {
+    const message = String((e as Error)?.message ?? e).replace(/\s+/g, " ").trim();
+    throw new ToolDefinitionError(`tool "${toolName}": the ${what} schema (${vendor}) cannot be expressed in JSON Schema (${message}): use a JSON type there, or pass a raw ${what}Schema.`);
+  }
+  if (typeof converted !== "object" || converted === null) {
+    throw new ToolDefinitionError(
+      `tool "${toolName}": the ${what} schema is a Standard Schema from "${vendor}" without a JSON Schema converter (~standard.jsonSchema, toJSONSchema() or toJsonSchema()): use valibot, zod 4 or arktype, or pass a raw ${what}Schema`,
+    );
+  }
+  try {
+    return normalizeJsonSchema(converted);
+  } catch (e) {
+    throw new ToolDefinitionError(`tool "${toolName}": the ${what} schema (${vendor}) converted to a JSON Schema mcpbin cannot send: ${(e as Error).message}`);
   }
 }
 
@@ -254,6 +297,8 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   if (typeof def.description !== "string") throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
   if (def.input && def.inputSchema) throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);
   if (def.output && def.outputSchema) throw new ToolDefinitionError(`tool "${name}": give "output" (valibot) or "outputSchema" (JSON Schema), not both`);
+  checkSchemaValue(name, "input", def.input);
+  checkSchemaValue(name, "output", def.output);
   if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && def.timeoutMs >= 0 && def.timeoutMs <= 2_147_483_647)) {
     throw new ToolDefinitionError(
       `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
@@ -282,7 +327,9 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   // Named by its computed key: the function's `name` is the tool's, without a defineProperty per tool.
   const call = { [name]: async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
     if (!Ajv2020 && usesJsonSchemaValidation(t)) await loadAjv();
-    const parsed = parseArguments(t, args ?? {});
+    const input = def.input === undefined ? undefined : inputOf(t);
+    // A direct call can wait for a Standard Schema that validates asynchronously.
+    const parsed = input && !isValibot(input) ? await standardValidate(input, args ?? {}) : parseArguments(t, args ?? {});
     if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
     return await def.run(parsed.value as ArgsOf<I>, {
       signal: ctx?.signal ?? new AbortController().signal,
@@ -309,17 +356,33 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   return t;
 }
 
-/** The valibot schema a definition gives, calling the function form; checked to be a schema. */
+/** What `input`/`output` may be, said in one line for the errors below. */
+const SCHEMA_KINDS = "a valibot schema (v.object({...})), a Standard Schema such as zod 4's z.object({...}) or arktype's type({...}), or a function returning one";
+
+/** Refuses an `input`/`output` that is neither a schema nor a function returning one. */
+function checkSchemaValue(toolName: string, what: "input" | "output", given: unknown): void {
+  if (given === undefined || isValibot(given) || isStandardSchema(given) || typeof given === "function") return;
+  throw new ToolDefinitionError(`tool "${toolName}": "${what}" must be ${SCHEMA_KINDS}; got ${describe(given)}`);
+}
+
+function describe(x: unknown): string {
+  if (x === null) return "null";
+  if (Array.isArray(x)) return "an array";
+  if (typeof x === "object") return "a plain object (a raw JSON Schema goes in \"inputSchema\"/\"outputSchema\")";
+  return typeof x;
+}
+
+/** The schema a definition gives, calling the function form; checked to be a schema. */
 function resolved(toolName: string, what: "input" | "output", given: AnySchema | (() => AnySchema)): AnySchema {
-  if (typeof given !== "function") return given;
+  if (!isSchemaFunction(given)) return given;
   let s: unknown;
   try {
     s = given();
   } catch (e) {
     throw new ToolDefinitionError(`tool "${toolName}": the ${what} function threw: ${(e as Error)?.message ?? e}`);
   }
-  if (typeof s !== "object" || s === null || (s as { kind?: unknown }).kind !== "schema") {
-    throw new ToolDefinitionError(`tool "${toolName}": the ${what} function must return a valibot schema, e.g. () => v.object({...}); got ${s === null ? "null" : typeof s}`);
+  if (!isValibot(s) && !isStandardSchema(s)) {
+    throw new ToolDefinitionError(`tool "${toolName}": the ${what} function must return a valibot schema (or another Standard Schema), e.g. () => v.object({...}); got ${s === null ? "null" : typeof s}`);
   }
   return s as AnySchema;
 }
@@ -405,13 +468,31 @@ export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues
  */
 export function parseArguments(t: Tool, args: unknown): ParsedArguments {
   const given = t.definition.input;
-  const input = typeof given === "function" ? inputOf(t) : given;
-  if (input) {
-    const r = v.safeParse(input, args);
-    return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };
-  }
+  const input = isSchemaFunction(given) ? inputOf(t) : (given as AnySchema | undefined);
+  if (input) return validateWith(input, args, "input");
   if (t.definition.inputSchema) return validateJson(t.inputSchema, args);
   return { ok: true, value: args };
+}
+
+/**
+ * Validates a value with a tool's schema: valibot's `safeParse`, else the Standard Schema's
+ * `~standard.validate` (synchronously: a schema that answers with a Promise is reported as an issue).
+ * @param schema - the tool's valibot or Standard Schema.
+ * @param value - arguments or structured content.
+ * @param what - which schema it is, for the message about an asynchronous one.
+ * @returns the parsed value or the problems as `path: message` lines.
+ */
+export function validateWith(schema: AnySchema, value: unknown, what: "input" | "output"): ParsedArguments {
+  if (isValibot(schema)) {
+    const r = v.safeParse(schema, value);
+    return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };
+  }
+  const r = standardValidate(schema, value);
+  if (r instanceof Promise) {
+    r.catch(() => {});
+    return { ok: false, issues: [`(root): the ${what} schema (${vendorOf(schema)}) validates asynchronously (an async refinement); mcpbin validates synchronously: check that in run() instead`] };
+  }
+  return r;
 }
 
 /**

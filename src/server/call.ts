@@ -1,8 +1,7 @@
 /** @module tools/call: argument parsing, running the tool, and shaping its return value into a CallResult. */
-import * as v from "valibot";
 import { isToolResult, type ContentBlock } from "../result.ts";
 import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.ts";
-import { issueLine, outputOf, validateJson, type Tool } from "../tool.ts";
+import { outputOf, validateJson, validateWith, type Tool } from "../tool.ts";
 import type { CallResult } from "../protocol/project.ts";
 
 /**
@@ -70,9 +69,9 @@ function checkOutput(t: Tool, value: unknown): { value: unknown } | string {
   const output = outputOf(t);
   const outputSchema = t.outputSchema;
   if (output) {
-    const r = v.safeParse(output, value);
-    if (r.success) return { value: r.output };
-    return `Tool ${t.name} returned structured content that does not match its output schema:\n${r.issues.map(issueLine).join("\n")}`;
+    const r = validateWith(output, value, "output");
+    if (r.ok) return { value: r.value };
+    return `Tool ${t.name} returned structured content that does not match its output schema:\n${r.issues.join("\n")}`;
   }
   if (outputSchema) {
     const r = validateJson(outputSchema, value);
