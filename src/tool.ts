@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
 import { isStandardSchema, standardFingerprint, standardToJsonSchema, standardValidate, vendorOf, type StandardOutput, type StandardSchemaV1 } from "./standard-schema.ts";
 import type { RequestId } from "./protocol/jsonrpc.ts";
+import { resolveToolUi, type ToolUi, type ToolUiOption } from "./apps/tool-ui.ts";
 
 /** What a tool's `run` receives besides its arguments. */
 export interface ToolContext {
@@ -93,6 +94,11 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
    * `timeoutMs` either way. 0 = no limit for this tool, even under a server-wide limit.
    */
   readonly timeoutMs?: number;
+  /**
+   * The MCP App the tool renders in (`app()`), or `{ app, visibility }`; `visibility: ["app"]` makes a
+   * tool only the view calls (MCP Apps `_meta.ui`, extension io.modelcontextprotocol/ui).
+   */
+  readonly ui?: ToolUiOption;
   /** The tool itself; sync or async. Return an ordinary value, or `toolResult(...)`. */
   run(args: ArgsOf<I>, ctx: ToolContext): R | Promise<R>;
 }
@@ -121,6 +127,8 @@ export interface Tool<I extends AnySchema | undefined = AnySchema | undefined, R
   readonly outputSchema?: JsonSchema;
   /** Provenance, set by the loader. */
   source?: ToolSource;
+  /** The MCP App link from the `ui` option, resolved. */
+  readonly ui?: ToolUi;
 }
 
 /** A tool author's mistake, found at definition; the message names the tool and what to change. */
@@ -304,6 +312,7 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
     );
   }
+  const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
   const nth = definitions.get(name) ?? 0;
   definitions.set(name, nth + 1);
   // One record per tool: what it was given, what the schema functions returned, the recorded texts.
@@ -338,8 +347,9 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       protocolVersion: ctx?.protocolVersion,
     });
   } }[name]!;
-  const t = call as unknown as Tool<I, R> & { [TOOL]: true; [SCHEMAS]: ToolSchemas; definition: ToolDefinition<I, R>; inputSchema?: JsonSchema; outputSchema?: JsonSchema };
+  const t = call as unknown as Tool<I, R> & { [TOOL]: true; [SCHEMAS]: ToolSchemas; definition: ToolDefinition<I, R>; inputSchema?: JsonSchema; outputSchema?: JsonSchema; ui?: ToolUi };
   t[TOOL] = true;
+  if (ui) t.ui = ui;
   t.definition = def;
   t[SCHEMAS] = schemas;
   if (schemas.inputText === undefined && schemas.outputText === undefined) {

@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, stat
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
-import { inspectScript, precomputedEntry, recordSchemas, type Inspection } from "./precompute.ts";
+import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "./precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
 
 /** Options of one compile. */
@@ -39,6 +39,8 @@ export interface BuildOptions {
    * runs the check itself and embeds what it recorded (best effort: nothing when the run fails).
    */
   readonly schemas?: Readonly<Record<string, string>>;
+  /** The bundled views of the server's apps (URI → HTML) to embed; recorded with `schemas` when not given. */
+  readonly views?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -93,8 +95,10 @@ export async function compile(o: BuildOptions): Promise<string> {
   }
   mkdirSync(dirname(outfile), { recursive: true });
   const raw = o.stdoutGuard === false;
-  const schemas = o.schemas ?? (raw ? undefined : await recordSchemas(entry, bunExecutable()));
-  const pre = schemas ? precomputedEntry(entry, schemas) : undefined;
+  const recorded = o.schemas === undefined && !raw ? await recordBuildData(entry, bunExecutable()) : {};
+  const schemas = o.schemas ?? recorded.schemas;
+  const views = o.views ?? recorded.views;
+  const pre = schemas || views ? precomputedEntry(entry, schemas ?? {}, views) : undefined;
   // A raw entry (not an mcpbin server: the benchmark's baseline) is compiled as it is.
   const root = raw ? undefined : guardedEntry(pre?.entry ?? entry, { warnUnserved: true });
   const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {

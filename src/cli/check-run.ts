@@ -3,12 +3,16 @@
  * what it passes to serve(), builds the server's Registry (what the executable would refuse at every start
  * fails here), and records every valibot → JSON Schema conversion tool() makes. The entry and the result
  * file come in MCPBIN_CHECK_ENTRY and MCPBIN_CHECK_OUT, so the script sees no arguments of ours. Writes
- * `{name, version, tools, schemas}` or `{error, notServer}` as JSON, then exits 0.
+ * `{name, version, tools, schemas, views}` or `{error, notServer, fatal}` as JSON, then exits 0. The same run
+ * bundles the view of every app the server serves (`views`: URI → HTML, src/build/view.ts); an app or view
+ * error is `fatal` (a build must not go on without the view).
  */
 import { writeFileSync } from "node:fs";
 import { LoaderError } from "../loader/collect.ts";
 import { collectScript } from "../loader/script.ts";
 import { Registry } from "../server/registry.ts";
+import { appsOfServer } from "../apps/tool-ui.ts";
+import { buildAppHtml } from "../build/view.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
 const out = process.env.MCPBIN_CHECK_OUT;
@@ -23,12 +27,22 @@ if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS !== "0") {
   g[Symbol.for("mcpbin.schemas.record")] = true;
 }
 let result: Record<string, unknown>;
+let stage = "load";
 try {
-  const registry = new Registry(await collectScript(entry));
-  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store) };
+  const options = await collectScript(entry);
+  const registry = new Registry(options);
+  stage = "apps";
+  const views: Record<string, string> = {};
+  for (const [uri, a] of appsOfServer(options)) views[uri] = await buildAppHtml(a);
+  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
-  result = { error: message, notServer: e instanceof LoaderError && message.includes("did not call serve() while loading") };
+  const name = (e as Error)?.name;
+  result = {
+    error: message,
+    notServer: e instanceof LoaderError && message.includes("did not call serve() while loading"),
+    fatal: stage === "apps" || name === "AppDefinitionError" || name === "ViewBuildError",
+  };
 }
 writeFileSync(out, JSON.stringify(result));
 process.exit(0);

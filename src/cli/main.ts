@@ -137,7 +137,7 @@ async function build(args: string[]): Promise<number> {
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
     const checked = await checkScript(src.path);
-    path = await compile({ entry: src.path, ...o, schemas: checked.schemas });
+    path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views });
     name = basename(path).replace(/\.exe$/, "");
     process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
   }

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
 import { CliError } from "./errors.ts";
-import { inspectScript, recordSchemas } from "./precompute.ts";
+import { inspectScript, recordBuildData } from "./precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
 import { sha256, tarGz, zip } from "./archive.ts";
@@ -43,13 +43,14 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
   let label: string | undefined;
   let cleanup = () => {};
   let schemas: Readonly<Record<string, string>> | undefined;
+  let views: Readonly<Record<string, string>> | undefined;
   if (src.kind === "config") {
     const prepared = await prepareEntry(src.path);
     ({ entry, cleanup } = prepared);
     label = prepared.project.label;
     name = executableName(prepared.project.config.name);
     version = prepared.project.config.version;
-    schemas = await recordSchemas(entry, bunExecutable()); // once here, not once per platform in compile()
+    ({ schemas, views } = await recordBuildData(entry, bunExecutable())); // once here, not once per platform in compile()
   } else {
     // One check run: what the executable would refuse at start (a duplicate tool, a bad option) fails
     // here instead, and the JSON Schemas it records serve every platform's build.
@@ -59,6 +60,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
     name = executableName(checked.name);
     version = checked.version;
     schemas = checked.schemas;
+    views = checked.views;
   }
   const outdir = resolve(o.outdir ?? join("dist", "release"));
   mkdirSync(outdir, { recursive: true });
@@ -71,7 +73,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
     // One bytecode-order profile for every platform: recorded from a build for this machine (the
     // profile names functions, not machine code), so released executables start as fast as a local build.
     try {
-      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, profile: false });
+      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, views, profile: false });
       order = await recordBytecodeOrder(host);
     } catch {
       // no profile: the platforms' builds stand without one
@@ -82,7 +84,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       const base = `${name}-${version}-${platform}`;
       let built: string;
       try {
-        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, bytecodeOrder: order?.file });
+        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, views, bytecodeOrder: order?.file });
       } catch (e) {
         process.stderr.write(`mcpbin: release: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
         failed.push(platform);

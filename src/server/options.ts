@@ -2,6 +2,7 @@
 import { resolveJsonOptions, type JsonOptions } from "../json.ts";
 import { ToolDefinitionError, type Tool } from "../tool.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
+import type { App } from "../apps/app.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
 export interface ServerOptions {
@@ -15,6 +16,8 @@ export interface ServerOptions {
   readonly instructions?: string;
   /** The tools; nested arrays are flattened. */
   readonly tools: readonly (Tool | readonly Tool[])[];
+  /** MCP Apps served besides those the tools link to with their `ui` option (src/apps/app.ts). */
+  readonly apps?: readonly App[];
   /** Payload JSON rules for return values and structured content. */
   readonly json?: JsonOptions;
   /** Server-wide time limit per tool call, ms (a tool's own `timeoutMs` wins). Default 120000; 0 = none. */
