@@ -11,3 +11,6 @@ export type { JsonOptions } from "./json.ts";
 export type { JsonSchema } from "./schema.ts";
 export { defineConfig, ConfigError } from "./config/define.ts";
 export type { McpbinConfig } from "./config/define.ts";
+export { app, isApp, AppDefinitionError, APP_MIME_TYPE, UI_EXTENSION } from "./apps/app.ts";
+export type { App, AppDefinition, AppCsp, AppPermissions, AppUiMeta } from "./apps/app.ts";
+export type { ToolUiOption, ToolVisibility } from "./apps/tool-ui.ts";

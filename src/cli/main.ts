@@ -41,6 +41,9 @@ Usage:
                  one archive per platform plus SHA256SUMS in DIR (default dist/release);
                  LIST is comma-separated from ${RELEASE_PLATFORMS.slice(0, 3).join(", ")},
                  ${RELEASE_PLATFORMS.slice(3).join(", ")} (default all)
+  mcpbin preview [entry.ts | --config FILE] [--port N]
+                 a local MCP Apps host on http://127.0.0.1:N (default any free port):
+                 each app's view in a sandboxed iframe, its tools callable from the page
   mcpbin --help    this text
   mcpbin --version the version
 
@@ -90,6 +93,7 @@ async function run(argv: string[]): Promise<number> {
   if (command === "call") return call(rest);
   if (command === "init") return init(rest);
   if (command === "release") return releaseCommand(rest);
+  if (command === "preview") return preview(rest);
   throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
 }
 
@@ -208,6 +212,24 @@ async function init(args: string[]): Promise<number> {
   const dir = resolve(positionals[0] ?? ".");
   const created = initProject(dir, values.mcpbin as string | undefined);
   process.stdout.write(`${created.summary}\n`);
+  return 0;
+}
+
+async function preview(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, port: { type: "string" } });
+  extra("preview", positionals, 1);
+  const src = pickSource(values.config as string | undefined, positionals[0], "preview");
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`preview: --port must be a TCP port from 0 to 65535; got ${JSON.stringify(values.port)}`, 2);
+  const { startPreview } = await import("../preview/host.ts");
+  const p = await startPreview({ source: src, port });
+  process.stdout.write(`${p.url}\n`);
+  process.stderr.write(`mcpbin: previewing ${displayPath(src.path) || src.path} at ${p.url} (Ctrl-C stops)\n`);
+  await new Promise<void>((done) => {
+    process.once("SIGINT", done);
+    process.once("SIGTERM", done);
+  });
+  await p.stop();
   return 0;
 }
 
