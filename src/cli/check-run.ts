@@ -1,7 +1,7 @@
 /**
  * @module The one run of a script `mcpbin build` makes before compiling it (src/cli/precompute.ts): collects
  * what it passes to serve(), builds the server's Registry (what the executable would refuse at every start
- * fails here), and records every valibot → JSON Schema conversion tool() makes. The entry and the result
+ * fails here), and records every valibot → JSON Schema conversion tool() makes and every file a resource declares. The entry and the result
  * file come in MCPBIN_CHECK_ENTRY and MCPBIN_CHECK_OUT, so the script sees no arguments of ours. Writes
  * `{name, version, tools, schemas, views}` or `{error, notServer, fatal}` as JSON, then exits 0. The same run
  * bundles the view of every app the server serves (`views`: URI → HTML, src/build/view.ts); an app or view
@@ -21,11 +21,11 @@ delete process.env.MCPBIN_CHECK_ENTRY;
 delete process.env.MCPBIN_CHECK_OUT;
 
 const store = new Map<string, unknown>();
-if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS !== "0") {
-  const g = globalThis as Record<symbol, unknown>;
-  g[Symbol.for("mcpbin.schemas")] = store;
-  g[Symbol.for("mcpbin.schemas.record")] = true;
-}
+const g = globalThis as Record<symbol, unknown>;
+g[Symbol.for("mcpbin.schemas")] = store;
+// The files resources declare are always recorded (the executable needs them); schemas unless turned off.
+g[Symbol.for("mcpbin.files.record")] = true;
+if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS !== "0") g[Symbol.for("mcpbin.schemas.record")] = true;
 let result: Record<string, unknown>;
 let stage = "load";
 try {

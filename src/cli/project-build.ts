@@ -33,8 +33,9 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
   const project = await loadProject(configPath);
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-entry-"));
   const entry = join(dir, "entry.ts");
-  // Modules that contribute no active tool (all filtered out) are left out of the executable.
-  const used = new Set(project.options.tools.map((t) => `${t.source?.dir}\0${t.source?.file}`));
+  // Modules that contribute no active tool, resource or prompt (all filtered out) are left out of the executable.
+  const o = project.options;
+  const used = new Set([...o.tools, ...(o.resources ?? []).flat(), ...(o.prompts ?? []).flat()].map((t) => `${t.source?.dir}\0${t.source?.file}`));
   const modules = project.modules.filter((m) => used.has(`${m.dir}\0${m.file}`));
   writeFileSync(entry, entrySource(project.file, basename(project.file), modules));
   return { entry, project, modules, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

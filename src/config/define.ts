@@ -5,12 +5,15 @@ import type { ServerOptions } from "../server/options.ts";
  * An `mcpbin.config.ts` (project style): the server options of `serve()` except that `tools` names
  * files and directories (relative to the config file) instead of holding tools.
  */
-export type McpbinConfig = Omit<ServerOptions, "tools"> & {
+export type McpbinConfig = Omit<ServerOptions, "tools" | "resources" | "prompts"> & {
   /** Tool modules and directories of tool modules, relative to the config file. Directories are scanned recursively. */
   readonly tools: readonly string[];
-  /** Only the tools whose names match one of these glob patterns (e.g. `admin_*`) are served. */
+  /**
+   * Only the tools whose names match one of these glob patterns (e.g. `admin_*`) are served; the same
+   * patterns select the modules' prompts (by name) and resources and templates (by name or URI).
+   */
   readonly include?: readonly string[];
-  /** The tools whose names match one of these glob patterns are left out. Applied after `include`. */
+  /** The tools (prompts, resources) whose names match one of these glob patterns are left out. Applied after `include`. */
   readonly exclude?: readonly string[];
 };
 

@@ -64,6 +64,7 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
   json: { schema: anObject, expected: `an object ${shape(JSON_KEYS)} (payload JSON; see the README)`, keys: JSON_KEYS },
   timeoutMs: { schema: v.optional(ms), expected: "a number of milliseconds ≥ 0 (0 = no limit)" },
   maxInFlight: { schema: v.optional(count), expected: "an integer ≥ 1" },
+  pageSize: { schema: v.optional(count), expected: "an integer ≥ 1 (items per page of the list methods)" },
   maxResultBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   maxLineBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   shutdownGraceMs: { schema: v.optional(ms), expected: "a number of milliseconds ≥ 0" },

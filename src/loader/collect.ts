@@ -1,5 +1,7 @@
 /** @module Collecting the tools a set of loaded modules export: provenance, include/exclude globs, duplicates. No file system. */
 import { isTool, type Tool } from "../tool.ts";
+import { isResource, isResourceTemplate, type Resource, type ResourceTemplate } from "../content/resource.ts";
+import { isPrompt, type Prompt } from "../content/prompt.ts";
 import type { ModuleRef } from "./discover.ts";
 
 /** A tool module and what it exports. */
@@ -39,7 +41,9 @@ export function collectTools(modules: readonly LoadedModule[], warn: (message: s
     const before = out.length;
     let reexported = 0;
     const take = (x: unknown) => {
-      if (isTool(x)) {
+      if (isResource(x) || isResourceTemplate(x) || isPrompt(x)) {
+        reexported++; // collected by collectContent: the module is not empty
+      } else if (isTool(x)) {
         if (seen.has(x)) return void reexported++;
         seen.add(x);
         x.source = { dir: m.ref.dir, file: m.ref.file };
@@ -51,7 +55,7 @@ export function collectTools(modules: readonly LoadedModule[], warn: (message: s
     for (const key of Object.keys(m.exports)) take(m.exports[key]);
     if (out.length === before && reexported === 0) {
       const where = m.ref.dir === "." ? m.ref.file : `${m.ref.dir}/${m.ref.file}`;
-      warn(`${where} exports no tool (export a value made by tool(), or an array of them; helpers belong in files named _*.ts)`);
+      warn(`${where} exports no tool, resource or prompt (export a value made by tool(), resource(), resourceTemplate() or prompt(), or an array of them; helpers belong in files named _*.ts)`);
     }
   }
   return out;
@@ -66,11 +70,19 @@ export function collectTools(modules: readonly LoadedModule[], warn: (message: s
  * @param warn - receives a line for each pattern that matches no collected tool (a typo guard).
  * @returns the active tools, in order.
  */
-export function filterTools(tools: readonly Tool[], include: readonly string[] | undefined, exclude: readonly string[] | undefined, warn: (message: string) => void): Tool[] {
+export function filterTools(
+  tools: readonly Tool[],
+  include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+  warn: (message: string) => void,
+  otherNames: readonly string[] = [],
+): Tool[] {
   const matcher = (list: readonly string[], key: string) =>
     list.map((pattern) => {
       const g = new Bun.Glob(pattern);
-      if (!tools.some((t) => g.match(t.name))) warn(`${key} pattern "${pattern}" matches no tool (tools: ${tools.map((t) => t.name).join(", ") || "none"})`);
+      if (!tools.some((t) => g.match(t.name)) && !otherNames.some((n) => g.match(n))) {
+        warn(`${key} pattern "${pattern}" matches no tool${otherNames.length ? ", resource or prompt" : ""} (tools: ${tools.map((t) => t.name).join(", ") || "none"})`);
+      }
       return g;
     });
   const inc = include ? matcher(include, "include") : undefined;
@@ -96,4 +108,56 @@ export function checkDuplicates(tools: readonly Tool[], configLabel: string): vo
     }
     byName.set(t.name, t);
   }
+}
+
+/** The resources, templates and prompts a set of modules exports. */
+export interface CollectedContent {
+  readonly resources: (Resource | ResourceTemplate)[];
+  readonly prompts: Prompt[];
+}
+
+/**
+ * Collects every resource, template and prompt the modules export (named exports, the default export,
+ * arrays), stamping each with its source like {@link collectTools}; one exported twice counts once.
+ * @param modules - in load order.
+ */
+export function collectContent(modules: readonly LoadedModule[]): CollectedContent {
+  const seen = new Set<object>();
+  const resources: (Resource | ResourceTemplate)[] = [];
+  const prompts: Prompt[] = [];
+  for (const m of modules) {
+    const take = (x: unknown) => {
+      if (isResource(x) || isResourceTemplate(x) || isPrompt(x)) {
+        if (seen.has(x)) return;
+        seen.add(x);
+        x.source = { dir: m.ref.dir, file: m.ref.file };
+        if (isPrompt(x)) prompts.push(x);
+        else resources.push(x);
+      } else if (Array.isArray(x)) {
+        for (const y of x) take(y);
+      }
+    };
+    for (const key of Object.keys(m.exports)) take(m.exports[key]);
+  }
+  return { resources, prompts };
+}
+
+/** The names include/exclude patterns match for content: a prompt's name; a resource's name and URI; a template's name and template. */
+export function contentNames(x: Resource | ResourceTemplate | Prompt): string[] {
+  if (isPrompt(x)) return [x.name];
+  return isResource(x) ? [x.name, x.uri] : [x.name, x.uriTemplate];
+}
+
+/**
+ * Applies include/exclude to content, as {@link filterTools} does to tools (a pattern matches a
+ * {@link contentNames} entry).
+ */
+export function filterContent(c: CollectedContent, include: readonly string[] | undefined, exclude: readonly string[] | undefined): CollectedContent {
+  const inc = include?.map((p) => new Bun.Glob(p));
+  const exc = (exclude ?? []).map((p) => new Bun.Glob(p));
+  const keep = (x: Resource | ResourceTemplate | Prompt) => {
+    const names = contentNames(x);
+    return (inc === undefined || inc.some((g) => names.some((n) => g.match(n)))) && !exc.some((g) => names.some((n) => g.match(n)));
+  };
+  return { resources: c.resources.filter(keep), prompts: c.prompts.filter(keep) };
 }

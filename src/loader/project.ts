@@ -3,7 +3,9 @@ import type { McpbinConfig } from "../config/define.ts";
 import { displayPath, firstLine, loadConfig, type LoadedConfig } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
 import type { Tool } from "../tool.ts";
-import { checkDuplicates, collectTools, filterTools, LoaderError, type LoadedModule } from "./collect.ts";
+import { checkDuplicates, collectContent, collectTools, contentNames, filterContent, filterTools, LoaderError, type LoadedModule } from "./collect.ts";
+import { Catalog } from "../content/catalog.ts";
+import { ContentDefinitionError } from "../content/common.ts";
 import { discoverModules, type ModuleRef } from "./discover.ts";
 
 /** Where loader warnings go by default: one `mcpbin: warning:` line each on stderr. */
@@ -24,17 +26,27 @@ export function warnToStderr(message: string): void {
 export function assemble(config: McpbinConfig, label: string, modules: readonly LoadedModule[], warn: (message: string) => void): ServerOptions {
   const { tools: _paths, include, exclude, ...options } = config;
   const all = collectTools(modules, warn);
-  const active = filterTools(all, include, exclude, warn);
+  const content = collectContent(modules);
+  const active = filterTools(all, include, exclude, warn, [...content.resources, ...content.prompts].flatMap(contentNames));
+  const activeContent = filterContent(content, include, exclude);
   checkDuplicates(active, label);
-  if (active.length === 0) warn(`${label}: no tool is active${all.length ? " after include/exclude" : ""}; the server will list no tools`);
-  return { ...options, tools: active };
+  try {
+    // The duplicate guard of resources, templates and prompts, with both sources named.
+    new Catalog(activeContent);
+  } catch (e) {
+    if (e instanceof ContentDefinitionError) throw new LoaderError(`${e.message.replace("in the config", `in ${label}`)}`);
+    throw e;
+  }
+  const served = active.length + activeContent.resources.length + activeContent.prompts.length;
+  if (served === 0) warn(`${label}: no tool is active${all.length ? " after include/exclude" : ""}; the server will list no tools`);
+  return { ...options, tools: active, ...(activeContent.resources.length ? { resources: activeContent.resources } : {}), ...(activeContent.prompts.length ? { prompts: activeContent.prompts } : {}) };
 }
 
 /** A project loaded from source. */
 export interface LoadedProject extends LoadedConfig {
   /** The discovered modules, in load order. */
   readonly modules: readonly ModuleRef[];
-  /** Options for `serve()`; `tools` holds the active tools, each with its `source`. */
+  /** Options for `serve()`; `tools` holds the active tools, each with its `source` (resources and prompts too). */
   readonly options: Omit<ServerOptions, "tools"> & { readonly tools: readonly Tool[] };
 }
 

@@ -87,7 +87,8 @@ const BLOCK_KEYS: Record<string, readonly string[]> = {
   resource_link: ["type", "uri", "name", "title", "description", "mimeType", "size"],
 };
 
-function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string, unknown> {
+/** One content block as a version carries it (unknown fields dropped; `_meta` and `lastModified` from 2025-06-18). */
+export function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string, unknown> {
   // The common case, a plain text block, every version carries as is.
   if (b.type === "text" && b.annotations === undefined && b._meta === undefined) return { type: "text", text: b.text };
   const src = b as unknown as Record<string, unknown>;

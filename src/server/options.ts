@@ -3,9 +3,10 @@ import { resolveJsonOptions, type JsonOptions } from "../json.ts";
 import { ToolDefinitionError, type Tool } from "../tool.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
+import type { ContentOptions } from "../content/catalog.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
-export interface ServerOptions {
+export interface ServerOptions extends ContentOptions {
   /** Server name, sent as `serverInfo.name`. */
   readonly name: string;
   /** Server version, sent as `serverInfo.version`. */
@@ -18,6 +19,11 @@ export interface ServerOptions {
   readonly tools: readonly (Tool | readonly Tool[])[];
   /** MCP Apps served besides those the tools link to with their `ui` option (src/apps/app.ts). */
   readonly apps?: readonly App[];
+  /**
+   * Items per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`
+   * (cursors are stateless: any process of the same build accepts them). Default: every item on one page.
+   */
+  readonly pageSize?: number;
   /** Payload JSON rules for return values and structured content. */
   readonly json?: JsonOptions;
   /** Server-wide time limit per tool call, ms (a tool's own `timeoutMs` wins). Default 120000; 0 = none. */
@@ -59,6 +65,7 @@ const KNOBS: Record<keyof typeof DEFAULTS, { min: number; max: number; integer: 
   maxLineBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer number of bytes ≥ 1" },
   shutdownGraceMs: { min: 0, max: MAX_TIMER_MS, integer: false, expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
 };
+const PAGE_SIZE = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer ≥ 1 (items per page)" };
 
 /**
  * Fills in the defaults.
@@ -67,7 +74,7 @@ const KNOBS: Record<keyof typeof DEFAULTS, { min: number; max: number; integer: 
  *   a timer over 2^31 - 1 ms would fire at once).
  */
 export function resolveOptions(o: ServerOptions): ResolvedOptions {
-  for (const [key, k] of Object.entries(KNOBS)) {
+  for (const [key, k] of [...Object.entries(KNOBS), ["pageSize", PAGE_SIZE] as const]) {
     const value = (o as unknown as Record<string, unknown>)[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !(value >= k.min && value <= k.max) || (k.integer && !Number.isInteger(value))) {

@@ -3,6 +3,7 @@ import { isTool, ToolDefinitionError, type Tool } from "../tool.ts";
 import { projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
+import { Catalog } from "../content/catalog.ts";
 
 /** Cache hints sent on modern `server/discover` and `tools/list` results (2026-07-28 server/utilities/caching). */
 export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
@@ -11,6 +12,8 @@ export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
 export class Registry {
   readonly options: ResolvedOptions;
   readonly tools: ReadonlyMap<string, Tool>;
+  /** Its resources, resource templates and prompts. */
+  readonly content: Catalog;
   /** `_meta` of every modern result. */
   readonly modernMeta: Record<string, unknown>;
   /** {@link modernMeta} serialized once (the direct serialization of plain text results uses it). */
@@ -19,7 +22,8 @@ export class Registry {
 
   /**
    * @param options - server options; `tools` may nest arrays.
-   * @throws ToolDefinitionError on a value that is not a tool, or two tools with one name.
+   * @throws ToolDefinitionError on a value that is not a tool, or two tools with one name;
+   *   ContentDefinitionError on a bad or duplicate resource, template or prompt.
    */
   constructor(options: ServerOptions) {
     if (typeof options?.name !== "string" || options.name === "") throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
@@ -39,6 +43,7 @@ export class Registry {
       tools.set(t.name, t);
     }
     this.tools = tools;
+    this.content = new Catalog(options);
     this.modernMeta = { "io.modelcontextprotocol/serverInfo": this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
   }

@@ -51,6 +51,24 @@ export function resultDef(version: string, method: string): string {
       return "DiscoverResult";
     case "ping":
       return version === "2026-07-28" ? "Result" : "EmptyResult";
+    case "resources/list":
+      return "ListResourcesResult";
+    case "resources/templates/list":
+      return "ListResourceTemplatesResult";
+    case "resources/read":
+      return "ReadResourceResult";
+    case "resources/subscribe":
+    case "resources/unsubscribe":
+    case "logging/setLevel":
+      return "EmptyResult";
+    case "prompts/list":
+      return "ListPromptsResult";
+    case "prompts/get":
+      return "GetPromptResult";
+    case "completion/complete":
+      return "CompleteResult";
+    case "subscriptions/listen":
+      return "SubscriptionsListenResult";
     default:
       return "Result";
   }
@@ -84,6 +102,11 @@ export function assertValidNotification(version: string, def: string, msg: unkno
     return;
   }
   check(version, def, msg);
+}
+
+/** Asserts that a value matches one definition of the version's schema (e.g. `Resource`, `PromptMessage`). */
+export function assertValidDef(version: string, def: string, value: unknown): void {
+  check(version, def, value);
 }
 
 function check(version: string, def: string, value: unknown): void {

@@ -1,0 +1,165 @@
+/** @module A server's resources, templates and prompts: the duplicate guard, look-up by URI and name, listing and completion. No I/O. */
+import { ContentDefinitionError, type CacheHints, type ContentContext, type ContentSource } from "./common.ts";
+import { isResource, isResourceTemplate, type ListedResource, type Resource, type ResourceTemplate } from "./resource.ts";
+import { isPrompt, type Prompt } from "./prompt.ts";
+
+/** What `serve()` takes for content; nested arrays are flattened. */
+export interface ContentOptions {
+  readonly resources?: readonly (Resource | ResourceTemplate | readonly (Resource | ResourceTemplate)[])[];
+  readonly prompts?: readonly (Prompt | readonly Prompt[])[];
+}
+
+/** A concrete resource to list: its URI and listing fields, and what offered it. */
+export interface ListedEntry {
+  readonly uri: string;
+  readonly listing: ListedResource;
+  readonly from: Resource | ResourceTemplate;
+}
+
+/** Where a URI leads: a resource, or the first template that matches it with the matched variables. */
+export type Found = { readonly resource: Resource } | { readonly template: ResourceTemplate; readonly vars: Record<string, string> };
+
+/** Cache hints of a static list (2026-07-28): nothing in it can change while the process runs. */
+export const STATIC_LIST_CACHE: CacheHints = { ttlMs: 300_000, scope: "public" };
+/** Cache hints of a list a template's `list()` computes, and of reads by default. */
+export const PRIVATE_NO_CACHE: CacheHints = { ttlMs: 0, scope: "private" };
+
+/** The most completion values one response carries (MCP CompleteResult.values maxItems). */
+export const MAX_COMPLETIONS = 100;
+
+function where(s: ContentSource | undefined): string {
+  return s ? ` (${s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`})` : "";
+}
+
+/** The resources, templates and prompts of one server. */
+export class Catalog {
+  readonly resources: ReadonlyMap<string, Resource>;
+  readonly templates: readonly ResourceTemplate[];
+  readonly prompts: ReadonlyMap<string, Prompt>;
+
+  /**
+   * @throws ContentDefinitionError on a value not made by resource()/resourceTemplate()/prompt(), or two
+   *   with one URI, one template or one prompt name (naming both sources when the loader set them).
+   */
+  constructor(o: ContentOptions) {
+    const resources = new Map<string, Resource>();
+    const templates = new Map<string, ResourceTemplate>();
+    const prompts = new Map<string, Prompt>();
+    const fix = (a: { source?: ContentSource }, b: { source?: ContentSource }, key: string) =>
+      a.source && b.source ? `rename one, or filter one out with include/exclude in the config` : `keep only one of them in serve()'s "${key}"`;
+    for (const x of (o.resources ?? []).flat()) {
+      if (isResource(x)) {
+        const prev = resources.get(x.uri);
+        if (prev) throw new ContentDefinitionError(`two resources have the URI "${x.uri}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
+        resources.set(x.uri, x);
+      } else if (isResourceTemplate(x)) {
+        const prev = templates.get(x.uriTemplate);
+        if (prev) throw new ContentDefinitionError(`two resource templates have the template "${x.uriTemplate}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
+        templates.set(x.uriTemplate, x);
+      } else {
+        throw new ContentDefinitionError(`serve(): every entry of "resources" must be made by resource() or resourceTemplate(); got ${x === null ? "null" : typeof x}`);
+      }
+    }
+    for (const x of (o.prompts ?? []).flat()) {
+      if (!isPrompt(x)) throw new ContentDefinitionError(`serve(): every entry of "prompts" must be made by prompt(); got ${x === null ? "null" : typeof x}`);
+      const prev = prompts.get(x.name);
+      if (prev) throw new ContentDefinitionError(`two prompts are named "${x.name}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "prompts")}`);
+      prompts.set(x.name, x);
+    }
+    this.resources = resources;
+    this.templates = [...templates.values()];
+    this.prompts = prompts;
+  }
+
+  /** Whether the server has anything to read (the `resources` capability). */
+  get hasResources(): boolean {
+    return this.resources.size > 0 || this.templates.length > 0;
+  }
+
+  /** Whether `resources/list` is computed per request (a template has `list`): it can change, and is private. */
+  get dynamicList(): boolean {
+    return this.templates.some((t) => t.definition.list !== undefined);
+  }
+
+  /** Whether anything can be completed (the `completions` capability). */
+  get hasCompletions(): boolean {
+    return this.templates.some((t) => t.definition.complete !== undefined) || [...this.prompts.values()].some((p) => p.definition.complete !== undefined || Object.keys(p.options).length > 0);
+  }
+
+  /** Cache hints of `resources/list` (2026-07-28): every page of it has the same. */
+  get listCache(): CacheHints {
+    return this.dynamicList ? PRIVATE_NO_CACHE : STATIC_LIST_CACHE;
+  }
+
+  /**
+   * Every concrete resource, in order: the fixed resources as given, then what each template's `list`
+   * returns (an entry's mimeType defaults to the template's; a URI listed twice is listed once).
+   * @throws what a `list` function throws.
+   */
+  async listed(ctx: ContentContext): Promise<ListedEntry[]> {
+    const out: ListedEntry[] = [];
+    for (const r of this.resources.values()) {
+      const d = r.definition;
+      out.push({ uri: r.uri, listing: { ...d, mimeType: r.mimeType, size: r.size }, from: r });
+    }
+    const seen = new Set(this.resources.keys());
+    for (const t of this.templates) {
+      if (!t.definition.list) continue;
+      const items = await t.definition.list(ctx);
+      if (!Array.isArray(items)) throw new Error(`the list() of resource template ${t.uriTemplate} must return an array of { uri, name }`);
+      for (const item of items as ListedResource[]) {
+        if (typeof item?.uri !== "string" || typeof item.name !== "string") throw new Error(`the list() of resource template ${t.uriTemplate} returned an entry without a string "uri" and "name"`);
+        if (seen.has(item.uri)) continue;
+        seen.add(item.uri);
+        out.push({ uri: item.uri, listing: item.mimeType === undefined && t.definition.mimeType !== undefined ? { ...item, mimeType: t.definition.mimeType } : item, from: t });
+      }
+    }
+    return out;
+  }
+
+  /** Where a URI leads, or undefined when nothing serves it. */
+  find(uri: string): Found | undefined {
+    const r = this.resources.get(uri);
+    if (r) return { resource: r };
+    for (const t of this.templates) {
+      const vars = t.match(uri);
+      if (vars) return { template: t, vars };
+    }
+    return undefined;
+  }
+
+  /**
+   * The completer of one argument: a template's variable (`ref/resource` by its template text, or by a
+   * URI it matches) or a prompt's argument (its `complete`, else a picklist's options).
+   * @returns the completer, or undefined when there is none; null when the reference names nothing.
+   */
+  completer(ref: { type: string; uri?: string; name?: string }, argument: string): ((value: string, ctx: ContentContext & { arguments: Readonly<Record<string, string>> }) => Promise<readonly string[]>) | undefined | null {
+    if (ref.type === "ref/prompt") {
+      const p = typeof ref.name === "string" ? this.prompts.get(ref.name) : undefined;
+      if (!p) return null;
+      const fn = p.definition.complete?.[argument];
+      if (fn) return async (value, ctx) => fn(value, ctx);
+      const options = p.options[argument];
+      if (options) return async (value) => options.filter((o) => o.startsWith(value));
+      return undefined;
+    }
+    if (ref.type === "ref/resource") {
+      const t = this.templates.find((x) => x.uriTemplate === ref.uri) ?? (typeof ref.uri === "string" ? this.templates.find((x) => x.match(ref.uri!)) : undefined);
+      if (!t) return this.resources.has(ref.uri ?? "") ? undefined : null;
+      const fn = t.definition.complete?.[argument];
+      return fn ? async (value, ctx) => fn(value, ctx) : undefined;
+    }
+    return null;
+  }
+}
+
+/**
+ * At most {@link MAX_COMPLETIONS} values, with `total` and `hasMore` when there were more (MCP
+ * server/utilities/completion).
+ * @throws Error when the completer returned something other than an array of strings.
+ */
+export function completionOf(values: unknown): { values: string[]; total?: number; hasMore?: boolean } {
+  if (!Array.isArray(values) || values.some((x) => typeof x !== "string")) throw new Error("a completer must return an array of strings");
+  if (values.length <= MAX_COMPLETIONS) return { values: values as string[] };
+  return { values: (values as string[]).slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true };
+}

@@ -1,0 +1,135 @@
+/** @module What resources, templates and prompts share: the definition error, display fields, cache hints, the read context and the change hub. */
+import type { RequestId } from "../protocol/jsonrpc.ts";
+import type { ToolIcon } from "../tool.ts";
+
+/** An author's mistake in a resource, template or prompt, found at definition; the message names it and what to change. */
+export class ContentDefinitionError extends Error {
+  readonly code = "CONTENT_DEFINITION";
+  constructor(message: string) {
+    super(message);
+    this.name = "ContentDefinitionError";
+  }
+}
+
+/** Resource annotations (MCP Annotations): `lastModified` (ISO 8601) is sent from 2025-06-18 on. */
+export interface ResourceAnnotations {
+  readonly audience?: readonly ("user" | "assistant")[];
+  /** 0 (least important) to 1 (most important). */
+  readonly priority?: number;
+  readonly lastModified?: string;
+}
+
+/**
+ * 2026-07-28 cache hints (server/utilities/caching): how long a client may reuse a result, in whole
+ * milliseconds (0: stale at once), and whether a shared cache may serve it to other users.
+ */
+export interface CacheHints {
+  readonly ttlMs: number;
+  readonly scope: "public" | "private";
+}
+
+/** Where a definition came from (set by the loader; never sent to clients). */
+export interface ContentSource {
+  readonly dir: string;
+  readonly file: string;
+}
+
+/** What a resource reader, template reader, prompt or completer receives. */
+export interface ContentContext {
+  /** Aborted when the client cancels the request or the server shuts down. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of the request being served (undefined when called directly). */
+  readonly requestId?: RequestId;
+  /** The protocol version in force (undefined when called directly). */
+  readonly protocolVersion?: string;
+}
+
+/** A context for direct calls (tests): a signal that never aborts. */
+export function directContext(ctx?: Partial<ContentContext>): ContentContext {
+  return { signal: ctx?.signal ?? new AbortController().signal, requestId: ctx?.requestId, protocolVersion: ctx?.protocolVersion };
+}
+
+/** The display fields every definition may carry, checked by {@link checkDisplay}. */
+export interface DisplayFields {
+  readonly name: string;
+  /** Display name (2025-06-18+). */
+  readonly title?: string;
+  readonly description?: string;
+  /** Icons for display (2025-11-25+), like tool icons. */
+  readonly icons?: readonly ToolIcon[];
+  /** Sent as `_meta` of the listed entry (2025-06-18+). */
+  readonly meta?: Record<string, unknown>;
+}
+
+/**
+ * Checks the display fields and cache hints of a definition.
+ * @param what - how messages call it, e.g. `resource "docs://readme"`.
+ * @throws ContentDefinitionError naming the field.
+ */
+export function checkDisplay(what: string, d: DisplayFields & { readonly cache?: CacheHints; readonly annotations?: ResourceAnnotations; readonly mimeType?: string }): void {
+  if (typeof d.name !== "string" || d.name === "") throw new ContentDefinitionError(`${what}: "name" must be a non-empty string`);
+  for (const k of ["title", "description", "mimeType"] as const) {
+    const value = (d as unknown as Record<string, unknown>)[k];
+    if (value !== undefined && typeof value !== "string") throw new ContentDefinitionError(`${what}: "${k}" must be a string; got ${typeof value}`);
+  }
+  if (d.icons !== undefined && (!Array.isArray(d.icons) || d.icons.some((i) => typeof i?.src !== "string"))) {
+    throw new ContentDefinitionError(`${what}: "icons" must be an array of { src, mimeType?, sizes?, theme? }`);
+  }
+  if (d.meta !== undefined && (typeof d.meta !== "object" || d.meta === null || Array.isArray(d.meta))) throw new ContentDefinitionError(`${what}: "meta" must be an object`);
+  const a = d.annotations;
+  if (a !== undefined) {
+    if (typeof a !== "object" || a === null) throw new ContentDefinitionError(`${what}: "annotations" must be an object { audience?, priority?, lastModified? }`);
+    if (a.priority !== undefined && !(typeof a.priority === "number" && a.priority >= 0 && a.priority <= 1)) throw new ContentDefinitionError(`${what}: annotations.priority must be a number from 0 to 1`);
+    if (a.audience !== undefined && (!Array.isArray(a.audience) || a.audience.some((x) => x !== "user" && x !== "assistant"))) {
+      throw new ContentDefinitionError(`${what}: annotations.audience must be an array of "user" and/or "assistant"`);
+    }
+    if (a.lastModified !== undefined && (typeof a.lastModified !== "string" || Number.isNaN(Date.parse(a.lastModified)))) {
+      throw new ContentDefinitionError(`${what}: annotations.lastModified must be an ISO 8601 timestamp, e.g. "2026-01-01T00:00:00Z"`);
+    }
+  }
+  const c = d.cache;
+  if (c !== undefined) {
+    if (typeof c !== "object" || c === null || !Number.isSafeInteger(c.ttlMs) || c.ttlMs < 0 || (c.scope !== "public" && c.scope !== "private")) {
+      throw new ContentDefinitionError(`${what}: "cache" must be { ttlMs: a whole number of milliseconds ≥ 0, scope: "public" | "private" }`);
+    }
+  }
+}
+
+/** One change a definition reports: a resource's content (uri) or a template's list (no uri). */
+export interface ContentChange {
+  readonly kind: "resource" | "list";
+  readonly uri?: string;
+  /** The definition that changed. */
+  readonly source: object;
+}
+
+const listeners = new Set<(c: ContentChange) => void>();
+
+/**
+ * Listens to every `changed()` call in the process (the sessions with subscriptions do).
+ * @returns a function that stops listening.
+ */
+export function onContentChange(fn: (c: ContentChange) => void): () => void {
+  listeners.add(fn);
+  return () => void listeners.delete(fn);
+}
+
+/** Tells every listener; a listener that throws does not stop the others. */
+export function emitContentChange(c: ContentChange): void {
+  for (const fn of [...listeners]) {
+    try {
+      fn(c);
+    } catch (e) {
+      process.stderr.write(`mcpbin: a change listener failed: ${(e as Error)?.message ?? e}\n`);
+    }
+  }
+}
+
+/** An author's thrown value as one line for the client (the stack goes to stderr). */
+export function thrownMessage(e: unknown): string {
+  try {
+    return String((e as Error)?.message ?? e);
+  } catch {
+    return "(a value that cannot be printed)";
+  }
+}
