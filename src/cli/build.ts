@@ -6,6 +6,8 @@ import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
 import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "./precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
+import { META } from "../protocol/meta.ts";
+import { MODERN_VERSION } from "../protocol/versions.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -155,7 +157,7 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-order-"));
   const file = join(dir, "order.txt");
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const meta = { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {} };
   const session = [
     { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcpbin-build", version: "1" } } },
     { jsonrpc: "2.0", method: "notifications/initialized" },

@@ -2,7 +2,54 @@
 import { recordedSchemaTexts, type Tool } from "../tool.ts";
 import type { ContentBlock } from "../result.ts";
 import type { VersionFeatures } from "./versions.ts";
-import type { RequestId } from "./jsonrpc.ts";
+import { resultLine, type RequestId } from "./jsonrpc.ts";
+
+/** Cache hints sent on cacheable 2026-07-28 results: `server/discover`, `tools/list` (server/utilities/caching). */
+export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
+const CACHE_HINTS_JSON = JSON.stringify(CACHE_HINTS).slice(1, -1);
+
+/**
+ * A result already projected onto the version in force and serialized, complete with what
+ * {@link completeResult} would add (e.g. the `tools/list` result a registry keeps per version).
+ */
+export class ProjectedJson {
+  /** @param json - the result object as JSON text. */
+  constructor(readonly json: string) {}
+}
+
+/**
+ * Completes a version-neutral result for the version in force (PROTOCOL.md §6): legacy versions take
+ * it as it is; 2026-07-28 puts `resultType: "complete"` first, the cache hints when the method is
+ * cacheable, and the server's `_meta` last (the result's own `_meta` keys win).
+ * @param result - the handler's result (not modified).
+ * @param f - the version features in force.
+ * @param serverMeta - the `_meta` every 2026-07-28 result carries (serverInfo).
+ * @param cacheable - whether the method's results carry cache hints.
+ * @returns the object to serialize.
+ */
+export function completeResult(result: Record<string, unknown>, f: VersionFeatures, serverMeta: Record<string, unknown>, cacheable: boolean): Record<string, unknown> {
+  if (!f.modern) return result;
+  const own = result._meta as Record<string, unknown> | undefined;
+  const out: Record<string, unknown> = { resultType: "complete", ...result };
+  if (cacheable) Object.assign(out, CACHE_HINTS);
+  delete out._meta;
+  out._meta = own ? { ...serverMeta, ...own } : serverMeta;
+  return out;
+}
+
+/**
+ * {@link completeResult} for a result given as JSON text of an object without `_meta`.
+ * @param json - the result object as JSON text, e.g. `{"tools":[…]}`.
+ * @param f - the version features in force.
+ * @param serverMetaJson - the server's `_meta` serialized.
+ * @param cacheable - whether cache hints go with it.
+ * @returns the completed result as JSON text.
+ */
+export function completeResultJson(json: string, f: VersionFeatures, serverMetaJson: string, cacheable: boolean): string {
+  if (!f.modern) return json;
+  const inner = json.slice(1, -1);
+  return `{"resultType":"complete",${inner === "" ? "" : `${inner},`}${cacheable ? `${CACHE_HINTS_JSON},` : ""}"_meta":${serverMetaJson}}`;
+}
 
 /** A `tools/call` result in wire shape, before projection. */
 export interface CallResult {
@@ -134,9 +181,31 @@ export function projectResult(r: CallResult, f: VersionFeatures): Record<string,
 }
 
 /**
+ * The response line of a `tools/call` result for the version in force: {@link projectResult}, and in
+ * the 2026-07-28 era `resultType` and the server's `_meta` after the content (the result's own
+ * `_meta` keys win). The common one-text-block result is serialized directly ({@link plainTextLine}).
+ * @param id - the request id.
+ * @param r - the shaped, version-neutral result.
+ * @param f - the version features in force.
+ * @param serverMeta - the `_meta` every 2026-07-28 result carries.
+ * @param serverMetaJson - the same, serialized.
+ * @returns the response line.
+ */
+export function callResultLine(id: RequestId, r: CallResult, f: VersionFeatures, serverMeta: Record<string, unknown>, serverMetaJson: string): string {
+  const line = plainTextLine(id, r, f, serverMetaJson);
+  if (line !== undefined) return line;
+  const result = projectResult(r, f);
+  if (f.modern) {
+    result.resultType = "complete";
+    result._meta = result._meta ? { ...serverMeta, ...(result._meta as object) } : serverMeta;
+  }
+  return resultLine(id, result);
+}
+
+/**
  * The common result, one plain text block and nothing else: serialized directly, the same bytes as
  * stringifying the projected result (`resultLine(id, projectResult(r, f))`; in the 2026-07-28 era
- * with `resultType` and the server's `_meta` after `content`, as the dispatcher adds them), without
+ * with `resultType` and the server's `_meta` after `content`, as {@link callResultLine} adds them), without
  * building the projected object (MCP server/tools CallToolResult).
  * @param id - the request id.
  * @param r - the shaped result.

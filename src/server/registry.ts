@@ -1,12 +1,10 @@
 /** @module The server's registry: its tools by name, its identity, and per-version tools/list results computed once. */
 import { isTool, ToolDefinitionError, type Tool } from "../tool.ts";
-import { projectToolJson } from "../protocol/project.ts";
+import { META } from "../protocol/meta.ts";
+import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { Catalog } from "../content/catalog.ts";
-
-/** Cache hints sent on modern `server/discover` and `tools/list` results (2026-07-28 server/utilities/caching). */
-export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
 
 /** Registry and identity of one server; shared by every session and transport. */
 export class Registry {
@@ -44,7 +42,7 @@ export class Registry {
     }
     this.tools = tools;
     this.content = new Catalog(options);
-    this.modernMeta = { "io.modelcontextprotocol/serverInfo": this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
+    this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
   }
 
@@ -59,7 +57,7 @@ export class Registry {
     let json = this.#listJson.get(f.version);
     if (json === undefined) {
       const tools = [...this.tools.values()].map((t) => projectToolJson(t, f)).join(",");
-      json = f.modern ? `{"resultType":"complete","tools":[${tools}],${JSON.stringify({ ...CACHE_HINTS, _meta: this.modernMeta }).slice(1)}` : `{"tools":[${tools}]}`;
+      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, true);
       this.#listJson.set(f.version, json);
     }
     return json;

@@ -1,10 +1,10 @@
 /** @module One SERVER span per MCP message, per the OpenTelemetry MCP semantic conventions (loaded only when tracing is on). */
 import type { Attributes, Context, Span, TextMapGetter, Tracer } from "@opentelemetry/api";
-import type { Message, RequestId } from "../protocol/jsonrpc.ts";
+import { isCallerError, type Message, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
+import { META, metaOf } from "../protocol/meta.ts";
 import type { CallResult } from "../protocol/project.ts";
 import { SUPPORTED_VERSIONS } from "../protocol/versions.ts";
-import type { Reply, Session } from "../server/dispatcher.ts";
-import { tracing } from "./state.ts";
+import { tracing, type MessageHandler, type TraceScope } from "./state.ts";
 
 // `require`, not `import`: the bundler then takes the packages' CommonJS builds, whose own imports of
 // Node built-ins stay lazy. ESM builds would hoist `zlib`, `stream`, `async_hooks`… into the start-up of
@@ -12,14 +12,6 @@ import { tracing } from "./state.ts";
 const { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
 const { W3CTraceContextPropagator } = require("@opentelemetry/core") as typeof import("@opentelemetry/core");
 
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-
-/**
- * JSON-RPC codes that are the caller's mistake: the server span keeps status UNSET for them
- * (semantic conventions, model/mcp/common.yaml `rpc.response.status_code`). Every other code is a
- * server-side fault and sets status ERROR.
- */
-const CALLER_CODES = new Set([-32700, -32600, -32601, -32602, -32002]);
 
 /** What the span of one message has learned while it ran (stored in its context). */
 interface SpanRecord {
@@ -50,7 +42,7 @@ export type NetworkTransport = "pipe" | "tcp";
  */
 export function enableTracing(tracer: Tracer, transport: NetworkTransport = "pipe"): void {
   const base: Attributes = transport === "tcp" ? { "network.transport": "tcp", "network.protocol.name": "http" } : { "network.transport": "pipe" };
-  tracing.message = (session, msg) => traceMessage(tracer, base, session, msg);
+  tracing.message = (msg, handle, extras, scope) => traceMessage(tracer, base, msg, handle, extras, scope);
   tracing.toolResult = noteToolResult;
   tracing.invalidArguments = noteInvalidArguments;
   tracing.on = true;
@@ -74,12 +66,12 @@ export function parentFromMeta(params: unknown): Context {
  * is the tool name of a `tools/call` naming a registered tool (a name the server does not have is
  * still recorded as `gen_ai.tool.name`, but kept out of the span name to keep names low-cardinality).
  * Arguments, `_meta` and everything else in params stay out.
- * @param session - the session (its registry says which tools exist).
+ * @param scope - the connection (it says which tools exist).
  * @param msg - the message.
  * @param base - transport attributes (`network.transport`, …).
  * @returns the span name and its start attributes.
  */
-export function spanStart(session: Session, msg: Message, base: Attributes = { "network.transport": "pipe" }): { name: string; attributes: Attributes } {
+export function spanStart(scope: TraceScope, msg: Message, base: Attributes = { "network.transport": "pipe" }): { name: string; attributes: Attributes } {
   const method = msg.method;
   const attributes: Attributes = { "mcp.method.name": method, ...base };
   if (msg.id !== undefined) attributes["jsonrpc.request.id"] = String(msg.id);
@@ -90,29 +82,29 @@ export function spanStart(session: Session, msg: Message, base: Attributes = { "
     const tool = params && typeof params === "object" ? params.name : undefined;
     if (typeof tool === "string") {
       attributes["gen_ai.tool.name"] = tool;
-      if (session.registry.tools.has(tool)) name = `${method} ${tool}`;
+      if (scope.hasTool(tool)) name = `${method} ${tool}`;
     }
   }
   return { name, attributes };
 }
 
-function traceMessage(tracer: Tracer, base: Attributes, session: Session, msg: Message): Reply {
+function traceMessage<X>(tracer: Tracer, base: Attributes, msg: Message, handle: MessageHandler<X>, extras: X, scope: TraceScope): Reply {
   const parent = parentFromMeta(msg.params);
-  const { name, attributes } = spanStart(session, msg, base);
+  const { name, attributes } = spanStart(scope, msg, base);
   const ambient = trace.getSpanContext(context.active());
   const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links: ambient ? [{ context: ambient }] : undefined }, parent);
   const record: SpanRecord = { span, toolError: false, invalidArguments: false };
   const ctx = trace.setSpan(parent, span).setValue(RECORD, record);
   let reply: Reply;
   try {
-    reply = context.with(ctx, session.handleMessage, session, msg, true as const);
+    reply = context.with(ctx, handle, undefined, msg, extras);
   } catch (e) {
     span.setAttribute("error.type", "_OTHER");
     span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
     throw e;
   }
-  const version = protocolVersion(session, msg);
+  const version = protocolVersion(scope, msg);
   if (version !== undefined) span.setAttribute("mcp.protocol.version", version);
   if (typeof reply === "string" || reply === undefined) {
     finish(record, msg.id, reply);
@@ -133,12 +125,10 @@ function traceMessage(tracer: Tracer, base: Attributes, session: Session, msg: M
 }
 
 /** The version in force for a message: a supported `_meta` claim (2026-07-28 era), else the negotiated one. */
-function protocolVersion(session: Session, msg: Message): string | undefined {
-  const params = msg.params as Record<string, unknown> | null | undefined;
-  const meta = params && typeof params === "object" ? (params._meta as Record<string, unknown> | undefined) : undefined;
-  const claim = meta && typeof meta === "object" ? meta[META_VERSION] : undefined;
+function protocolVersion(scope: TraceScope, msg: Message): string | undefined {
+  const claim = metaOf(msg.params)?.[META.protocolVersion];
   if (typeof claim === "string" && SUPPORTED_VERSIONS.includes(claim)) return claim;
-  return session.version;
+  return scope.version;
 }
 
 /** Sets the outcome attributes and status from the response line, then ends the span. */
@@ -150,7 +140,7 @@ function finish(record: SpanRecord, id: RequestId | undefined, line: string | un
       const text = String(code);
       span.setAttribute("error.type", text);
       span.setAttribute("rpc.response.status_code", text);
-      if (!CALLER_CODES.has(code)) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (!isCallerError(code)) span.setStatus({ code: SpanStatusCode.ERROR });
     } else if (record.toolError) {
       span.setAttribute("error.type", "tool_error");
       if (!record.invalidArguments) span.setStatus({ code: SpanStatusCode.ERROR });

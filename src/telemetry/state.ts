@@ -1,7 +1,17 @@
-/** @module The tracing switch the dispatcher reads: one boolean while tracing is off, the span hooks once it is on. */
-import type { Message } from "../protocol/jsonrpc.ts";
+/** @module The tracing switch the pipeline reads: one boolean while tracing is off, the span wrapper and hooks once it is on. */
+import type { Message, Reply } from "../protocol/jsonrpc.ts";
 import type { CallResult } from "../protocol/project.ts";
-import type { Reply, Session } from "../server/dispatcher.ts";
+
+/** What the span of a message may read of the connection it arrived on (never the pipeline itself). */
+export interface TraceScope {
+  /** The legacy version negotiated, once it has been (read after the message is handled). */
+  readonly version: string | undefined;
+  /** Whether the server has a tool of this name (spans name registered tools only). */
+  hasTool(name: string): boolean;
+}
+
+/** The pipeline stage a span wraps: one message in, its reply out. */
+export type MessageHandler<X> = (msg: Message, extras: X) => Reply;
 
 /**
  * The hooks the dispatcher calls, each behind `tracing.on` so that with tracing off the hot path
@@ -11,18 +21,18 @@ export interface TracingHooks {
   /** True once {@link TracingHooks.message} and the rest trace (set by the telemetry start-up). */
   on: boolean;
   /**
-   * Handles one valid message inside its SERVER span: calls `session.handleMessage(msg, true)` with
-   * the span active and ends the span when the reply settles.
+   * Wraps the handling of one valid message in its SERVER span: runs `handle(msg, extras)` with the
+   * span active and ends the span when the reply settles.
    */
-  message(session: Session, msg: Message): Reply;
+  message<X>(msg: Message, handle: MessageHandler<X>, extras: X, scope: TraceScope): Reply;
   /** Notes a `tools/call` result on the active MCP span (`error.type=tool_error` for `isError`). */
   toolResult(result: CallResult): void;
   /** Notes that the arguments of the active `tools/call` failed the input schema (a caller's mistake). */
   invalidArguments(): void;
 }
 
-function off(session: Session, msg: Message): Reply {
-  return session.handleMessage(msg, true);
+function off<X>(msg: Message, handle: MessageHandler<X>, extras: X): Reply {
+  return handle(msg, extras);
 }
 function nothing(): void {}
 

@@ -1,6 +1,5 @@
 /** @module HTTP answers for one JSON-RPC reply: application/json, or an SSE stream when progress comes first; status codes per era. */
-import { ErrorCode, errorLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
-import type { Reply } from "../server/dispatcher.ts";
+import { ErrorCode, errorLine, RpcError, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
 import type { Sink } from "./http-sessions.ts";
 
 const JSON_TYPE = "application/json";

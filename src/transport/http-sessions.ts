@@ -19,13 +19,16 @@ export interface LegacySession {
 }
 
 /**
- * Creates a dispatcher Session whose progress notifications are routed by request id.
+ * Creates a dispatcher Session whose lines tied to a request (progress, requests to the client) are
+ * routed by request id to that request's stream; lines tied to no request are dropped (no GET stream).
  * @param registry - the server.
  * @param sinks - the sinks of the session's in-flight requests, by id.
  * @returns the session.
  */
 export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>): Session {
-  return new Session(registry, (line, id) => sinks.get(id)?.(line));
+  return new Session(registry, (line, id) => {
+    if (id !== undefined) sinks.get(id)?.(line);
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 /** @module The Streamable HTTP transport on Bun.serve: one endpoint, stateless 2026-07-28, legacy sessions, safety checks, drain on SIGTERM. */
 import type { Server } from "bun";
-import { checkEnvelope, ErrorCode, errorLine, RpcError, type Message, type RequestId } from "../protocol/jsonrpc.ts";
-import { LEGACY_VERSIONS, MODERN_VERSION, SUPPORTED_VERSIONS } from "../protocol/versions.ts";
-import { Session, type Reply } from "../server/dispatcher.ts";
+import { checkEnvelope, ErrorCode, errorLine, RpcError, type Message, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
+import { checkSupported, META, metaOf, readClaim } from "../protocol/meta.ts";
+import { LEGACY_VERSIONS, MODERN_VERSION } from "../protocol/versions.ts";
+import type { RequestExtras } from "../server/context.ts";
+import { Session } from "../server/dispatcher.ts";
 import type { Registry } from "../server/registry.ts";
 import { HttpGuard } from "./http-guard.ts";
 import type { ResolvedHttpOptions } from "./http-options.ts";
@@ -10,9 +12,6 @@ import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse }
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { LegacySessions, type LegacySession } from "./http-sessions.ts";
 import { guardStdout } from "./stdout-guard.ts";
-
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
 
 /** A running HTTP server. */
 export interface HttpServer {
@@ -167,30 +166,37 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
     if (env.kind === "invalid") return fail(400, env.id, env.error.code, env.error.message);
     if (env.kind === "response") {
       x.mcpMethod = "response";
+      // An answer to a request this server sent on a legacy session's stream (src/server/outbound.ts).
+      if (sid !== null) sessions.get(sid)?.session.outbound.deliver(env.response);
       finish(x, path, 202);
       return new Response(null, { status: 202, headers });
     }
     const msg = env.message;
     x.mcpMethod = logName(msg.method);
-    const params = msg.params as Record<string, unknown> | null | undefined;
-    const meta = params && typeof params === "object" && !Array.isArray(params) ? (params._meta as Record<string, unknown> | undefined) : undefined;
-    if (meta && typeof meta === "object" && META_VERSION in meta) return modern(msg, params!, meta);
+    const meta = metaOf(msg.params);
+    // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
+    if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
     if (msg.id !== undefined && msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
       // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
-      return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META_VERSION}"] is required on ${MODERN_VERSION} requests`);
+      return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
     }
     return legacy(msg, sid);
 
-    /** 2026-07-28: stateless, one Session per request, headers checked against the body. */
+    /** What the pipeline's handlers may read of this HTTP request. */
+    function extrasOf(sessionId: string | undefined): RequestExtras {
+      const token = bearerOf(req);
+      return { http: { headers: req.headers }, ...(sessionId !== undefined ? { session: { id: sessionId } } : {}), ...(token !== undefined ? { auth: { token } } : {}) };
+    }
+
+    /** 2026-07-28: stateless, one Session per request; only the headers are checked here against the body, the pipeline checks the claim again. */
     function modern(msg: Message, params: Record<string, unknown>, meta: Record<string, unknown>): Promise<Response> | Response {
       const id = msg.id ?? null;
-      const claim = meta[META_VERSION];
-      const caps = meta[META_CAPS];
-      if (typeof claim !== "string") return fail(400, id, ErrorCode.InvalidParams, `Invalid params: _meta["${META_VERSION}"] must be a string`);
-      if (typeof caps !== "object" || caps === null || Array.isArray(caps)) return fail(400, id, ErrorCode.InvalidParams, `Invalid params: _meta["${META_CAPS}"] is required (an object; {} for none)`);
-      const pv = versionMismatch(req, claim);
+      const claim = readClaim(meta);
+      if (claim instanceof RpcError) return fail(400, id, claim.code, claim.message);
+      const pv = versionMismatch(req, claim.version);
       if (pv) return fail(400, id, ErrorCode.HeaderMismatch, pv);
-      if (claim !== MODERN_VERSION) return fail(400, id, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: SUPPORTED_VERSIONS, requested: claim });
+      const unsupported = checkSupported(claim.version);
+      if (unsupported) return fail(400, id, unsupported.code, unsupported.message, unsupported.data);
       const mismatch = headerMismatch(req, msg, params);
       if (mismatch) return fail(400, id, ErrorCode.HeaderMismatch, mismatch);
       // initialize is gone from 2026-07-28: with the modern claim it is an unknown method, not a handshake.
@@ -202,7 +208,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       }
       const notes = new Notes();
       const session = new Session(registry, notes.push);
-      const reply = session.handleMessage(msg);
+      const reply = session.handleMessage(msg, extrasOf(undefined));
       if (typeof reply !== "string" && reply !== undefined) {
         modernActive.add(session);
         reply.then(() => modernActive.delete(session));
@@ -215,7 +221,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       const id = msg.id ?? null;
       if (msg.method === "initialize" && msg.id !== undefined) {
         const s = sessions.create();
-        const line = s.session.handleMessage(msg) as string;
+        const line = s.session.handleMessage(msg, extrasOf(undefined)) as string;
         if (errorCodeOf(line) === undefined) {
           if (!sessions.add(s)) return fail(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions in use (http.maxSessions); retry later");
           headers.set("mcp-session-id", s.id);
@@ -231,7 +237,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       }
       const notes = new Notes();
       if (msg.id !== undefined && !s.sinks.has(msg.id)) s.sinks.set(msg.id, notes.push);
-      return run(s.session.handleMessage(msg), msg.id, s, false, notes);
+      return run(s.session.handleMessage(msg, extrasOf(s.id)), msg.id, s, false, notes);
     }
 
     /** Answers one dispatcher reply, with the request's timeout, disconnect handling and progress routing. */
@@ -314,6 +320,14 @@ function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The bearer token of a request's Authorization header, if it has one. */
+function bearerOf(req: Request): string | undefined {
+  const a = req.headers.get("authorization");
+  if (a === null || a.length < 8 || a.slice(0, 7).toLowerCase() !== "bearer ") return undefined;
+  const token = a.slice(7).trim();
+  return token === "" ? undefined : token;
 }
 
 /** The path of a request URL (Bun gives absolute URLs), without the query. */

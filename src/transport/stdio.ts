@@ -74,6 +74,8 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
 
   await Promise.race([reading, stopped]);
   stop.abort();
+  // No answer to a request of ours can arrive any more: those waiting learn it now, not after the grace.
+  session.outbound.close("the connection closed before the client answered");
   if (!writer.closed) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((r) => (timer = setTimeout(r, o.shutdownGraceMs)));

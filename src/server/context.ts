@@ -1,0 +1,170 @@
+/** @module The context of one request: who asks, in which era and version, and the ways back to the client (notify, request, signal). */
+import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
+import { META } from "../protocol/meta.ts";
+import type { VersionFeatures } from "../protocol/versions.ts";
+import type { ToolContext } from "../tool.ts";
+import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
+import type { MethodSpec, MethodTable } from "./method.ts";
+import type { Registry } from "./registry.ts";
+
+/** The era of a request: a session negotiated by `initialize`, or a stateless 2026-07-28 request. */
+export type Era = "legacy" | "modern";
+
+/** Who the client is: legacy from `initialize`, 2026-07-28 from each request's `_meta`. */
+export interface ClientInfo {
+  /** Its `Implementation` (name, version, …) when it sent one. */
+  readonly info?: Readonly<Record<string, unknown>>;
+  /** Its declared capabilities (`{}` when none). */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+}
+
+/** What a transport knows about a request beyond its JSON-RPC message. */
+export interface RequestExtras {
+  /** The legacy HTTP session (Mcp-Session-Id). */
+  readonly session?: { readonly id: string };
+  /** The HTTP request's headers. */
+  readonly http?: { readonly headers: Headers };
+  /** The bearer token the request was authorized with. */
+  readonly auth?: { readonly token: string };
+}
+
+/** The connection a request arrived on, as a request sees it (src/server/dispatcher.ts Session implements it). */
+export interface Connection {
+  /** The server: its tools, identity and options. */
+  readonly registry: Registry;
+  /** Its methods. */
+  readonly table: MethodTable;
+  /** The legacy version negotiated by `initialize`, once it has been. */
+  version: string | undefined;
+  /** The client as `initialize` described it, once it has. */
+  client: ClientInfo | undefined;
+  /** Requests to the client on this connection. */
+  readonly outbound: Outbound;
+  /** Sends a line to the client; `relatedId` names the request it belongs to (HTTP routes it to that request's stream). */
+  send(line: string, relatedId: RequestId | undefined): void;
+}
+
+const NO_EXTRAS: RequestExtras = Object.freeze({});
+const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * One request being served, built once when it arrives: handlers receive it as `ctx`, and a tool's
+ * `run` receives it as its {@link ToolContext}. Created for every request (one allocation); the
+ * abort controller only on first use of {@link signal}.
+ */
+export class RequestContext implements ToolContext {
+  /** The request's JSON-RPC id. */
+  readonly requestId: RequestId;
+  /** Set once the request's response is decided (progress after it is dropped). */
+  done = false;
+  /** The method's table entry, once invoke() has looked it up. */
+  spec: MethodSpec | undefined = undefined;
+  /** The params as the entry's schema checked them, once invoke() has. */
+  params: unknown = undefined;
+  /** The legacy HTTP session, when there is one. */
+  readonly session?: { readonly id: string };
+  /** The HTTP request's headers, over HTTP. */
+  readonly http?: { readonly headers: Headers };
+  /** The bearer token, when the request was authorized with one. */
+  readonly auth?: { readonly token: string };
+  #controller: AbortController | undefined;
+  #lastProgress: number | undefined;
+
+  /**
+   * @param connection - where the request arrived.
+   * @param id - its JSON-RPC id.
+   * @param method - its method.
+   * @param era - legacy or modern.
+   * @param features - the version in force (for a legacy request before `initialize`: the newest legacy version).
+   * @param meta - its `params._meta`, when an object.
+   * @param extras - what the transport knows (headers, session, token).
+   */
+  constructor(
+    readonly connection: Connection,
+    id: RequestId,
+    readonly method: string,
+    readonly era: Era,
+    readonly features: VersionFeatures,
+    readonly meta: Record<string, unknown> | undefined,
+    extras: RequestExtras = NO_EXTRAS,
+  ) {
+    this.requestId = id;
+    if (extras !== NO_EXTRAS) {
+      this.session = extras.session;
+      this.http = extras.http;
+      this.auth = extras.auth;
+    }
+  }
+
+  /** The protocol version in force for this request. */
+  get protocolVersion(): string {
+    return this.features.version;
+  }
+
+  /** The server: tools, identity, options. */
+  get server(): Registry {
+    return this.connection.registry;
+  }
+
+  /** The client: legacy from `initialize`, 2026-07-28 from this request's `_meta`. */
+  get client(): ClientInfo {
+    if (this.era === "modern") {
+      const info = this.meta![META.clientInfo];
+      const capabilities = this.meta![META.clientCapabilities] as Record<string, unknown>;
+      return info !== null && typeof info === "object" ? { info: info as Record<string, unknown>, capabilities } : { capabilities };
+    }
+    return this.connection.client ?? { capabilities: NO_CAPABILITIES };
+  }
+
+  /** Aborted when the client cancels the request, it times out, or the server shuts down. */
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  /**
+   * Aborts {@link signal} (calls.ts: cancellation, timeout, shutdown).
+   * @param reason - the abort reason handlers see.
+   */
+  abort(reason: Error): void {
+    (this.#controller ??= new AbortController()).abort(reason);
+  }
+
+  /**
+   * Sends a notification tied to this request (progress, logging), while it runs.
+   * @param method - e.g. `notifications/message`.
+   * @param params - its params.
+   */
+  notify(method: string, params: Record<string, unknown>): void {
+    if (!this.done) this.connection.send(notificationLine(method, params), this.requestId);
+  }
+
+  /**
+   * Reports progress (MCP basic/utilities/progress): only when the request carried a `progressToken`,
+   * only while it runs, only finite values that increase.
+   */
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta?.progressToken;
+    if ((typeof token !== "string" && !Number.isSafeInteger(token)) || this.done || typeof progress !== "number" || !Number.isFinite(progress)) return;
+    if (this.#lastProgress !== undefined && progress <= this.#lastProgress) return;
+    this.#lastProgress = progress;
+    const p: Record<string, unknown> = { progressToken: token, progress };
+    if (typeof total === "number" && Number.isFinite(total)) p.total = total;
+    if (typeof message === "string" && this.features.progressMessage) p.message = message;
+    this.connection.send(notificationLine("notifications/progress", p), this.requestId);
+  }
+
+  /**
+   * Sends a request to the client and waits for its answer (legacy era only: a 2026-07-28 server
+   * never writes requests, PROTOCOL.md §1). Cancelled with this request's signal as well as `options.signal`.
+   * @param method - e.g. `roots/list`, `sampling/createMessage`, `elicitation/create`, `ping`.
+   * @param params - its params.
+   * @param options - signal and time limit (ms).
+   * @returns the client's result.
+   * @throws OutboundError (as a rejection): see {@link Outbound.request}; "unavailable" in the 2026-07-28 era.
+   */
+  request(method: string, params?: Record<string, unknown>, options: Omit<OutboundOptions, "relatedId"> = {}): Promise<unknown> {
+    if (this.era === "modern") return Promise.reject(new OutboundError("unavailable", `${method}: a ${this.features.version} server sends no requests to the client (use an input_required result)`));
+    const signal = options.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal;
+    return this.connection.outbound.request(method, params, { signal, timeoutMs: options.timeoutMs, relatedId: this.requestId });
+  }
+}

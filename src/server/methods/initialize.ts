@@ -1,0 +1,37 @@
+/** @module initialize (legacy era): negotiates the session's version and says who the server is (MCP basic/lifecycle). */
+import * as v from "valibot";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
+import type { RequestContext } from "../context.ts";
+import type { MethodSpec } from "../method.ts";
+
+const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}";
+const params = v.looseObject({}, NEEDS);
+
+/** The `initialize` entry; the capabilities are the ones the connection's table advertises for this server. */
+export const initialize: MethodSpec<Record<string, unknown>, Record<string, unknown>> = {
+  name: "initialize",
+  eras: ["legacy"],
+  beforeInitialize: true,
+  params,
+  handle(p, ctx: RequestContext) {
+    const conn = ctx.connection;
+    if (conn.version !== undefined) {
+      throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: the session is already initialized at ${conn.version}; start a new process to renegotiate`);
+    }
+    const version = negotiateLegacy(p.protocolVersion);
+    const f = FEATURES.get(version)!;
+    conn.version = version;
+    const caps = p.capabilities;
+    const info = p.clientInfo;
+    conn.client = {
+      capabilities: caps !== null && typeof caps === "object" && !Array.isArray(caps) ? (caps as Record<string, unknown>) : {},
+      ...(info !== null && typeof info === "object" && !Array.isArray(info) ? { info: info as Record<string, unknown> } : {}),
+    };
+    const registry = conn.registry;
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities: conn.table.advertised(registry), serverInfo: registry.serverInfo(f) };
+    const instructions = registry.options.instructions;
+    if (instructions !== undefined && f.instructions) result.instructions = instructions;
+    return result;
+  },
+};

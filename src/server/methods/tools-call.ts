@@ -1,0 +1,112 @@
+/** @module tools/call: looks the tool up, checks its arguments, runs it and shapes what it returns (MCP server/tools). */
+import * as v from "valibot";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { callResultLine, type CallResult } from "../../protocol/project.ts";
+import { ajvLoaded, loadAjv, outputOf, parseArguments, usesJsonSchemaValidation, type Tool } from "../../tool.ts";
+import { tracing } from "../../telemetry/state.ts";
+import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../call.ts";
+import { capLine } from "../calls.ts";
+import type { RequestContext } from "../context.ts";
+import type { MethodSpec } from "../method.ts";
+
+/** The checked params of a `tools/call`. */
+export interface ToolsCallParams {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown> | null;
+}
+
+const isArgs = (a: unknown) => a === undefined || a === null || (typeof a === "object" && !Array.isArray(a));
+const params = v.looseObject(
+  {
+    name: v.string('Invalid params: "name" must be a string'),
+    arguments: v.optional(v.custom<Record<string, unknown> | null>(isArgs, 'Invalid params: "arguments" must be an object')),
+  },
+  "Invalid params: tools/call needs params {name, arguments}",
+) as v.GenericSchema<unknown, ToolsCallParams>;
+
+/** The `tools/call` entry. */
+export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
+  name: "tools/call",
+  eras: ["legacy", "modern"],
+  capability: "tools",
+  params,
+  handle(p, ctx) {
+    const t = ctx.connection.registry.tools.get(p.name);
+    if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
+    const args = p.arguments ?? {};
+    // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()).
+    if (usesJsonSchemaValidation(t) && !ajvLoaded()) {
+      return loadAjv().then(
+        () => runTool(t, args, ctx),
+        (e: unknown) => errorResult(`Tool ${t.name} cannot check its arguments: loading the JSON Schema validator failed: ${(e as Error)?.message ?? e}`),
+      );
+    }
+    return runTool(t, args, ctx);
+  },
+  line(id, r, ctx) {
+    if (tracing.on) tracing.toolResult(r);
+    const registry = ctx.connection.registry;
+    const f = ctx.features;
+    const max = registry.options.maxResultBytes;
+    return capLine(callResultLine(id, r, f, registry.modernMeta, registry.modernMetaJson), max, (bytes) =>
+      callResultLine(id, errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f, registry.modernMeta, registry.modernMetaJson),
+    );
+  },
+  timeoutMs: (p, ctx) => ctx.connection.registry.tools.get(p.name)?.definition.timeoutMs ?? ctx.connection.registry.options.timeoutMs,
+  timedOut: (ms, p) => errorResult(`Tool ${p.name} timed out after ${ms} ms`),
+  aborted: (reason) => errorResult(reason),
+};
+
+/** Stands for a result that came after the call was answered: never sent. */
+const LATE: CallResult = Object.freeze({ content: [] }) as unknown as CallResult;
+
+/** Parses the arguments, runs the tool, shapes its value; a failure of the tool is an isError result. */
+function runTool(t: Tool, args: object, ctx: RequestContext): CallResult | PromiseLike<CallResult> {
+  let parsed: ReturnType<typeof parseArguments>;
+  try {
+    parsed = parseArguments(t, args);
+    // A schema given as a function is built on first use: an output schema too, before the tool runs.
+    if (typeof t.definition.output === "function") outputOf(t);
+  } catch (e) {
+    // Only a schema function can throw here (ToolDefinitionError), e.g. one that depends on the environment.
+    return errorResult(`Tool ${t.name} cannot run: ${(e as Error)?.message ?? e}`);
+  }
+  if (!parsed.ok) {
+    if (tracing.on) tracing.invalidArguments();
+    return errorResult(invalidArgumentsText(t, parsed.issues));
+  }
+  let value: unknown;
+  try {
+    value = t.definition.run(parsed.value as never, ctx);
+  } catch (e) {
+    return thrown(t, e);
+  }
+  if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function")) {
+    const json = ctx.connection.registry.options.json;
+    // Once the call has been answered otherwise (timed out, cancelled, aborted), what the tool does later is not looked at.
+    return (value as PromiseLike<unknown>).then(
+      (x) => (ctx.done ? LATE : shape(t, x, json)),
+      (e: unknown) => (ctx.done ? LATE : thrown(t, e)),
+    );
+  }
+  return shape(t, value, ctx.connection.registry.options.json);
+}
+
+function shape(t: Tool, value: unknown, json: Parameters<typeof shapeResult>[2]): CallResult {
+  try {
+    return shapeResult(t, value, json);
+  } catch (e) {
+    return thrown(t, e);
+  }
+}
+
+function thrown(t: Tool, e: unknown): CallResult {
+  let detail: string;
+  try {
+    detail = String((e as Error)?.stack ?? e);
+  } catch {
+    detail = "(a value that cannot be printed)";
+  }
+  process.stderr.write(`mcpbin: tool ${t.name} threw: ${detail}\n`);
+  return errorResult(thrownText(t, e));
+}
