@@ -87,6 +87,9 @@ export function acceptsJson(req: Request): boolean {
   return a === null || a === "" || a.includes(JSON_TYPE) || a.includes("application/*") || a.includes("*/*");
 }
 
+/** Bytes an SSE stream may hold for a client that is not reading before notifications are coalesced. */
+const SSE_HIGH_WATER = 1 << 16;
+
 function sseEvent(line: string): Uint8Array {
   return encoder.encode(`event: message\ndata: ${line}\n\n`);
 }
@@ -167,35 +170,58 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
   const winner = await Promise.race([reply.then((line) => ({ line })), c.notes.first()]);
   if (winner !== "note") return settled(winner.line, c);
   let closed = false;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (line: string) => {
-        if (closed) return;
+  // A client that does not read its stream: once SSE_HIGH_WATER bytes wait in the stream, a notification
+  // is held instead of queued, and a later one replaces it (latest wins; progress is one token per
+  // request); the held one goes out when the client reads again, and always before the result.
+  let held: string | undefined;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const enqueue = (line: string) => {
+          if (closed) return;
+          try {
+            controller.enqueue(sseEvent(line));
+          } catch {
+            closed = true;
+          }
+        };
+        c.notes.attach((line) => {
+          if (held !== undefined || (controller.desiredSize ?? 1) <= 0) held = line;
+          else enqueue(line);
+        });
+        reply.then((line) => {
+          c.notes.drop();
+          if (held !== undefined) enqueue(held);
+          held = undefined;
+          const last = line ?? c.cancelledLine?.();
+          if (last !== undefined) enqueue(last);
+          if (!closed) {
+            closed = true;
+            try {
+              controller.close();
+            } catch {}
+          }
+          c.done(200);
+        });
+      },
+      pull(controller) {
+        if (held === undefined || closed) return;
+        const line = held;
+        held = undefined;
         try {
           controller.enqueue(sseEvent(line));
         } catch {
           closed = true;
         }
-      };
-      c.notes.attach(send);
-      reply.then((line) => {
-        c.notes.drop();
-        const last = line ?? c.cancelledLine?.();
-        if (last !== undefined) send(last);
-        if (!closed) {
-          closed = true;
-          try {
-            controller.close();
-          } catch {}
-        }
-        c.done(200);
-      });
+      },
+      cancel() {
+        closed = true;
+        held = undefined;
+        c.abort();
+      },
     },
-    cancel() {
-      closed = true;
-      c.abort();
-    },
-  });
+    { highWaterMark: SSE_HIGH_WATER, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
   c.headers.set("content-type", SSE_TYPE);
   c.headers.set("cache-control", "no-cache");
   return new Response(stream, { status: 200, headers: c.headers });

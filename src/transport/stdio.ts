@@ -30,10 +30,18 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     stop.abort();
     resolveGone();
   });
+  // Every reply and notification goes through the one writer; progress is keyed by its request, so a
+  // client that does not read gets the latest progress of each call, not every step.
   const send = (line: string | undefined) => {
-    if (line !== undefined) return writer.write(line);
+    if (line !== undefined) void writer.write(line);
   };
-  const session = new Session(registry, (line) => void writer.write(line));
+  const session = new Session(registry, (line, requestId) => void writer.write(line, requestId));
+  // Reading waits while the writer holds highWaterMark bytes the client has not read, or while
+  // maxInFlight calls run: memory is bounded by bytes buffered, whatever the client does.
+  const room = (): Promise<void> | undefined => {
+    const w = writer.ready() ?? session.belowLimit(o.maxInFlight);
+    return w && w.then(room);
+  };
 
   let resolveForced!: () => void;
   const forced = new Promise<void>((r) => (resolveForced = r));
@@ -56,16 +64,13 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     o.maxLineBytes,
     (line) => {
       if (line === OVERSIZE) {
-        return send(errorLine(null, new RpcError(ErrorCode.ParseError, `Parse error: the line is longer than ${o.maxLineBytes} bytes (maxLineBytes) and was skipped`)));
+        send(errorLine(null, new RpcError(ErrorCode.ParseError, `Parse error: the line is longer than ${o.maxLineBytes} bytes (maxLineBytes) and was skipped`)));
+        return room();
       }
       const reply = session.handleLine(line);
-      if (typeof reply === "string") {
-        const p = send(reply);
-        if (p) return p;
-      } else if (reply !== undefined) {
-        reply.then(send);
-      }
-      return session.belowLimit(o.maxInFlight);
+      if (typeof reply === "string") send(reply);
+      else if (reply !== undefined) reply.then(send);
+      return room();
     },
     stop.signal,
   ).catch((e) => {
