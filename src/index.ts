@@ -20,3 +20,8 @@ export { prompt, isPrompt, PromptArgumentsError } from "./content/prompt.ts";
 export type { Prompt, PromptDefinition, PromptArgument, PromptMessage, PromptMessageInput, PromptResult, PromptValue } from "./content/prompt.ts";
 export { ContentDefinitionError } from "./content/common.ts";
 export type { ContentContext, CacheHints, ResourceAnnotations, ContentSource } from "./content/common.ts";
+export { openapiTools } from "./openapi/tools.ts";
+export type { OpenApiToolsOptions, FetchLike } from "./openapi/tools.ts";
+export type { AuthOptions, Credential } from "./openapi/auth.ts";
+export type { OpenApiSource, OpenApiDocument } from "./openapi/document.ts";
+export { OpenApiError } from "./openapi/document.ts";

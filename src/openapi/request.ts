@@ -1,0 +1,133 @@
+/** @module The HTTP request of one operation call: path template, parameter styles, headers, cookies and the body by media type. */
+import type { Applied } from "./auth.ts";
+import type { ArgField, Operation } from "./operations.ts";
+
+/** A request ready for `fetch`: URL, method, headers and body. */
+export interface BuiltRequest {
+  readonly url: string;
+  readonly init: { method: string; headers: Headers; body?: string | FormData | URLSearchParams };
+}
+
+const enc = encodeURIComponent;
+
+function scalar(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+/** Serializes a path or header value (styles simple, label, matrix), values percent-encoded when `encode`. */
+function pathValue(f: ArgField, v: unknown, encode: boolean): string {
+  const e = encode ? enc : (s: string) => s;
+  const items = (sep: string, kv: string): string[] =>
+    Array.isArray(v)
+      ? v.map((x) => e(scalar(x)))
+      : typeof v === "object" && v !== null
+        ? Object.entries(v).flatMap(([k, x]) => (f.explode ? [`${e(k)}${kv}${e(scalar(x))}`] : [e(k), e(scalar(x))]))
+        : [e(scalar(v))];
+  const isObj = typeof v === "object" && v !== null && !Array.isArray(v);
+  if (f.style === "label") return `.${items(".", "=").join(f.explode ? "." : ",")}`;
+  if (f.style === "matrix") {
+    if (Array.isArray(v)) return f.explode ? v.map((x) => `;${e(f.name)}=${e(scalar(x))}`).join("") : `;${e(f.name)}=${items(",", "=").join(",")}`;
+    if (isObj) return f.explode ? items(";", "=").map((s) => `;${s}`).join("") : `;${e(f.name)}=${items(",", "=").join(",")}`;
+    return `;${e(f.name)}=${e(scalar(v))}`;
+  }
+  return items(",", "=").join(",");
+}
+
+/** The `name=value` pairs of a query parameter (styles form, spaceDelimited, pipeDelimited, deepObject), encoded. */
+function queryPairs(f: ArgField, v: unknown): string[] {
+  const n = enc(f.name);
+  if (Array.isArray(v)) {
+    if (f.style === "spaceDelimited" && !f.explode) return [`${n}=${v.map((x) => enc(scalar(x))).join("%20")}`];
+    if (f.style === "pipeDelimited" && !f.explode) return [`${n}=${v.map((x) => enc(scalar(x))).join("|")}`];
+    return f.explode ? v.map((x) => `${n}=${enc(scalar(x))}`) : [`${n}=${v.map((x) => enc(scalar(x))).join(",")}`];
+  }
+  if (typeof v === "object" && v !== null) {
+    const entries = Object.entries(v);
+    if (f.style === "deepObject") return entries.map(([k, x]) => `${n}%5B${enc(k)}%5D=${enc(scalar(x))}`);
+    return f.explode ? entries.map(([k, x]) => `${enc(k)}=${enc(scalar(x))}`) : [`${n}=${entries.map(([k, x]) => `${enc(k)},${enc(scalar(x))}`).join(",")}`];
+  }
+  return [`${n}=${enc(scalar(v))}`];
+}
+
+function formValue(form: { append(k: string, v: string): void }, k: string, v: unknown): void {
+  if (v === undefined) return;
+  if (Array.isArray(v)) for (const x of v) form.append(k, scalar(x));
+  else form.append(k, scalar(v));
+}
+
+/**
+ * Builds the request of one call.
+ * @param op - the operation.
+ * @param args - validated arguments (keys are the fields' `arg`).
+ * @param base - the base URL (no trailing slash needed), e.g. `https://api.example.com/v1`.
+ * @param auth - what the security requirements add.
+ * @param extraHeaders - configured headers sent with every request.
+ * @returns URL and fetch init.
+ */
+export function buildRequest(op: Operation, args: Record<string, unknown>, base: string, auth: Applied, extraHeaders: Readonly<Record<string, string>>): BuiltRequest {
+  let path = op.path;
+  const query: string[] = [];
+  const headers = new Headers();
+  const cookies: string[] = [];
+  let bodyObject: Record<string, unknown> | undefined;
+  let body: unknown;
+  let hasBody = false;
+  for (const [k, v] of Object.entries(extraHeaders)) headers.set(k, v);
+  for (const f of op.fields) {
+    const v = args[f.arg];
+    if (v === undefined) continue;
+    switch (f.in) {
+      case "path":
+        path = path.replaceAll(`{${f.name}}`, pathValue(f, v, true));
+        break;
+      case "query":
+        query.push(...queryPairs(f, v));
+        break;
+      case "header":
+        headers.set(f.name, pathValue(f, v, false));
+        break;
+      case "cookie":
+        cookies.push(`${f.name}=${Array.isArray(v) ? v.map((x) => enc(scalar(x))).join(",") : enc(scalar(v))}`);
+        break;
+      case "bodyProperty":
+        (bodyObject ??= {})[f.name] = v;
+        hasBody = true;
+        break;
+      case "body":
+        body = v;
+        hasBody = true;
+        break;
+    }
+  }
+  for (const [k, v] of auth.query) query.push(`${enc(k)}=${enc(v)}`);
+  for (const [k, v] of auth.headers) headers.set(k, v);
+  for (const [k, v] of auth.cookies) cookies.push(`${k}=${enc(v)}`);
+  if (cookies.length > 0) headers.set("cookie", cookies.join("; "));
+  if (!headers.has("accept")) headers.set("accept", "application/json, */*;q=0.8");
+  const init: BuiltRequest["init"] = { method: op.method, headers };
+  if (bodyObject !== undefined) body = bodyObject;
+  // No body argument given: no body is sent (the API applies its own defaults).
+  if (hasBody && op.bodyType !== undefined) {
+    const type = op.bodyType.toLowerCase().split(";")[0]!.trim();
+    if (type === "application/x-www-form-urlencoded") {
+      const form = new URLSearchParams();
+      if (typeof body === "object" && body !== null) for (const [k, v] of Object.entries(body)) formValue(form, k, v);
+      init.body = form;
+      headers.set("content-type", op.bodyType);
+    } else if (type === "multipart/form-data") {
+      const form = new FormData();
+      if (typeof body === "object" && body !== null) for (const [k, v] of Object.entries(body)) formValue(form, k, v);
+      init.body = form; // fetch writes the content type with its boundary
+    } else if (type === "application/json" || type.endsWith("+json") || type === "*/*") {
+      init.body = JSON.stringify(body);
+      headers.set("content-type", type === "*/*" ? "application/json" : op.bodyType);
+    } else {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      headers.set("content-type", op.bodyType);
+    }
+  }
+  const url = `${base.replace(/\/+$/, "")}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
+  return { url, init };
+}

@@ -1,0 +1,133 @@
+/** @module openapiTools(): an OpenAPI document as ordinary mcpbin tools, one per operation or three dynamic ones. */
+import { textContent, toolResult } from "../result.ts";
+import { tool, type Tool, type ToolAnnotations } from "../tool.ts";
+import { applySecurity, schemesOf, type AuthOptions, type Scheme } from "./auth.ts";
+import { loadDocument, OpenApiError, type LoadOptions, type OpenApiDocument, type OpenApiSource } from "./document.ts";
+import { dynamicTools, type Caller } from "./dynamic.ts";
+import { operationsOf, type Operation, type Selection } from "./operations.ts";
+import { buildRequest } from "./request.ts";
+import { toToolResult } from "./response.ts";
+
+/** A fetch function: the global `fetch`, or an app's own handler (`app.fetch`) to call it in-process. */
+export type FetchLike = (request: Request) => Response | Promise<Response>;
+
+/** Options of {@link openapiTools}. */
+export interface OpenApiToolsOptions extends Selection, LoadOptions {
+  /**
+   * The API's base URL, e.g. `https://petstore.example.com/v1`; default the document's first server
+   * (its variables at their defaults). Required when that server URL is relative and no `fetch` is given.
+   */
+  readonly baseUrl?: string;
+  /** Sends the requests (default the global `fetch`); give `app.fetch` to call an in-process app. */
+  readonly fetch?: FetchLike;
+  /** Credentials for the document's securitySchemes (see {@link AuthOptions}); none by default. */
+  readonly auth?: AuthOptions;
+  /** Headers sent with every request (e.g. a User-Agent the API asks for). Nothing else is forwarded. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * `"tools"` (default): one tool per operation. `"dynamic"`: three tools, `list_operations`,
+   * `describe_operation` and `call_operation`, whatever the size of the API.
+   */
+  readonly mode?: "tools" | "dynamic";
+  /** Time limit of one HTTP request, ms. Default 30000. */
+  readonly requestTimeoutMs?: number;
+  /** Largest response body read, bytes; the rest is cut and the result says so. Default 1 MiB. */
+  readonly maxResponseBytes?: number;
+  /** Declare each operation's 2xx JSON response schema as the tool's `outputSchema` (then checked). Default false. */
+  readonly outputSchemas?: boolean;
+}
+
+/**
+ * Makes tools of an OpenAPI 3.0 or 3.1 document (JSON or YAML): one per selected operation, named from
+ * its operationId (else `<method>_<path>`), with its parameters and body properties as one input
+ * object; each call sends the HTTP request and returns the response as the result. The tools are
+ * ordinary {@link Tool}s: pass them to `serve()` beside others.
+ * @param source - a file path, an http(s) URL (with `allowNetwork`), or a parsed document.
+ * @param options - see {@link OpenApiToolsOptions}.
+ * @returns the tools, in document order (dynamic mode: three tools).
+ * @throws OpenApiError when the document cannot be read, parsed or used (naming the place and the
+ *   reason), an `auth` entry names no scheme, a name is invalid, or no base URL can be found.
+ */
+export async function openapiTools(source: OpenApiSource, options: OpenApiToolsOptions = {}): Promise<Tool[]> {
+  const { document, origin } = await loadDocument(source, options);
+  return toolsOfDocument(document, origin, options);
+}
+
+/**
+ * {@link openapiTools} for a document already loaded by `loadDocument` (used by the code `mcpbin openapi`
+ * generates, which embeds the loaded document).
+ */
+export function toolsOfDocument(document: OpenApiDocument, origin: string, options: OpenApiToolsOptions = {}): Tool[] {
+  const ops = operationsOf(document, options);
+  const schemes = schemesOf(document, options.auth);
+  const call = caller(document, origin, schemes, options);
+  if (options.mode === "dynamic") return dynamicTools(document, ops, call);
+  if (options.mode !== undefined && options.mode !== "tools") throw new OpenApiError(`mode must be "tools" or "dynamic", not ${JSON.stringify(options.mode)}`);
+  return ops.map((op) =>
+    tool({
+      name: op.name,
+      ...(op.summary ? { title: op.summary.slice(0, 120) } : {}),
+      description: op.description,
+      inputSchema: op.inputSchema(),
+      ...(options.outputSchemas && op.outputSchema() ? { outputSchema: op.outputSchema() } : {}),
+      annotations: annotationsOf(op.method),
+      run: (args: Record<string, unknown>, ctx) => call(op, args, ctx.signal),
+    }),
+  );
+}
+
+/** Hints from the HTTP method: GET/HEAD/OPTIONS read only; DELETE destructive and idempotent; PUT idempotent. */
+export function annotationsOf(method: string): ToolAnnotations {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return { readOnlyHint: true, openWorldHint: true };
+  if (method === "DELETE") return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+  if (method === "PUT") return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
+  return { readOnlyHint: false, openWorldHint: true };
+}
+
+/** The first server's URL with its variables at their defaults. */
+function serverUrl(servers: unknown): string | undefined {
+  const s = Array.isArray(servers) ? (servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> } | undefined) : undefined;
+  if (!s || typeof s.url !== "string") return undefined;
+  return s.url.replace(/\{([^}]+)\}/g, (m, v: string) => (s.variables?.[v]?.default !== undefined ? String(s.variables[v]!.default) : m));
+}
+
+function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<string, Scheme>, o: OpenApiToolsOptions): Caller {
+  const fetchFn: FetchLike = o.fetch ?? ((r) => fetch(r));
+  const timeoutMs = o.requestTimeoutMs ?? 30_000;
+  const limits = { maxBytes: o.maxResponseBytes ?? 1024 * 1024, errorChars: 2000 };
+  const headers = o.headers ?? {};
+  const bases = new Map<unknown, string>();
+  const baseFor = (servers: unknown): string => {
+    if (o.baseUrl !== undefined) return o.baseUrl;
+    let b = bases.get(servers);
+    if (b !== undefined) return b;
+    const raw = serverUrl(servers) ?? serverUrl(doc.servers) ?? "/";
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) b = raw;
+    else if (/^https?:\/\//i.test(origin)) b = new URL(raw, origin).href;
+    else if (o.fetch) b = new URL(raw, "http://localhost").href;
+    else throw new OpenApiError(`the document's server URL ${JSON.stringify(raw)} is relative: pass baseUrl (e.g. baseUrl: "https://api.example.com${raw === "/" ? "" : raw}")`);
+    bases.set(servers, b);
+    return b;
+  };
+  baseFor(undefined); // fail at definition, not at the first call
+  return async (op, args, signal) => {
+    const applied = applySecurity(op.security, schemes, process.env);
+    const base = baseFor(op.servers);
+    const { url, init } = buildRequest(op, args, base, applied, headers);
+    const shown = `${op.method} ${url.split("?")[0]}`; // no query: it may hold an API key
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let res: Response;
+    try {
+      res = await fetchFn(new Request(url, { ...init, signal: AbortSignal.any([signal, timeout]), redirect: "follow" }));
+    } catch (e) {
+      if (signal.aborted) throw e;
+      const why = timeout.aborted ? `timed out after ${timeoutMs} ms (requestTimeoutMs)` : `failed: ${(e as Error)?.message ?? e}`;
+      return toolResult({ isError: true, content: [textContent(`${shown} ${why}`)] });
+    }
+    const result = await toToolResult(res, op.method, url.split("?")[0]!, limits);
+    if (applied.missing && (res.status === 401 || res.status === 403) && result.content?.[0]?.type === "text") {
+      return toolResult({ isError: true, content: [textContent(`${(result.content[0] as { text: string }).text}\n(no credentials were sent: set ${applied.missing})`)] });
+    }
+    return result;
+  };
+}
