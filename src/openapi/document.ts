@@ -1,7 +1,6 @@
 /** @module Loading an OpenAPI document: read, parse (JSON/YAML), bundle external $refs, validate, upgrade to 3.1. */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
 
 /** A parsed OpenAPI document (3.1 after {@link loadDocument}). */
 export type OpenApiDocument = Record<string, unknown>;
@@ -49,7 +48,7 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
     if (/^https?:\/\//i.test(s)) {
       if (!o.allowNetwork) throw new OpenApiError(`${s}: reading a document from the network needs allowNetwork: true (or download it and pass the file)`);
       origin = s;
-      doc = parseText(await fetchText(s), s);
+      doc = await parseText(await fetchText(s), s);
     } else {
       origin = resolve(s.startsWith("file:") ? new URL(s).pathname : s);
       let text: string;
@@ -58,7 +57,7 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
       } catch (e) {
         throw new OpenApiError(`${s}: cannot read the document (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       }
-      doc = parseText(text, s);
+      doc = await parseText(text, s);
     }
   } else if (typeof source === "object" && source !== null && !Array.isArray(source)) {
     origin = resolve("openapi.json");
@@ -86,8 +85,8 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
   return { document: up, origin };
 }
 
-/** Parses JSON or YAML text; a parse error names the line and column. */
-export function parseText(text: string, label: string): OpenApiDocument {
+/** Parses JSON or YAML text (`yaml` is loaded only for YAML); a parse error names the line and column. */
+export async function parseText(text: string, label: string): Promise<OpenApiDocument> {
   let value: unknown;
   const t = text.trimStart();
   if (t.startsWith("{")) {
@@ -98,6 +97,7 @@ export function parseText(text: string, label: string): OpenApiDocument {
     }
   }
   if (value === undefined) {
+    const { parseDocument } = await import("yaml");
     const d = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const err = d.errors[0];
     if (err) {
@@ -168,7 +168,7 @@ async function bundleRefs(doc: OpenApiDocument, origin: string, label: string, o
       if (!(o.allowNetwork && hostAllowed(v, o.allowHosts ?? []))) return { ok: false as const };
       try {
         const raw = await fetchText(v);
-        return { ok: true as const, data: parseText(raw, v), raw };
+        return { ok: true as const, data: await parseText(raw, v), raw };
       } catch {
         return { ok: false as const };
       }

@@ -137,7 +137,7 @@ test("names are stable across runs and valid; long ones are cut with a hash, col
     openapi: "3.1.0",
     info: { title: "n", version: "1" },
     paths: Object.fromEntries(
-      ["a", "b"].map((x) => [`/${x}`, { get: { operationId: `list_everything_about_the_very_long_resource_named_${x}_please`, responses: { 200: { description: "ok" } } } }]).concat([
+      ["a", "b"].map((x): [string, unknown] => [`/${x}`, { get: { operationId: `list_everything_about_the_very_long_resource_named_${x}_please`, responses: { 200: { description: "ok" } } } }]).concat([
         ["/c", { get: { operationId: "same", responses: { 200: { description: "ok" } } }, post: { operationId: "same", responses: { 200: { description: "ok" } } } }],
         ["/d/{id}", { get: { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { 200: { description: "ok" } } } }],
       ]),
