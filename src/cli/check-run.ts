@@ -34,7 +34,7 @@ try {
   stage = "apps";
   const views: Record<string, string> = {};
   for (const [uri, a] of appsOfServer(options)) views[uri] = await buildAppHtml(a);
-  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views };
+  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })) };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;

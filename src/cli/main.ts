@@ -1,12 +1,16 @@
 /** @module The mcpbin command line: build, dev, list, call, init, release, --help, --version. */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { basename, dirname, resolve } from "node:path";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
 import { checkScript, clientConfig, compile, guardedEntry } from "./build.ts";
 import { buildProject } from "./project-build.ts";
-import { loadSource, pickSource } from "./source.ts";
+import { loadSource, pickSource, type Source } from "./source.ts";
+import { bundle } from "./bundle.ts";
+import { scanEnv } from "./env-scan.ts";
+import { prepareEntry } from "./project-build.ts";
+import { install, INSTALL_CLIENTS, parseEnvFlags, type InstallClient } from "./install.ts";
 import { renderList } from "./list.ts";
 import { callTool, parseCallArguments, renderResult } from "./call.ts";
 import { initProject } from "./init.ts";
@@ -53,6 +57,16 @@ Usage:
                  operation (or three in dynamic mode); --check prints the tool count, bytes,
                  estimated tokens, names, credential variables and warnings instead.
                  P: an operationId/name glob, tag:NAME or path:GLOB
+  mcpbin install <client> [executable | entry.ts | --config FILE] [--name NAME]
+                 [--env KEY=VALUE]... [--arg ARG]... [--scope user|project] [--dry-run]
+                 write the server into the client's own MCP configuration (a backup
+                 beside it as <file>.bak; a second run adds no duplicate); client is
+                 claude-desktop, claude-code, cursor or vscode; a source is built first
+  mcpbin bundle [entry.ts | --config FILE] [--outfile FILE.mcpb] [--targets LIST]
+                 [--author NAME] [--description TEXT]
+                 an MCP Bundle (.mcpb) for one-click install in desktop clients: the
+                 executable per platform (as release builds them) and a manifest whose
+                 user_config offers the environment variables the server's code reads
   mcpbin --help    this text
   mcpbin --version the version
 
@@ -104,6 +118,8 @@ async function run(argv: string[]): Promise<number> {
   if (command === "release") return releaseCommand(rest);
   if (command === "preview") return preview(rest);
   if (command === "openapi") return openapiCommand(rest);
+  if (command === "install") return installCommand(rest);
+  if (command === "bundle") return bundleCommand(rest);
   throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
 }
 
@@ -138,14 +154,21 @@ async function build(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { config: { type: "string" }, outfile: { type: "string" }, target: { type: "string" }, "no-smol": { type: "boolean" } });
   extra("build", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "build");
+  const { path, name } = await buildSource(src, { outfile: values.outfile as string | undefined, target: values.target as string | undefined, smol: values["no-smol"] !== true });
+  process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
+  return 0;
+}
+
+/** Compiles a script or project like `mcpbin build` (progress on stderr); the executable's path and the server's name. */
+async function buildSource(src: Source, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; name: string; serverName: string }> {
   const started = performance.now();
-  const o = { outfile: values.outfile as string | undefined, target: values.target as string | undefined, smol: values["no-smol"] !== true };
   let path: string;
   let name: string;
+  let serverName: string;
   if (src.kind === "config") {
     const built = await buildProject(src.path, o);
     path = built.path;
-    name = built.project.config.name;
+    name = serverName = built.project.config.name;
     const left = built.project.modules.length - built.modules.length;
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
@@ -153,11 +176,98 @@ async function build(args: string[]): Promise<number> {
     const checked = await checkScript(src.path);
     path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views });
     name = basename(path).replace(/\.exe$/, "");
+    serverName = checked.name;
     process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
-  process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
+  return { path, name, serverName };
+}
+
+/** `mcpbin install <client> [executable | entry.ts | --config FILE]`: see src/cli/install.ts. */
+async function installCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    config: { type: "string" },
+    name: { type: "string" },
+    env: { type: "string", multiple: true },
+    arg: { type: "string", multiple: true },
+    scope: { type: "string" },
+    "dry-run": { type: "boolean" },
+  });
+  extra("install", positionals, 2);
+  const client = positionals[0];
+  if (!client || !(INSTALL_CLIENTS as readonly string[]).includes(client)) {
+    throw new CliError(`install: ${client ? `unknown client "${client}"` : "which client?"}; expected one of ${INSTALL_CLIENTS.join(", ")}`, 2);
+  }
+  const scope = (values.scope ?? "user") as string;
+  if (scope !== "user" && scope !== "project") throw new CliError(`install: --scope must be user or project; got "${scope}"`, 2);
+  const target = positionals[1];
+  let command: string;
+  let name: string;
+  const env = parseEnvFlags((values.env ?? []) as string[]);
+  if (target !== undefined && values.config === undefined && isExecutable(target)) {
+    command = resolve(target);
+    name = basename(command).replace(/\.exe$/i, "");
+  } else {
+    const src = pickSource(values.config as string | undefined, target, "install");
+    ({ path: command, serverName: name } = await buildSource(src, {}));
+    await askForEnv(src, env);
+  }
+  const dryRun = values["dry-run"] === true;
+  const r = install({ client: client as InstallClient, name: (values.name as string | undefined) ?? name, command, args: (values.arg ?? []) as string[], env, scope }, dryRun);
+  if (dryRun) {
+    process.stdout.write(`${r.file} (${r.change === "unchanged" ? "already up to date" : r.change === "added" ? `would add "${r.name}"` : `would update "${r.name}"`}):\n${r.text}`);
+    return 0;
+  }
+  const what = r.change === "unchanged" ? `"${r.name}" is already in ${r.file}; nothing written` : `${r.change} "${r.name}" in ${r.file}${r.backup ? ` (previous file: ${r.backup})` : ""}`;
+  process.stderr.write(`mcpbin: ${what}\n`);
+  process.stdout.write(`${r.file}\n`);
   return 0;
+}
+
+async function bundleCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, targets: { type: "string" }, outfile: { type: "string" }, author: { type: "string" }, description: { type: "string" } });
+  extra("bundle", positionals, 1);
+  const src = pickSource(values.config as string | undefined, positionals[0], "bundle");
+  const targets = values.targets === undefined ? undefined : String(values.targets).split(",").map((s) => s.trim()).filter(Boolean);
+  const r = await bundle(src, { targets, outfile: values.outfile as string | undefined, author: values.author as string | undefined, description: values.description as string | undefined });
+  process.stdout.write(`${r.file}\n`);
+  return 0;
+}
+
+/**
+ * The environment variables the source reads and `--env` did not set: asked for on a terminal (an empty
+ * answer leaves one out), else named on stderr.
+ */
+async function askForEnv(src: Source, env: Record<string, string>): Promise<void> {
+  let found: ReturnType<typeof scanEnv>;
+  if (src.kind === "config") {
+    const prepared = await prepareEntry(src.path);
+    try {
+      found = scanEnv(prepared.entry);
+    } finally {
+      prepared.cleanup();
+    }
+  } else found = scanEnv(src.path);
+  const missing = found.filter((e) => !(e.name in env));
+  if (missing.length === 0) return;
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`mcpbin: install: the server reads ${missing.map((e) => e.name).join(", ")}; pass --env NAME=VALUE to set them\n`);
+    return;
+  }
+  for (const e of missing) {
+    const answer = prompt(`${e.name}${e.sensitive ? " (secret, stored in the client's config file)" : ""} [empty: leave unset]:`);
+    if (answer) env[e.name] = answer;
+  }
+}
+
+/** True for an existing file that is not a source file (an executable built by mcpbin). */
+function isExecutable(path: string): boolean {
+  if (/\.(m?[jt]s|tsx?|cjs|json)$/.test(path) || !existsSync(path)) return false;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function dev(args: string[]): Promise<number> {

@@ -21,6 +21,8 @@ export interface Inspection {
   readonly schemas: Readonly<Record<string, string>>;
   /** App URI → the bundled HTML document of every app the server serves (src/build/view.ts). */
   readonly views: Readonly<Record<string, string>>;
+  /** Each tool's name and description, in the order served. */
+  readonly toolList: readonly { readonly name: string; readonly description: string }[];
 }
 
 /**

@@ -21,6 +21,118 @@ export interface ReleaseResult {
   readonly sums: string;
 }
 
+/** One platform's executable, compiled by {@link compilePlatforms}. */
+export interface PlatformBuild {
+  readonly platform: (typeof RELEASE_PLATFORMS)[number];
+  /** The file name: `<name>` or `<name>.exe`. */
+  readonly exe: string;
+  /** Absolute path of the executable (in the stage directory). */
+  readonly path: string;
+}
+
+/** What {@link compilePlatforms} compiled. */
+export interface PlatformBuilds {
+  /** The executable's name (from the server's name). */
+  readonly name: string;
+  readonly version: string;
+  /** The server's name as served (`serverInfo.name`). */
+  readonly serverName: string;
+  /** Each tool's name and description. */
+  readonly tools: readonly { readonly name: string; readonly description: string }[];
+  readonly built: PlatformBuild[];
+  /** Platforms that failed to compile (each said so on stderr). */
+  readonly failed: string[];
+}
+
+/**
+ * Checks the platform names.
+ * @throws CliError (exit 2) for an unknown platform or an empty list.
+ */
+export function checkPlatforms(platforms: readonly string[], command: string): asserts platforms is readonly PlatformBuild["platform"][] {
+  for (const p of platforms) {
+    if (!(RELEASE_PLATFORMS as readonly string[]).includes(p)) throw new CliError(`${command}: unknown platform "${p}"; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
+  }
+  if (platforms.length === 0) throw new CliError(`${command}: --targets is empty; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
+}
+
+/**
+ * Compiles a script or project once per platform into `stage/<platform>/<name>[.exe]`: one check run
+ * (what the executable would refuse at start fails here; its recorded JSON Schemas serve every build) and
+ * one bytecode-order profile recorded from a build for this machine (the profile names functions, not
+ * machine code), so every platform's executable starts as fast as a local build.
+ * @param src - the script or config.
+ * @param platforms - checked with {@link checkPlatforms}.
+ * @param stage - a directory to compile into.
+ * @param onEntry - called with the entry being compiled (a generated one for a project) while it exists.
+ * @returns the executables; a platform that failed is named in `failed` (and on stderr), not thrown.
+ * @throws CliError when the source fails its check run.
+ */
+export async function compilePlatforms(
+  src: Source,
+  platforms: readonly PlatformBuild["platform"][],
+  stage: string,
+  command: string,
+  onEntry?: (entry: string) => void,
+): Promise<PlatformBuilds> {
+  let entry: string;
+  let label: string | undefined;
+  let cleanup = () => {};
+  let order: { file: string; cleanup(): void } | undefined;
+  try {
+    let name: string;
+    let serverName: string;
+    let version: string;
+    let tools: PlatformBuilds["tools"];
+    let schemas: Readonly<Record<string, string>> | undefined;
+    let views: Readonly<Record<string, string>> | undefined;
+    if (src.kind === "config") {
+      const prepared = await prepareEntry(src.path);
+      ({ entry, cleanup } = prepared);
+      label = prepared.project.label;
+      serverName = prepared.project.config.name;
+      name = executableName(serverName);
+      version = prepared.project.config.version;
+      tools = prepared.project.options.tools.map((t) => ({ name: t.name, description: t.definition.description }));
+      ({ schemas, views } = await recordBuildData(entry, bunExecutable())); // once here, not once per platform in compile()
+    } else {
+      // One check run: what the executable would refuse at start (a duplicate tool, a bad option) fails
+      // here instead, and the JSON Schemas it records serve every platform's build.
+      entry = src.path;
+      const checked = await inspectScript(resolve(src.path), bunExecutable());
+      if ("notServer" in checked) throw new CliError(checked.notServer);
+      serverName = checked.name;
+      name = executableName(checked.name);
+      version = checked.version;
+      tools = checked.toolList;
+      schemas = checked.schemas;
+      views = checked.views;
+    }
+    onEntry?.(resolve(entry));
+    try {
+      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, views, profile: false });
+      order = await recordBytecodeOrder(host);
+    } catch {
+      // no profile: the platforms' builds stand without one
+    }
+    const built: PlatformBuild[] = [];
+    const failed: string[] = [];
+    for (const platform of platforms) {
+      const exe = `${name}${platform.startsWith("windows") ? ".exe" : ""}`;
+      try {
+        const path = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, views, bytecodeOrder: order?.file });
+        built.push({ platform, exe, path });
+      } catch (e) {
+        process.stderr.write(`mcpbin: ${command}: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
+        failed.push(platform);
+      }
+    }
+    return { name, serverName, version, tools, built, failed };
+  } finally {
+    order?.cleanup();
+    cleanup();
+  }
+}
+
 /**
  * Compiles a script or project for each platform (Bun fetches each target's runtime from the npm
  * registry the first time) and writes `<name>-<version>-<platform>.tar.gz` (`.zip` for Windows),
@@ -33,75 +145,29 @@ export interface ReleaseResult {
  */
 export async function release(src: Source, o: { targets?: readonly string[]; outdir?: string }): Promise<ReleaseResult> {
   const platforms = o.targets ?? RELEASE_PLATFORMS;
-  for (const p of platforms) {
-    if (!(RELEASE_PLATFORMS as readonly string[]).includes(p)) throw new CliError(`release: unknown platform "${p}"; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
-  }
-  if (platforms.length === 0) throw new CliError(`release: --targets is empty; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
-  let entry: string;
-  let name: string;
-  let version: string;
-  let label: string | undefined;
-  let cleanup = () => {};
-  let schemas: Readonly<Record<string, string>> | undefined;
-  let views: Readonly<Record<string, string>> | undefined;
-  if (src.kind === "config") {
-    const prepared = await prepareEntry(src.path);
-    ({ entry, cleanup } = prepared);
-    label = prepared.project.label;
-    name = executableName(prepared.project.config.name);
-    version = prepared.project.config.version;
-    ({ schemas, views } = await recordBuildData(entry, bunExecutable())); // once here, not once per platform in compile()
-  } else {
-    // One check run: what the executable would refuse at start (a duplicate tool, a bad option) fails
-    // here instead, and the JSON Schemas it records serve every platform's build.
-    const checked = await inspectScript(resolve(src.path), bunExecutable());
-    if ("notServer" in checked) throw new CliError(checked.notServer);
-    entry = src.path;
-    name = executableName(checked.name);
-    version = checked.version;
-    schemas = checked.schemas;
-    views = checked.views;
-  }
-  const outdir = resolve(o.outdir ?? join("dist", "release"));
-  mkdirSync(outdir, { recursive: true });
+  checkPlatforms(platforms, "release");
   const stage = mkdtempSync(join(tmpdir(), "mcpbin-release-"));
   const archives: string[] = [];
   const sums: string[] = [];
-  const failed: string[] = [];
-  let order: { file: string; cleanup(): void } | undefined;
+  let failed: string[];
+  const outdir = resolve(o.outdir ?? join("dist", "release"));
   try {
-    // One bytecode-order profile for every platform: recorded from a build for this machine (the
-    // profile names functions, not machine code), so released executables start as fast as a local build.
-    try {
-      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, views, profile: false });
-      order = await recordBytecodeOrder(host);
-    } catch {
-      // no profile: the platforms' builds stand without one
-    }
-    for (const platform of platforms) {
-      const windows = platform.startsWith("windows");
-      const exe = `${name}${windows ? ".exe" : ""}`;
-      const base = `${name}-${version}-${platform}`;
-      let built: string;
-      try {
-        built = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, views, bytecodeOrder: order?.file });
-      } catch (e) {
-        process.stderr.write(`mcpbin: release: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
-        failed.push(platform);
-        continue;
-      }
-      const data = readFileSync(built);
-      const archive = windows ? zip([{ name: `${base}/${exe}`, data, mode: 0o755 }]) : tarGz([{ name: `${base}/${exe}`, data, mode: 0o755 }]);
+    const r = await compilePlatforms(src, platforms, stage, "release");
+    failed = r.failed;
+    mkdirSync(outdir, { recursive: true });
+    for (const b of r.built) {
+      const windows = b.platform.startsWith("windows");
+      const base = `${r.name}-${r.version}-${b.platform}`;
+      const data = readFileSync(b.path);
+      const archive = windows ? zip([{ name: `${base}/${b.exe}`, data, mode: 0o755 }]) : tarGz([{ name: `${base}/${b.exe}`, data, mode: 0o755 }]);
       const file = `${base}${windows ? ".zip" : ".tar.gz"}`;
       writeFileSync(join(outdir, file), archive);
       archives.push(join(outdir, file));
       sums.push(`${sha256(archive)}  ${file}\n`);
-      process.stderr.write(`mcpbin: release: ${platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`);
+      process.stderr.write(`mcpbin: release: ${b.platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`);
     }
   } finally {
-    order?.cleanup();
     rmSync(stage, { recursive: true, force: true });
-    cleanup();
   }
   const sumsFile = join(outdir, "SHA256SUMS");
   writeFileSync(sumsFile, sums.join(""));
