@@ -4,7 +4,7 @@ import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
 import { HttpOptionsError, isCompiledExecutable, resolveHttp, type ResolvedHttpOptions } from "./transport/http-options.ts";
 import { startTracing, stopTracing } from "./telemetry/start.ts";
-import { installedCollector } from "./loader/collector.ts";
+import { installedCollector } from "./runtime/collector.ts";
 
 /**
  * Runs the server with these tools: over stdio (MCP basic/transports stdio) by default, or over
@@ -21,7 +21,7 @@ import { installedCollector } from "./loader/collector.ts";
  * @throws ToolDefinitionError (synchronously, before reading) on a bad option or duplicate tool;
  *   HttpOptionsError on a bad `--http` value or `http` option (a compiled executable prints it as one
  *   line and exits 2 instead). Under `mcpbin list`/`mcpbin call` (a
- *   collector is installed, see src/loader/collector.ts) it only hands the options over and resolves.
+ *   collector is installed, see src/runtime/collector.ts) it only hands the options over and resolves.
  */
 export function serve(options: ServerOptions): Promise<void> {
   // For `mcpbin dev`, which says so when a script finishes loading without calling serve().

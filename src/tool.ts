@@ -166,7 +166,7 @@ const HINTS: Record<string, string> = {
   set: "use v.array(…) instead",
 };
 
-/** Where `mcpbin build` leaves the JSON Schemas it converted at build time (src/cli/precompute.ts): key → the schema's JSON text. */
+/** Where `mcpbin build` leaves the JSON Schemas it converted at build time (src/build/precompute.ts): key → the schema's JSON text. */
 const PRECOMPUTED = Symbol.for("mcpbin.schemas");
 /** Set while `mcpbin build` records conversions. */
 const RECORDING = Symbol.for("mcpbin.schemas.record");

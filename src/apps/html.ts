@@ -2,7 +2,7 @@
 import type { App } from "./app.ts";
 import type { BundledView } from "../build/view.ts";
 
-/** Where `mcpbin build` puts the bundled documents (src/cli/precompute.ts): app URI → HTML. */
+/** Where `mcpbin build` puts the bundled documents (src/build/precompute.ts): app URI → HTML. */
 export const EMBEDDED_VIEWS = Symbol.for("mcpbin.views");
 
 const fromSource = new WeakMap<App, Promise<BundledView | string>>();

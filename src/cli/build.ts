@@ -4,7 +4,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, stat
 import { tmpdir } from "node:os";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
-import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "./precompute.ts";
+import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "../build/precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
 import { META } from "../protocol/meta.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
@@ -210,14 +210,14 @@ export interface GuardedEntryOptions {
  * first, so the guard is in place before any author module is evaluated, then the author's entry with
  * `await import()` of a literal path (so the compiler embeds it) inside try/catch, so an error at
  * start-up (a duplicate tool, a bad option, a module that throws) prints one line
- * (src/cli/startup.ts) and exits 1 instead of Bun's dump of the minified source and a stack.
+ * (src/runtime/startup.ts) and exits 1 instead of Bun's dump of the minified source and a stack.
  * @param entry - absolute path of the author's entry.
  * @param o - see {@link GuardedEntryOptions}.
  * @returns TypeScript source.
  */
 export function guardedEntrySource(entry: string, o: GuardedEntryOptions = {}): string {
-  const guard = resolve(import.meta.dir, "../transport/stdout-guard-early.ts");
-  const startup = resolve(import.meta.dir, "startup.ts");
+  const guard = resolve(import.meta.dir, "../runtime/stdout-guard-early.ts");
+  const startup = resolve(import.meta.dir, "../runtime/startup.ts");
   const mainModule = resolve(import.meta.dir, "../loader/main-module.ts");
   const who = o.name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(o.name);
   return [
@@ -260,7 +260,7 @@ export function guardedEntry(entry: string, o: GuardedEntryOptions = {}): string
 }
 
 /**
- * Checks a script before it is compiled, in one run of it in a child process (src/cli/check-run.ts,
+ * Checks a script before it is compiled, in one run of it in a child process (src/build/check-run.ts,
  * stdin closed, no arguments): collects the options it passes to `serve()` and builds the server's
  * Registry, so what the executable would refuse at every start (a duplicate tool, a bad option or tool
  * definition, a module that fails to load) fails the build; the same run records the JSON Schemas

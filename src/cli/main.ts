@@ -20,7 +20,7 @@ import { Registry } from "../server/registry.ts";
 import { loadProject } from "../loader/project.ts";
 import { serve } from "../serve.ts";
 import { asIfAlone } from "../loader/script.ts";
-import { guardStdout } from "../transport/stdout-guard.ts";
+import { guardStdout } from "../runtime/stdout-guard.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const HELP = `mcpbin ${pkg.version}: TypeScript MCP tools, served by one executable

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { entrySource } from "../loader/entry.ts";
+import { entrySource } from "../build/entry.ts";
 import type { ModuleRef } from "../loader/discover.ts";
 import { loadProject, type LoadedProject } from "../loader/project.ts";
 import { compile } from "./build.ts";

@@ -5,10 +5,10 @@ import { join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
 import { CliError } from "./errors.ts";
-import { inspectScript, recordBuildData } from "./precompute.ts";
+import { inspectScript, recordBuildData } from "../build/precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
-import { sha256, tarGz, zip } from "./archive.ts";
+import { sha256, tarGz, zip } from "../build/archive.ts";
 
 /** The platforms a release covers by default; each is compiled with the Bun target `bun-<platform>`. */
 export const RELEASE_PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;

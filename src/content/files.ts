@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 /** Where an executable finds the files embedded at build time: key → embedded path. */
 export const FILES = Symbol.for("mcpbin.files");
-/** The build's check run records into the store of recorded schemas (src/cli/precompute.ts), under keys with this prefix. */
+/** The build's check run records into the store of recorded schemas (src/build/precompute.ts), under keys with this prefix. */
 export const FILE_KEY_PREFIX = "file\u0000";
 const STORE = Symbol.for("mcpbin.schemas");
 /** Set while `mcpbin build`'s check run records files. */

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { displayPath, firstLine } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
 import { LoaderError } from "./collect.ts";
-import { COLLECT } from "./collector.ts";
+import { COLLECT } from "../runtime/collector.ts";
 import { runAsMain } from "./main-module.ts";
 
 /**

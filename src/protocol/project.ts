@@ -72,7 +72,7 @@ export function projectTool(t: Tool, f: VersionFeatures): Record<string, unknown
 }
 
 /**
- * {@link projectTool} serialized. JSON Schemas recorded at build time (src/cli/precompute.ts) are
+ * {@link projectTool} serialized. JSON Schemas recorded at build time (src/build/precompute.ts) are
  * spliced in as their JSON text, in the same key order, instead of being parsed and serialized again.
  * @returns the tool as JSON text.
  */

@@ -11,7 +11,7 @@ import type { ResolvedHttpOptions } from "./http-options.ts";
 import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { LegacySessions, type LegacySession } from "./http-sessions.ts";
-import { guardStdout } from "./stdout-guard.ts";
+import { guardStdout } from "../runtime/stdout-guard.ts";
 
 /** A running HTTP server. */
 export interface HttpServer {

@@ -4,7 +4,7 @@ import { Registry } from "../server/registry.ts";
 import { Session } from "../server/dispatcher.ts";
 import { OVERSIZE, readLines } from "./line-reader.ts";
 import { LineWriter } from "./writer.ts";
-import { guardStdout } from "./stdout-guard.ts";
+import { guardStdout } from "../runtime/stdout-guard.ts";
 
 /**
  * Serves a registry over stdin/stdout until stdin closes (MCP basic/transports stdio).

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpProcess } from "../helpers/proc.ts";
-import { sha256, tarGz, zip } from "../../src/cli/archive.ts";
+import { sha256, tarGz, zip } from "../../src/build/archive.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
 
 // Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.

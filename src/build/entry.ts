@@ -1,8 +1,8 @@
 /** @module Generating the static entry of a project build: one import per discovered module. */
 import { resolve } from "node:path";
-import type { ModuleRef } from "./discover.ts";
+import type { ModuleRef } from "../loader/discover.ts";
 
-const EMBEDDED = resolve(import.meta.dir, "embedded.ts");
+const EMBEDDED = resolve(import.meta.dir, "../runtime/embedded.ts");
 
 /**
  * The source of a generated entry: it imports the config file and every tool module by absolute

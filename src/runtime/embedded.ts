@@ -1,8 +1,8 @@
 /** @module The run-time half of a compiled project: the generated entry hands its statically imported modules here. */
 import { checkConfig } from "../config/schema.ts";
 import { serve } from "../serve.ts";
-import type { LoadedModule } from "./collect.ts";
-import { assemble } from "./project.ts";
+import type { LoadedModule } from "../loader/collect.ts";
+import { assemble } from "../loader/project.ts";
 
 /**
  * Serves a project whose config and tool modules were imported statically by the entry that

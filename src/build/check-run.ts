@@ -1,5 +1,5 @@
 /**
- * @module The one run of a script `mcpbin build` makes before compiling it (src/cli/precompute.ts): collects
+ * @module The one run of a script `mcpbin build` makes before compiling it (src/build/precompute.ts): collects
  * what it passes to serve(), builds the server's Registry (what the executable would refuse at every start
  * fails here), and records every valibot → JSON Schema conversion tool() makes and every file a resource declares. The entry and the result
  * file come in MCPBIN_CHECK_ENTRY and MCPBIN_CHECK_OUT, so the script sees no arguments of ours. Writes
@@ -12,7 +12,7 @@ import { LoaderError } from "../loader/collect.ts";
 import { collectScript } from "../loader/script.ts";
 import { Registry } from "../server/registry.ts";
 import { appsOfServer } from "../apps/tool-ui.ts";
-import { buildAppHtml } from "../build/view.ts";
+import { buildAppHtml } from "./view.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
 const out = process.env.MCPBIN_CHECK_OUT;

@@ -1,8 +1,8 @@
-/** @module The build's check of a script (one run of it, src/cli/check-run.ts) and the entry that embeds the JSON Schemas that run recorded, so the executable skips that work at start. */
+/** @module The build's check of a script (one run of it, src/build/check-run.ts) and the entry that embeds the JSON Schemas that run recorded, so the executable skips that work at start. */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CliError } from "./errors.ts";
+import { CliError } from "../cli/errors.ts";
 import { embeddedFilesSource } from "../content/files.ts";
 
 /** Longest the check run may take, ms: a script must define its tools and call serve() when it loads. */
