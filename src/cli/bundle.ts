@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
-import { zip, type ArchiveEntry } from "./archive.ts";
+import { zip, type ArchiveEntry } from "../build/archive.ts";
 import { CliError } from "./errors.ts";
 import { scanEnv, type EnvVar } from "./env-scan.ts";
 import { checkPlatforms, compilePlatforms, RELEASE_PLATFORMS, type PlatformBuild } from "./release.ts";
