@@ -14,7 +14,7 @@ import { mcpConfig, userConfig } from "../../src/cli/bundle.ts";
 import { scanEnv } from "../../src/cli/env-scan.ts";
 
 afterAll(removeProjects);
-setDefaultTimeout(120_000); // several cross-compiles on a shared 2-core machine
+setDefaultTimeout(300_000); // three compiles (a profile build and two targets) on a shared, sometimes very busy 2-core machine
 
 const HOST = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
 const OTHER_ARCH = HOST.endsWith("x64") ? HOST.replace("x64", "arm64") : HOST.replace("arm64", "x64");
@@ -41,9 +41,9 @@ test("env scan: the entry and its relative imports, member, bracket and destruct
   ]);
 });
 
-test(`bundle --targets ${HOST},${OTHER_ARCH},windows-x64: valid for the official validator; unpacked and started as a desktop client would, it serves the SDK client with the user's settings`, async () => {
+test(`bundle --targets ${HOST},${OTHER_ARCH}: valid for the official validator; unpacked and started as a desktop client would, it serves the SDK client with the user's settings`, async () => {
   const dir = writeProject({ "server.ts": SERVER, "region.ts": REGION, "package.json": JSON.stringify({ name: "weather-hub", description: "Weather for your assistant", author: "Ada <ada@example.com>", license: "MIT" }) });
-  const r = await mcpbin(["bundle", "server.ts", "--targets", `${HOST},${OTHER_ARCH},windows-x64`, "--outfile", "out/weather.mcpb"], dir);
+  const r = await mcpbin(["bundle", "server.ts", "--targets", `${HOST},${OTHER_ARCH}`, "--outfile", "out/weather.mcpb"], dir);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe(`${join(dir, "out/weather.mcpb")}\n`);
   expect(r.stderr).toContain("user_config: WEATHER_API_KEY, WEATHER_REGION, WEATHER_UNITS");
@@ -67,10 +67,9 @@ test(`bundle --targets ${HOST},${OTHER_ARCH},windows-x64: valid for the official
     tools: [{ name: "forecast", description: "the forecast for a city" }],
     user_config: { weather_api_key: { type: "string", sensitive: true, required: false } },
   });
-  expect(manifest.compatibility.platforms.sort()).toEqual([process.platform, "win32"].sort());
+  expect(manifest.compatibility.platforms).toEqual([process.platform]);
   expect(manifest.user_config.weather_units.sensitive).toBeUndefined();
-  expect(manifest.server.mcp_config.platform_overrides.win32.command).toBe("${__dirname}/server/windows-x64/weather-hub.exe");
-  expect(readFileSync(join(un, "server/windows-x64/weather-hub.exe")).subarray(0, 2).toString()).toBe("MZ");
+  expect(manifest.server.mcp_config.platform_overrides[process.platform].args).toEqual(["${__dirname}/server/launch.sh"]);
 
   // What Claude Desktop computes from the manifest (the package's own function), with one setting given.
   const config = await getMcpConfigForManifest({ manifest, extensionPath: un, systemDirs: {} as never, userConfig: { weather_api_key: "k-123" }, pathSeparator: "/" });
@@ -89,13 +88,17 @@ test(`bundle --targets ${HOST},${OTHER_ARCH},windows-x64: valid for the official
   }
 });
 
-test("one CPU per OS: the executable is the command itself, no launcher; user_config defaults to empty so unset settings are not passed as literal placeholders", () => {
-  const { config, launcher } = mcpConfig([{ platform: "linux-x64", exe: "s" }, { platform: "darwin-arm64", exe: "s" }], [], "s");
+test("one CPU per OS (here Linux, macOS and Windows): the executable is the command itself, no launcher; user_config defaults to empty so unset settings are not passed as literal placeholders", () => {
+  const { config, launcher } = mcpConfig([{ platform: "linux-x64", exe: "s" }, { platform: "darwin-arm64", exe: "s" }, { platform: "windows-x64", exe: "s.exe" }], [], "s");
   expect(launcher).toBeUndefined();
   expect(config).toEqual({
     command: "${__dirname}/server/linux-x64/s",
     args: [],
-    platform_overrides: { linux: { command: "${__dirname}/server/linux-x64/s", args: [] }, darwin: { command: "${__dirname}/server/darwin-arm64/s", args: [] } },
+    platform_overrides: {
+      linux: { command: "${__dirname}/server/linux-x64/s", args: [] },
+      darwin: { command: "${__dirname}/server/darwin-arm64/s", args: [] },
+      win32: { command: "${__dirname}/server/windows-x64/s.exe", args: [] },
+    },
   });
   expect(userConfig([{ name: "API_TOKEN", sensitive: true }])).toEqual({ api_token: { type: "string", title: "API_TOKEN", description: "Sets the environment variable API_TOKEN, which the server reads", required: false, default: "", sensitive: true } });
 });
