@@ -25,3 +25,5 @@ export type { OpenApiToolsOptions, FetchLike } from "./openapi/tools.ts";
 export type { AuthOptions, Credential } from "./openapi/auth.ts";
 export type { OpenApiSource, OpenApiDocument } from "./openapi/document.ts";
 export { OpenApiError } from "./openapi/document.ts";
+export { mcpHandler } from "./handler.ts";
+export type { McpHandler } from "./handler.ts";

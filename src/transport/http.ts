@@ -1,16 +1,8 @@
 /** @module The Streamable HTTP transport on Bun.serve: one endpoint, stateless 2026-07-28, legacy sessions, safety checks, drain on SIGTERM. */
 import type { Server } from "bun";
-import { checkEnvelope, ErrorCode, errorLine, RpcError, type Message, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
-import { checkSupported, META, metaOf, readClaim } from "../protocol/meta.ts";
-import { LEGACY_VERSIONS, MODERN_VERSION } from "../protocol/versions.ts";
-import type { RequestExtras } from "../server/context.ts";
-import { Session } from "../server/dispatcher.ts";
 import type { Registry } from "../server/registry.ts";
-import { HttpGuard } from "./http-guard.ts";
 import type { ResolvedHttpOptions } from "./http-options.ts";
-import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
-import { headerMismatch, versionMismatch } from "./http-headers.ts";
-import { LegacySessions, type LegacySession } from "./http-sessions.ts";
+import { createHttpHandler } from "./fetch-handler.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
 
 /** A running HTTP server. */
@@ -23,14 +15,6 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** Per-request bookkeeping: one access-log line and in-flight accounting, exactly once. */
-interface Exchange {
-  readonly t0: number;
-  readonly httpMethod: string;
-  mcpMethod: string;
-  finished: boolean;
-}
-
 /**
  * Serves a registry over Streamable HTTP (MCP basic/transports) until SIGTERM/SIGINT.
  * Prints `mcpbin: MCP over HTTP at <url>` on stderr once listening.
@@ -41,30 +25,7 @@ interface Exchange {
  */
 export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServer {
   guardStdout(); // tools' console.log goes to stderr here too: stdout stays clean in every mode
-  const guard = new HttpGuard(o);
-  const sessions = new LegacySessions(registry, o.sessionIdleMs, o.maxSessions);
-  const modernActive = new Set<Session>();
-  let inflight = 0;
-  let idleWaiters: (() => void)[] = [];
-  let draining = false;
-
-  const begin = (req: Request): Exchange => {
-    inflight++;
-    return { t0: performance.now(), httpMethod: req.method, mcpMethod: "-", finished: false };
-  };
-  const finish = (x: Exchange, path: string, status: number) => {
-    if (x.finished) return;
-    x.finished = true;
-    if (--inflight === 0) {
-      const w = idleWaiters;
-      idleWaiters = [];
-      for (const f of w) f();
-    }
-    if (o.accessLog) {
-      process.stderr.write(`mcpbin: http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms\n`);
-    }
-  };
-  const idle = () => (inflight === 0 ? Promise.resolve() : new Promise<void>((r) => idleWaiters.push(r)));
+  const handler = createHttpHandler(registry, o, true);
 
   let server: Server<undefined>;
   try {
@@ -75,7 +36,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       // bodies itself before the handler runs (unlogged), so the limit holds for chunked bodies too.
       maxRequestBodySize: Math.max(2 * o.maxBodyBytes, o.maxBodyBytes + 1024 * 1024),
       development: false,
-      fetch: (req, srv) => route(req, srv),
+      fetch: (req, srv) => handler.handle(req, srv),
       error: (e) => {
         process.stderr.write(`mcpbin: http handler failed: ${e?.stack ?? e}\n`);
         return new Response("Internal Server Error", { status: 500 });
@@ -87,219 +48,21 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
   const url = `http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${server.port}${o.path}`;
   process.stderr.write(`mcpbin: MCP over HTTP at ${url}\n`);
 
-  async function route(req: Request, srv: Server<undefined>): Promise<Response> {
-    const x = begin(req);
-    const path = pathOf(req.url);
-    const plain = (status: number, text: string, headers?: Record<string, string>) => {
-      finish(x, path, status);
-      return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
-    };
-    if (path === "/healthz") return draining ? plain(503, "draining") : plain(200, "ok");
-    if (path !== o.path) return plain(404, "Not Found");
-    const why = guard.forbidden(req);
-    if (why) return plain(403, `Forbidden: ${why}`);
-    if (req.method === "OPTIONS") {
-      finish(x, path, 204);
-      return guard.preflight(req);
-    }
-    const challenge = guard.unauthorized(req);
-    if (challenge) return plain(401, "Unauthorized: a valid bearer token is required", { "www-authenticate": challenge });
-    if (draining) return plain(503, "Service Unavailable: the server is shutting down", { connection: "close", "retry-after": "1" });
-    const headers = new Headers();
-    guard.cors(req, headers);
-    try {
-      if (req.method === "POST") return await post(req, srv, x, path, headers);
-      if (req.method === "DELETE") return del(req, x, path, headers);
-    } catch (e) {
-      process.stderr.write(`mcpbin: http request failed: ${(e as Error)?.stack ?? e}\n`);
-      return plain(500, "Internal Server Error");
-    }
-    // No server-initiated stream: GET gets 405, as the transport allows.
-    return plain(405, "Method Not Allowed: POST one JSON-RPC message", { allow: "POST, DELETE, OPTIONS" });
-  }
-
-  function del(req: Request, x: Exchange, path: string, headers: Headers): Response {
-    const sid = req.headers.get("mcp-session-id");
-    const status = sid === null ? 400 : sessions.end(sid, "The session was ended by the client") ? 204 : 404;
-    finish(x, path, status);
-    return new Response(null, { status, headers });
-  }
-
-  async function post(req: Request, srv: Server<undefined>, x: Exchange, path: string, headers: Headers): Promise<Response> {
-    const fail = (status: number, id: RequestId | null, code: number, message: string, data?: unknown) => {
-      finish(x, path, status);
-      return rpcErrorResponse(status, id, code, message, headers, data);
-    };
-    const ct = req.headers.get("content-type");
-    if (ct === null || !ct.toLowerCase().includes("application/json")) return fail(415, null, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
-    if (!acceptsJson(req) && !acceptsSse(req)) return fail(406, null, ErrorCode.InvalidRequest, "Not Acceptable: accept application/json and text/event-stream");
-    const declared = Number(req.headers.get("content-length") ?? 0);
-    if (declared > o.maxBodyBytes) return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
-    const deadline = o.requestTimeoutMs > 0 ? Date.now() + o.requestTimeoutMs : Infinity;
-    // Our own deadline bounds the request; Bun's idle timeout (10 s) would cut long tool calls.
-    srv.timeout(req, 0);
-    let text: string;
-    try {
-      text = await withDeadline(req.text(), deadline);
-    } catch (e) {
-      if (e === TIMEOUT) return fail(408, null, ErrorCode.InvalidRequest, "Request Timeout: the body did not arrive in time");
-      return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
-    }
-    if (text.length > o.maxBodyBytes / 4 && Buffer.byteLength(text) > o.maxBodyBytes) {
-      return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return fail(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
-    }
-    const sid = req.headers.get("mcp-session-id");
-    if (Array.isArray(value)) {
-      x.mcpMethod = "batch";
-      if (sid === null) return fail(400, null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26");
-      const s = sessions.get(sid);
-      if (!s) return fail(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
-      return run(s.session.handleLine(text), undefined, s, false, new Notes());
-    }
-    const env = checkEnvelope(value);
-    if (env.kind === "invalid") return fail(400, env.id, env.error.code, env.error.message);
-    if (env.kind === "response") {
-      x.mcpMethod = "response";
-      // An answer to a request this server sent on a legacy session's stream (src/server/outbound.ts).
-      if (sid !== null) sessions.get(sid)?.session.outbound.deliver(env.response);
-      finish(x, path, 202);
-      return new Response(null, { status: 202, headers });
-    }
-    const msg = env.message;
-    x.mcpMethod = logName(msg.method);
-    const meta = metaOf(msg.params);
-    // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
-    if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
-    if (msg.id !== undefined && msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
-      // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
-      return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
-    }
-    return legacy(msg, sid);
-
-    /** What the pipeline's handlers may read of this HTTP request. */
-    function extrasOf(sessionId: string | undefined): RequestExtras {
-      const token = bearerOf(req);
-      return { http: { headers: req.headers }, ...(sessionId !== undefined ? { session: { id: sessionId } } : {}), ...(token !== undefined ? { auth: { token } } : {}) };
-    }
-
-    /** 2026-07-28: stateless, one Session per request; only the headers are checked here against the body, the pipeline checks the claim again. */
-    function modern(msg: Message, params: Record<string, unknown>, meta: Record<string, unknown>): Promise<Response> | Response {
-      const id = msg.id ?? null;
-      const claim = readClaim(meta);
-      if (claim instanceof RpcError) return fail(400, id, claim.code, claim.message);
-      const pv = versionMismatch(req, claim.version);
-      if (pv) return fail(400, id, ErrorCode.HeaderMismatch, pv);
-      const unsupported = checkSupported(claim.version);
-      if (unsupported) return fail(400, id, unsupported.code, unsupported.message, unsupported.data);
-      const mismatch = headerMismatch(req, msg, params);
-      if (mismatch) return fail(400, id, ErrorCode.HeaderMismatch, mismatch);
-      // initialize is gone from 2026-07-28: with the modern claim it is an unknown method, not a handshake.
-      if (msg.method === "initialize") return fail(404, id, ErrorCode.MethodNotFound, `Method not found: initialize (protocol version ${MODERN_VERSION})`);
-      if (msg.id === undefined) {
-        // A stateless server has no other request to cancel: the client cancels by closing the connection.
-        finish(x, path, 202);
-        return new Response(null, { status: 202, headers });
-      }
-      const notes = new Notes();
-      const session = new Session(registry, notes.push);
-      const reply = session.handleMessage(msg, extrasOf(undefined));
-      if (typeof reply !== "string" && reply !== undefined) {
-        modernActive.add(session);
-        reply.then(() => modernActive.delete(session));
-      }
-      return run(reply, msg.id, undefined, true, notes, session);
-    }
-
-    /** 2025-03-26 … 2025-11-25: a session per Mcp-Session-Id, issued at initialize. */
-    function legacy(msg: Message, sid: string | null): Promise<Response> | Response {
-      const id = msg.id ?? null;
-      if (msg.method === "initialize" && msg.id !== undefined) {
-        const s = sessions.create();
-        const line = s.session.handleMessage(msg, extrasOf(undefined)) as string;
-        if (errorCodeOf(line) === undefined) {
-          if (!sessions.add(s)) return fail(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions in use (http.maxSessions); retry later");
-          headers.set("mcp-session-id", s.id);
-        }
-        return run(line, msg.id, undefined, false, new Notes());
-      }
-      if (sid === null) return fail(400, id, ErrorCode.InvalidRequest, `Bad Request: the Mcp-Session-Id header is required (send initialize first, or use protocol version ${MODERN_VERSION} with params._meta)`);
-      const s = sessions.get(sid);
-      if (!s) return fail(404, id, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
-      const pv = req.headers.get("mcp-protocol-version");
-      if (pv !== null && !(LEGACY_VERSIONS as readonly string[]).includes(pv.trim())) {
-        return fail(400, id, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(pv)} on a legacy session`);
-      }
-      const notes = new Notes();
-      if (msg.id !== undefined && !s.sinks.has(msg.id)) s.sinks.set(msg.id, notes.push);
-      return run(s.session.handleMessage(msg, extrasOf(s.id)), msg.id, s, false, notes);
-    }
-
-    /** Answers one dispatcher reply, with the request's timeout, disconnect handling and progress routing. */
-    function run(reply: Reply, id: RequestId | undefined, s: LegacySession | undefined, isModern: boolean, notes: Notes, session?: Session): Promise<Response> | Response {
-      const target = session ?? s?.session;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timedOut = false;
-      const cancel = (reason: string) => {
-        if (id !== undefined) target?.handleMessage({ method: "notifications/cancelled", params: { requestId: id, reason } });
-      };
-      const onAbort = () => cancel("the client closed the connection");
-      if (s) s.active++;
-      const pending = typeof reply === "object";
-      if (pending && id !== undefined) {
-        if (deadline !== Infinity) {
-          timer = setTimeout(() => ((timedOut = true), cancel("request timeout")), Math.max(0, deadline - Date.now()));
-        }
-        req.signal.addEventListener("abort", onAbort);
-      }
-      return answer(reply, {
-        id: id ?? null,
-        modern: isModern,
-        sse: pending && id !== undefined && acceptsSse(req),
-        headers,
-        notes,
-        abort: onAbort,
-        done(status) {
-          if (timer) clearTimeout(timer);
-          req.signal.removeEventListener("abort", onAbort);
-          if (s) {
-            s.active--;
-            s.lastSeen = Date.now();
-            if (id !== undefined && s.sinks.get(id) === notes.push) s.sinks.delete(id);
-          }
-          finish(x, path, status);
-        },
-        // A batch (no single id) that settles with nothing held only notifications and responses: 202.
-        cancelledLine:
-          id === undefined
-            ? undefined
-            : () => errorLine(id, new RpcError(ErrorCode.InternalError, timedOut ? `The request timed out after ${o.requestTimeoutMs} ms (http.requestTimeoutMs)` : "The request was cancelled")),
-      });
-    }
-  }
-
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      draining = true;
+      handler.drain();
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
       void server.stop(false);
       const grace = registry.options.shutdownGraceMs;
-      await Promise.race([idle(), sleep(grace)]);
-      const reason = "The server is shutting down; the call was aborted";
-      for (const s of sessions.all()) s.session.abortAll(reason);
-      for (const s of modernActive) s.abortAll(reason);
-      await Promise.race([idle(), sleep(1000)]);
+      await Promise.race([handler.idle(), sleep(grace)]);
+      handler.abortAll("The server is shutting down; the call was aborted");
+      await Promise.race([handler.idle(), sleep(1000)]);
       await sleep(20); // let the last bytes leave
-      sessions.close();
+      handler.close();
       void server.stop(true);
       resolveStopped();
     })());
@@ -309,36 +72,6 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
   return { url, stopped, stop };
 }
 
-const TIMEOUT = Symbol("timeout");
-
-function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
-  if (deadline === Infinity) return p;
-  let timer: ReturnType<typeof setTimeout>;
-  const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMEOUT), Math.max(0, deadline - Date.now()))));
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
-}
-
-/** The bearer token of a request's Authorization header, if it has one. */
-function bearerOf(req: Request): string | undefined {
-  const a = req.headers.get("authorization");
-  if (a === null || a.length < 8 || a.slice(0, 7).toLowerCase() !== "bearer ") return undefined;
-  const token = a.slice(7).trim();
-  return token === "" ? undefined : token;
-}
-
-/** The path of a request URL (Bun gives absolute URLs), without the query. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const q = url.indexOf("?", start);
-  return q === -1 ? url.slice(start) : url.slice(start, q);
-}
-
-/** The MCP method for the access log: method names only, never arguments; anything odd is "?". */
-function logName(method: string): string {
-  return /^[\w./$-]{1,64}$/.test(method) ? method : "?";
 }
