@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "./schema.ts";
 import { isStandardSchema, standardFingerprint, standardToJsonSchema, standardValidate, vendorOf, type StandardOutput, type StandardSchemaV1 } from "./standard-schema.ts";
 import type { RequestId } from "./protocol/jsonrpc.ts";
+import type { LoggingLevel } from "./protocol/logging.ts";
 import { resolveToolUi, type ToolUi, type ToolUiOption } from "./apps/tool-ui.ts";
 
 /** What a tool's `run` receives besides its arguments. */
@@ -14,6 +15,15 @@ export interface ToolContext {
    * carried a `progressToken`, otherwise does nothing. `progress` should increase with each call.
    */
   progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Sends a log message (MCP server/utilities/logging, `notifications/message`) when the client asked
+   * for this level (legacy `logging/setLevel`, 2026-07-28 the request's `_meta` logLevel); otherwise,
+   * and when called directly, does nothing.
+   * @param level - `debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert` or `emergency`.
+   * @param data - any JSON value.
+   * @param logger - the logger's name, optional.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** The JSON-RPC id of the request being served (undefined when called directly). */
   readonly requestId?: RequestId;
   /** The protocol version in force for this request (undefined when called directly). */
@@ -343,6 +353,7 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
     return await def.run(parsed.value as ArgsOf<I>, {
       signal: ctx?.signal ?? new AbortController().signal,
       progress: ctx?.progress ?? (() => {}),
+      log: ctx?.log ?? (() => {}),
       requestId: ctx?.requestId,
       protocolVersion: ctx?.protocolVersion,
     });

@@ -71,6 +71,13 @@ export class Catalog {
     this.prompts = prompts;
   }
 
+  #fixed: ListedEntry[] | undefined;
+
+  /** The fixed resources as listed, in the order given (computed once). */
+  get fixedEntries(): readonly ListedEntry[] {
+    return (this.#fixed ??= [...this.resources.values()].map((r) => ({ uri: r.uri, listing: { ...r.definition, mimeType: r.mimeType, size: r.size }, from: r })));
+  }
+
   /** Whether the server has anything to read (the `resources` capability). */
   get hasResources(): boolean {
     return this.resources.size > 0 || this.templates.length > 0;
@@ -97,11 +104,7 @@ export class Catalog {
    * @throws what a `list` function throws.
    */
   async listed(ctx: ContentContext): Promise<ListedEntry[]> {
-    const out: ListedEntry[] = [];
-    for (const r of this.resources.values()) {
-      const d = r.definition;
-      out.push({ uri: r.uri, listing: { ...d, mimeType: r.mimeType, size: r.size }, from: r });
-    }
+    const out: ListedEntry[] = [...this.fixedEntries];
     const seen = new Set(this.resources.keys());
     for (const t of this.templates) {
       if (!t.definition.list) continue;

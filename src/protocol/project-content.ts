@@ -114,3 +114,22 @@ export function projectPromptResult(r: PromptResult, f: VersionFeatures): Record
   out.messages = messages;
   return out;
 }
+
+/**
+ * The 2026-07-28 cache hints of a result (server/utilities/caching), or nothing for a legacy version
+ * (whose schemas have no such keys).
+ * @param hints - ttl in whole milliseconds and scope.
+ */
+export function cacheFields(hints: { readonly ttlMs: number; readonly scope: "public" | "private" }, f: VersionFeatures): Record<string, unknown> {
+  return f.modern ? { ttlMs: hints.ttlMs, cacheScope: hints.scope } : {};
+}
+
+/**
+ * Server capabilities as one version's schema defines them: `completions` exists from 2025-03-26
+ * (the 2024-11-05 server answers `completion/complete` without advertising it).
+ */
+export function projectCapabilities(caps: Readonly<Record<string, Record<string, unknown>>>, f: VersionFeatures): Readonly<Record<string, Record<string, unknown>>> {
+  if (f.version >= "2025-03-26" || caps.completions === undefined) return caps;
+  const { completions: _, ...rest } = caps;
+  return rest;
+}

@@ -6,6 +6,8 @@ import type { ToolContext } from "../tool.ts";
 import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
 import type { MethodSpec, MethodTable } from "./method.ts";
 import type { Registry } from "./registry.ts";
+import type { Subscriptions } from "./subscriptions.ts";
+import { logParams, logPasses, type LoggingLevel } from "../protocol/logging.ts";
 
 /** The era of a request: a session negotiated by `initialize`, or a stateless 2026-07-28 request. */
 export type Era = "legacy" | "modern";
@@ -42,6 +44,10 @@ export interface Connection {
   readonly outbound: Outbound;
   /** Sends a line to the client; `relatedId` names the request it belongs to (HTTP routes it to that request's stream). */
   send(line: string, relatedId: RequestId | undefined): void;
+  /** The level `logging/setLevel` asked for (legacy era), once it has. */
+  logLevel: LoggingLevel | undefined;
+  /** Its resource subscriptions and listen streams. */
+  readonly subscriptions: Subscriptions;
 }
 
 const NO_EXTRAS: RequestExtras = Object.freeze({});
@@ -136,6 +142,20 @@ export class RequestContext implements ToolContext {
    */
   notify(method: string, params: Record<string, unknown>): void {
     if (!this.done) this.connection.send(notificationLine(method, params), this.requestId);
+  }
+
+  /**
+   * Sends a log message (MCP server/utilities/logging, `notifications/message`) when the client asked
+   * for this level or a less severe one: legacy with `logging/setLevel`, 2026-07-28 with this request's
+   * `_meta["io.modelcontextprotocol/logLevel"]` (absent: nothing is sent). Only while the request runs.
+   * @param level - the severity.
+   * @param data - any JSON value: a string or an object.
+   * @param logger - the logger's name, optional.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const min = this.era === "modern" ? (this.meta?.[META.logLevel] as LoggingLevel | undefined) : this.connection.logLevel;
+    if (!logPasses(level, min) || this.done) return;
+    this.connection.send(notificationLine("notifications/message", logParams(level, data, typeof logger === "string" ? logger : undefined)), this.requestId);
   }
 
   /**

@@ -9,6 +9,8 @@ import { invoke, lineOf, type MethodTable } from "./method.ts";
 import { TABLE } from "./methods/index.ts";
 import { Outbound } from "./outbound.ts";
 import type { Registry } from "./registry.ts";
+import { Subscriptions } from "./subscriptions.ts";
+import { isLogLevel, LOG_LEVELS, type LoggingLevel } from "../protocol/logging.ts";
 
 export type { Reply } from "../protocol/jsonrpc.ts";
 
@@ -36,6 +38,10 @@ export class Session implements Connection {
   readonly outbound: Outbound;
   /** Requests in flight. */
   readonly calls = new Calls();
+  /** The level `logging/setLevel` set (legacy era). */
+  logLevel: LoggingLevel | undefined;
+  /** Resource subscriptions and listen streams. */
+  readonly subscriptions: Subscriptions;
   readonly #dispatch = (msg: Message, extras: RequestExtras | undefined): Reply => this.#message(msg, extras);
 
   /**
@@ -49,6 +55,7 @@ export class Session implements Connection {
     readonly table: MethodTable = TABLE,
   ) {
     this.outbound = new Outbound(notify);
+    this.subscriptions = new Subscriptions(notify);
   }
 
   /** Sends a line to the client (Connection). */
@@ -79,6 +86,7 @@ export class Session implements Connection {
   abortAll(reason: string): void {
     this.calls.abortAll(reason);
     this.outbound.close(reason);
+    this.subscriptions.close();
   }
 
   /** Whether the server has a tool of this name (tracing names spans by it). */
@@ -158,6 +166,10 @@ export class Session implements Connection {
         if (claim instanceof RpcError) throw claim;
         const unsupported = checkSupported(claim.version);
         if (unsupported) throw unsupported;
+        const level = meta![META.logLevel];
+        if (level !== undefined && !isLogLevel(level)) {
+          throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(level)}`);
+        }
         ctx = new RequestContext(this, id, method, "modern", MODERN, meta, extras);
       } else {
         const version = this.version;

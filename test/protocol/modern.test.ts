@@ -14,7 +14,7 @@ test("B25 server/discover probe and handshake-free requests", async () => {
   expect(d.result).toEqual({
     resultType: "complete",
     supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, logging: {} },
     instructions: "Test fixture",
     ttlMs: 300000,
     cacheScope: "public",
@@ -74,7 +74,8 @@ test("a modern ping is -32601 (ping is not part of 2026-07-28); a plain ping is 
 
 test("modern requests with methods outside the tools-only server get -32601", async () => {
   const p = spawn();
-  for (const [i, method] of ["prompts/list", "resources/list", "subscriptions/listen", "logging/setLevel"].entries()) {
+  // prompts and resources: not advertised; logging/setLevel: a legacy method (2026-07-28 asks per request).
+  for (const [i, method] of ["prompts/list", "resources/list", "resources/subscribe", "logging/setLevel"].entries()) {
     const r = await p.request(method, { _meta: META }, i + 1, MODERN);
     expect(r.error.code).toBe(-32601);
   }

@@ -6,15 +6,51 @@ import { ping } from "./ping.ts";
 import { serverDiscover } from "./server-discover.ts";
 import { toolsCall } from "./tools-call.ts";
 import { toolsList } from "./tools-list.ts";
+import { resourcesList } from "./resources-list.ts";
+import { resourcesTemplatesList } from "./resources-templates-list.ts";
+import { resourcesRead } from "./resources-read.ts";
+import { resourcesSubscribe, resourcesUnsubscribe } from "./resources-subscribe.ts";
+import { subscriptionsListen } from "./subscriptions-listen.ts";
+import { promptsList } from "./prompts-list.ts";
+import { promptsGet } from "./prompts-get.ts";
+import { completionComplete } from "./completion-complete.ts";
+import { loggingSetLevel } from "./logging-set-level.ts";
 
-/** Server capabilities: advertised when `advertise` gives a value (MCP ServerCapabilities). */
-export const CAPABILITIES: readonly CapabilitySpec[] = [{ name: "tools", advertise: () => ({}) }];
+/**
+ * Server capabilities: advertised when `advertise` gives a value (MCP ServerCapabilities), derived
+ * from what the server has. `resources.subscribe`: any resource's changed() reaches subscribers;
+ * `listChanged` only when the resource list can change (a template lists resources); tool and prompt
+ * lists are fixed for the life of the process. `logging`: tools may log (ctx.log).
+ */
+export const CAPABILITIES: readonly CapabilitySpec[] = [
+  { name: "tools", advertise: () => ({}) },
+  { name: "resources", advertise: (r) => (r.content.hasResources ? (r.content.dynamicList ? { subscribe: true, listChanged: true } : { subscribe: true }) : undefined) },
+  { name: "prompts", advertise: (r) => (r.content.prompts.size > 0 ? {} : undefined) },
+  { name: "completions", advertise: (r) => (r.content.hasCompletions ? {} : undefined) },
+  { name: "logging", advertise: (r) => (r.tools.size > 0 ? {} : undefined) },
+];
 
 /** The notifications the server acts on; others are ignored. */
 export const NOTIFICATIONS: readonly NotificationSpec[] = [notificationsCancelled];
 
 /** Every method of the server. */
-export const METHODS: readonly MethodSpec[] = [initialize, ping, serverDiscover, toolsList, toolsCall];
+export const METHODS: readonly MethodSpec[] = [
+  initialize,
+  ping,
+  serverDiscover,
+  toolsList,
+  toolsCall,
+  resourcesList,
+  resourcesTemplatesList,
+  resourcesRead,
+  resourcesSubscribe,
+  resourcesUnsubscribe,
+  subscriptionsListen,
+  promptsList,
+  promptsGet,
+  completionComplete,
+  loggingSetLevel,
+];
 
 /** The server's table. */
 export const TABLE: MethodTable = methodTable(METHODS, NOTIFICATIONS, CAPABILITIES);

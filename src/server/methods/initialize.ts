@@ -4,6 +4,7 @@ import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
+import { projectCapabilities } from "../../protocol/project-content.ts";
 
 const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}";
 const params = v.looseObject({}, NEEDS);
@@ -29,7 +30,7 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
       ...(info !== null && typeof info === "object" && !Array.isArray(info) ? { info: info as Record<string, unknown> } : {}),
     };
     const registry = conn.registry;
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities: conn.table.advertised(registry), serverInfo: registry.serverInfo(f) };
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectCapabilities(conn.table.advertised(registry), f), serverInfo: registry.serverInfo(f) };
     const instructions = registry.options.instructions;
     if (instructions !== undefined && f.instructions) result.instructions = instructions;
     return result;

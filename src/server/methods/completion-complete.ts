@@ -1,0 +1,45 @@
+/** @module completion/complete: values for a prompt argument or a template variable, at most 100 (MCP server/utilities/completion). */
+import * as v from "valibot";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { completionOf } from "../../content/catalog.ts";
+import { thrownMessage } from "../../content/common.ts";
+import type { MethodSpec } from "../method.ts";
+
+/** The checked params of a `completion/complete`. */
+export interface CompleteParams {
+  readonly ref: { readonly type: string; readonly uri?: string; readonly name?: string };
+  readonly argument: { readonly name: string; readonly value: string };
+  readonly context?: { readonly arguments?: Record<string, string> };
+}
+
+const params = v.looseObject(
+  {
+    ref: v.looseObject({ type: v.picklist(["ref/prompt", "ref/resource"], 'Invalid params: ref.type must be "ref/prompt" or "ref/resource"') }, "Invalid params: completion/complete needs ref {type, name | uri}"),
+    argument: v.looseObject({ name: v.string(), value: v.string() }, "Invalid params: completion/complete needs argument {name, value}"),
+    context: v.optional(v.looseObject({ arguments: v.optional(v.record(v.string(), v.string(), "Invalid params: context.arguments must map names to strings")) })),
+  },
+  "Invalid params: completion/complete needs params {ref, argument}",
+) as v.GenericSchema<unknown, CompleteParams>;
+
+const EMPTY = { completion: { values: [] } };
+
+/** The `completion/complete` entry: an unknown prompt or template is -32602; an argument without a completer completes to nothing. */
+export const completionComplete: MethodSpec<CompleteParams, Record<string, unknown>> = {
+  name: "completion/complete",
+  eras: ["legacy", "modern"],
+  capability: "completions",
+  params,
+  handle(p, ctx) {
+    const fn = ctx.connection.registry.content.completer(p.ref, p.argument.name);
+    if (fn === null) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${p.ref.type === "ref/prompt" ? `unknown prompt ${JSON.stringify(p.ref.name)}` : `no resource template ${JSON.stringify(p.ref.uri)}`}`);
+    }
+    if (fn === undefined) return EMPTY;
+    return fn(p.argument.value, { signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion, arguments: p.context?.arguments ?? {} })
+      .then((values) => ({ completion: completionOf(values) }))
+      .then(undefined, (e: unknown) => {
+        process.stderr.write(`mcpbin: completing ${p.argument.name} threw: ${(e as Error)?.stack ?? e}\n`);
+        throw new RpcError(ErrorCode.InternalError, `Completion of ${p.argument.name} failed: ${thrownMessage(e)}`);
+      });
+  },
+};

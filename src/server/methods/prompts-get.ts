@@ -1,0 +1,58 @@
+/** @module prompts/get: a prompt's messages for string arguments, projected per version (MCP server/prompts). */
+import * as v from "valibot";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { projectPromptResult } from "../../protocol/project-content.ts";
+import { ContentDefinitionError, thrownMessage } from "../../content/common.ts";
+import { parsePromptArguments, PromptArgumentsError, toPromptResult, type PromptResult } from "../../content/prompt.ts";
+import type { MethodSpec } from "../method.ts";
+import { lineOfResult } from "./resources-read.ts";
+
+/** The checked params of a `prompts/get`. */
+export interface GetParams {
+  readonly name: string;
+  readonly arguments?: unknown;
+}
+
+const params = v.looseObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}") as v.GenericSchema<unknown, GetParams>;
+
+function failure(name: string, e: unknown): RpcError {
+  if (e instanceof RpcError) return e;
+  if (e instanceof PromptArgumentsError) return new RpcError(ErrorCode.InvalidParams, e.message);
+  if (!(e instanceof ContentDefinitionError)) process.stderr.write(`mcpbin: prompt ${name} threw: ${(e as Error)?.stack ?? e}\n`);
+  return new RpcError(ErrorCode.InternalError, `Prompt ${name} failed: ${thrownMessage(e)}`);
+}
+
+/** The `prompts/get` entry: an unknown prompt and a missing or non-string argument are -32602; a prompt that throws is -32603 with its message. */
+export const promptsGet: MethodSpec<GetParams, PromptResult> = {
+  name: "prompts/get",
+  eras: ["legacy", "modern"],
+  capability: "prompts",
+  params,
+  handle(p, ctx) {
+    const prompt = ctx.connection.registry.content.prompts.get(p.name);
+    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+    let value: unknown;
+    try {
+      const args = parsePromptArguments(prompt, p.arguments ?? {});
+      value = prompt.definition.get(args as never, ctx);
+    } catch (e) {
+      throw failure(p.name, e);
+    }
+    const what = `prompt "${p.name}"`;
+    if (!(value instanceof Promise)) {
+      try {
+        return toPromptResult(what, value);
+      } catch (e) {
+        throw failure(p.name, e);
+      }
+    }
+    return value
+      .then((x) => toPromptResult(what, x))
+      .then(undefined, (e: unknown) => {
+        throw failure(p.name, e);
+      });
+  },
+  line(id, r, ctx) {
+    return lineOfResult(id, projectPromptResult(r, ctx.features), ctx);
+  },
+};

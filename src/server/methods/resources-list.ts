@@ -1,0 +1,25 @@
+/** @module resources/list: the fixed resources and what templates list, one page at a time (MCP server/resources). */
+import { projectResource } from "../../protocol/project-content.ts";
+import type { ListedEntry } from "../../content/catalog.ts";
+import type { RequestContext } from "../context.ts";
+import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
+import type { MethodSpec } from "../method.ts";
+
+function pageOf(entries: readonly ListedEntry[], p: ListParams, ctx: RequestContext): Record<string, unknown> {
+  const registry = ctx.connection.registry;
+  const f = ctx.features;
+  return listPage("resources/list", entries, (e) => e.uri, "resources", (e) => projectResource(e.uri, e.listing, f), p, registry.options.pageSize, registry.content.listCache, f);
+}
+
+/** The `resources/list` entry. */
+export const resourcesList: MethodSpec<ListParams, Record<string, unknown>> = {
+  name: "resources/list",
+  eras: ["legacy", "modern"],
+  capability: "resources",
+  params: LIST_PARAMS,
+  handle(p, ctx) {
+    const c = ctx.connection.registry.content;
+    if (!c.dynamicList) return pageOf(c.fixedEntries, p, ctx);
+    return c.listed(ctx).then((entries) => pageOf(entries, p, ctx));
+  },
+};

@@ -1,0 +1,66 @@
+/** @module subscriptions/listen (2026-07-28): a long-lived request whose stream carries the change notifications the client opted in to (MCP 2026-07-28 basic/subscriptions). */
+import * as v from "valibot";
+import { META } from "../../protocol/meta.ts";
+import { MAX_SUBSCRIPTIONS, type ListenFilter } from "../subscriptions.ts";
+import type { MethodSpec } from "../method.ts";
+
+/** The checked params of a `subscriptions/listen`. */
+export interface ListenParams {
+  readonly notifications: {
+    readonly toolsListChanged?: boolean;
+    readonly promptsListChanged?: boolean;
+    readonly resourcesListChanged?: boolean;
+    readonly resourceSubscriptions?: readonly string[];
+  };
+}
+
+const params = v.looseObject(
+  {
+    notifications: v.looseObject(
+      {
+        toolsListChanged: v.optional(v.boolean()),
+        promptsListChanged: v.optional(v.boolean()),
+        resourcesListChanged: v.optional(v.boolean()),
+        resourceSubscriptions: v.optional(v.pipe(v.array(v.string()), v.maxLength(MAX_SUBSCRIPTIONS, `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions`))),
+      },
+      "Invalid params: notifications must be an object",
+    ),
+  },
+  "Invalid params: subscriptions/listen needs params {notifications}",
+) as v.GenericSchema<unknown, ListenParams>;
+
+/**
+ * The `subscriptions/listen` entry. First `notifications/subscriptions/acknowledged`, echoing only what
+ * the server honours: its tool and prompt lists never change, the resource list only when a template
+ * lists resources, and only URIs it serves. The request stays open until the client cancels it (or
+ * closes the stream); on shutdown it ends with its result.
+ */
+export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknown>> = {
+  name: "subscriptions/listen",
+  eras: ["modern"],
+  params,
+  handle(p, ctx) {
+    const c = ctx.connection.registry.content;
+    const n = p.notifications;
+    const honoured: { resourcesListChanged?: boolean; resourceSubscriptions?: string[] } = {};
+    if (n.resourcesListChanged === true && c.dynamicList) honoured.resourcesListChanged = true;
+    if (n.resourceSubscriptions !== undefined && c.hasResources) honoured.resourceSubscriptions = [...new Set(n.resourceSubscriptions)].filter((uri) => c.find(uri) !== undefined);
+    const id = ctx.requestId;
+    ctx.notify("notifications/subscriptions/acknowledged", { notifications: honoured, _meta: { [META.subscriptionId]: id } });
+    const close = ctx.connection.subscriptions.open(id, honoured as ListenFilter);
+    return new Promise<Record<string, unknown>>((resolve) => {
+      // Cancelled (stdio notifications/cancelled, HTTP stream closed): no answer; aborted by shutdown: aborted() answers.
+      ctx.signal.addEventListener("abort", () => {
+        close();
+        resolve(ended(id));
+      }, { once: true });
+    });
+  },
+  aborted(_reason, ctx) {
+    return ended(ctx.requestId);
+  },
+};
+
+function ended(id: unknown): Record<string, unknown> {
+  return { _meta: { [META.subscriptionId]: id } };
+}

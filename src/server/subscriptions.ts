@@ -1,0 +1,96 @@
+/** @module Change delivery of one connection: legacy `resources/subscribe` and list changes, and 2026-07-28 `subscriptions/listen` streams. */
+import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
+import { META } from "../protocol/meta.ts";
+import { onContentChange, type ContentChange } from "../content/common.ts";
+
+/** The most URIs one connection (or one listen stream) may subscribe to: memory stays bounded. */
+export const MAX_SUBSCRIPTIONS = 1000;
+
+/** What one listen stream receives (the acknowledged filter). */
+export interface ListenFilter {
+  readonly resourcesListChanged?: boolean;
+  readonly resourceSubscriptions?: readonly string[];
+}
+
+/**
+ * The subscriptions of one connection. It listens to content changes only while it has something to
+ * deliver, and stops on {@link close}.
+ */
+export class Subscriptions {
+  readonly #uris = new Set<string>();
+  #listChanges = false;
+  readonly #streams = new Map<RequestId, { readonly list: boolean; readonly uris: ReadonlySet<string> }>();
+  #stop: (() => void) | undefined;
+
+  /** @param send - writes a line to the client; `relatedId` names a listen stream (HTTP routes it there). */
+  constructor(readonly send: (line: string, relatedId: RequestId | undefined) => void) {}
+
+  /** Legacy subscriptions held. */
+  get size(): number {
+    return this.#uris.size;
+  }
+
+  /** Legacy `resources/subscribe`: `notifications/resources/updated` for this URI from now on. @returns false when the limit is reached. */
+  subscribe(uri: string): boolean {
+    if (!this.#uris.has(uri) && this.#uris.size >= MAX_SUBSCRIPTIONS) return false;
+    this.#uris.add(uri);
+    this.#listen();
+    return true;
+  }
+
+  /** Legacy `resources/unsubscribe`. */
+  unsubscribe(uri: string): void {
+    this.#uris.delete(uri);
+    this.#idle();
+  }
+
+  /** A legacy session whose resource list can change gets `notifications/resources/list_changed`. */
+  listChanges(): void {
+    this.#listChanges = true;
+    this.#listen();
+  }
+
+  /**
+   * Opens a 2026-07-28 listen stream: later notifications carry `_meta[subscriptionId]` = its id.
+   * @returns a function that closes it.
+   */
+  open(id: RequestId, filter: ListenFilter): () => void {
+    this.#streams.set(id, { list: filter.resourcesListChanged === true, uris: new Set(filter.resourceSubscriptions ?? []) });
+    this.#listen();
+    return () => {
+      this.#streams.delete(id);
+      this.#idle();
+    };
+  }
+
+  /** Stops every delivery (the connection ended). */
+  close(): void {
+    this.#uris.clear();
+    this.#streams.clear();
+    this.#listChanges = false;
+    this.#idle();
+  }
+
+  #listen(): void {
+    this.#stop ??= onContentChange((c) => this.#deliver(c));
+  }
+
+  #idle(): void {
+    if (this.#uris.size === 0 && this.#streams.size === 0 && !this.#listChanges && this.#stop) {
+      this.#stop();
+      this.#stop = undefined;
+    }
+  }
+
+  #deliver(c: ContentChange): void {
+    const updated = c.kind === "resource";
+    if (updated ? this.#uris.has(c.uri!) : this.#listChanges) {
+      this.send(updated ? notificationLine("notifications/resources/updated", { uri: c.uri }) : '{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}', undefined);
+    }
+    for (const [id, s] of this.#streams) {
+      if (updated ? !s.uris.has(c.uri!) : !s.list) continue;
+      const meta = { [META.subscriptionId]: id };
+      this.send(notificationLine(updated ? "notifications/resources/updated" : "notifications/resources/list_changed", updated ? { uri: c.uri, _meta: meta } : { _meta: meta }), id);
+    }
+  }
+}
