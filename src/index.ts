@@ -27,3 +27,4 @@ export type { OpenApiSource, OpenApiDocument } from "./openapi/document.ts";
 export { OpenApiError } from "./openapi/document.ts";
 export { mcpHandler } from "./handler.ts";
 export type { McpHandler } from "./handler.ts";
+export type { LoggingLevel } from "./protocol/logging.ts";

@@ -92,6 +92,17 @@ export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefine
 }
 
 const RESOURCE = Symbol.for("mcpbin.resource");
+/** The synchronous reader of a resource with fixed content (text, blob, file). */
+const FIXED = Symbol("mcpbin.resource.fixed");
+
+/**
+ * The contents of a resource with fixed content (`text`, `blob` or `file`), read without a promise
+ * (the server answers it synchronously); undefined for a resource with `read`.
+ * @throws Error when an embedded file cannot be read.
+ */
+export function fixedContents(r: Resource): ResourceContents[] | undefined {
+  return (r as { [FIXED]?: () => ResourceContents[] })[FIXED]?.();
+}
 const TEMPLATE = Symbol.for("mcpbin.resourceTemplate");
 
 /** A defined resource. */
@@ -256,7 +267,16 @@ export function resource(def: ResourceDefinition): Resource {
     else if (def.blob !== undefined) size = def.blob.byteLength;
   }
   let fixed: ResourceContents[] | undefined;
-  const r: Resource = {
+  const fixedOf = (): ResourceContents[] => {
+    if (fixed) return fixed;
+    if (file) {
+      const bytes = file.read();
+      const text = asText(bytes);
+      fixed = [withMime(text === undefined ? { uri, blob: base64(bytes) } : { uri, text }, mimeType)];
+    } else fixed = toContents(what, def.text ?? def.blob, uri, mimeType);
+    return fixed;
+  };
+  const r: Resource & { [FIXED]?: () => ResourceContents[] } = {
     [RESOURCE]: true,
     uri,
     name: def.name,
@@ -266,18 +286,13 @@ export function resource(def: ResourceDefinition): Resource {
     file,
     async read(ctx) {
       if (def.read) return toContents(what, await def.read(directContext(ctx)), uri, mimeType);
-      if (fixed) return fixed;
-      if (file) {
-        const bytes = file.read();
-        const text = asText(bytes);
-        fixed = [withMime(text === undefined ? { uri, blob: base64(bytes) } : { uri, text }, mimeType)];
-      } else fixed = toContents(what, def.text ?? def.blob, uri, mimeType);
-      return fixed;
+      return fixedOf();
     },
     changed() {
       emitContentChange({ kind: "resource", uri, source: r });
     },
   };
+  if (!def.read) r[FIXED] = fixedOf;
   return r;
 }
 

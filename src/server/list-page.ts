@@ -6,7 +6,7 @@ import type { VersionFeatures } from "../protocol/versions.ts";
 import type { CacheHints } from "../content/common.ts";
 
 /** The params of every list method: an optional cursor (checked by {@link listPage}). */
-export const LIST_PARAMS = v.nullish(v.looseObject({ cursor: v.unknown() }));
+export const LIST_PARAMS = v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }));
 
 /** The checked params of a list method. */
 export type ListParams = { cursor?: unknown } | null | undefined;

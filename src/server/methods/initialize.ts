@@ -31,6 +31,8 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
     };
     const registry = conn.registry;
     const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectCapabilities(conn.table.advertised(registry), f), serverInfo: registry.serverInfo(f) };
+    // A resource list that can change is announced to the session (notifications/resources/list_changed).
+    if (registry.content.dynamicList) conn.subscriptions.listChanges();
     const instructions = registry.options.instructions;
     if (instructions !== undefined && f.instructions) result.instructions = instructions;
     return result;

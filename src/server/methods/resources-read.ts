@@ -5,7 +5,7 @@ import { completeResult } from "../../protocol/project.ts";
 import { cacheFields, projectContents } from "../../protocol/project-content.ts";
 import { PRIVATE_NO_CACHE } from "../../content/catalog.ts";
 import { ContentDefinitionError, thrownMessage } from "../../content/common.ts";
-import { readTemplate, ResourceReadError, type ResourceContents } from "../../content/resource.ts";
+import { fixedContents, readTemplate, ResourceReadError, type ResourceContents } from "../../content/resource.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 
@@ -52,6 +52,9 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult> = {
     const cache = def.cache ?? PRIVATE_NO_CACHE;
     let pending: Promise<ResourceContents[]>;
     try {
+      // Fixed content (text, blob, an embedded file) is answered at once, without a request in flight.
+      const fixed = "resource" in found ? fixedContents(found.resource) : undefined;
+      if (fixed) return { contents: fixed, cache };
       pending = "resource" in found ? found.resource.read(ctx) : readTemplate(found.template, p.uri, found.vars, ctx);
     } catch (e) {
       throw failure(p.uri, e);
