@@ -6,6 +6,9 @@ import { OVERSIZE, readLines } from "./line-reader.ts";
 import { LineWriter } from "./writer.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
 
+/** How every progress notification line starts (notificationLine serializes jsonrpc, method, params in that order). */
+const PROGRESS_PREFIX = '{"jsonrpc":"2.0","method":"notifications/progress"';
+
 /**
  * Serves a registry over stdin/stdout until stdin closes (MCP basic/transports stdio).
  * - stdin EOF, SIGTERM or SIGINT: stop reading (after a signal, lines read but not yet dispatched are
@@ -35,7 +38,8 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
   const send = (line: string | undefined) => {
     if (line !== undefined) void writer.write(line);
   };
-  const session = new Session(registry, (line, requestId) => void writer.write(line, requestId));
+  // Only progress coalesces: log messages, listen-stream notifications and requests to the client are never replaced.
+  const session = new Session(registry, (line, requestId) => void writer.write(line, line.startsWith(PROGRESS_PREFIX) ? requestId : undefined));
   // Reading waits while the writer holds highWaterMark bytes the client has not read, or while
   // maxInFlight calls run: memory is bounded by bytes buffered, whatever the client does.
   const room = (): Promise<void> | undefined => {

@@ -153,7 +153,8 @@ describe("B18 unknown methods get -32601 and the session goes on", () => {
   test("resources/list, prompts/list and made-up methods → -32601; tools/list still works", async () => {
     const p = await spawnFixture();
     const init = await p.handshake(V);
-    expect(Object.keys(init.capabilities)).toEqual(["tools"]);
+    // A tools-only server: no resources, prompts or completions are advertised (logging is: tools may log).
+    expect(Object.keys(init.capabilities)).toEqual(["tools", "logging"]);
     for (const [id, method] of [[2, "resources/list"], [3, "prompts/list"], [4, "no/such/method"], [5, "completion/complete"]] as const) {
       const r = await p.request(method, {}, id, V);
       expect(r.error.code).toBe(-32601);
