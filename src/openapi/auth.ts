@@ -119,7 +119,7 @@ export function applySecurity(security: readonly Readonly<Record<string, readonl
       const value = s?.kind === "basic" ? basic(read(s.username, env), read(s.password, env)) : read(s?.credential, env);
       if (!s || value === undefined) {
         ok = false;
-        if (s) wants.push(...(variablesOf(s).length > 0 ? variablesOf(s) : [`(auth.${n})`]));
+        if (s) wants.push(variablesOf(s).length > 0 ? variablesOf(s).join(" and ") : `auth.${n}`);
         break;
       }
       if (s.kind === "apiKey") (s.in === "query" ? applied.query : s.in === "cookie" ? applied.cookies : applied.headers).push([s.param!, value]);
