@@ -6,6 +6,8 @@
 #                                     2025-11-25, suite for --requirements 2026-07-28, inspector CLI in both eras
 #   scripts/conformance.sh --http     the same suite runs against the binary's own Streamable HTTP
 #                                     transport (`--http 127.0.0.1:$PORT`) instead of the stdio bridge
+#   scripts/conformance.sh --handler  the same suite against mcpHandler() mounted in a Bun.serve app
+#                                     (scripts/conformance-handler.ts); compare with --http
 # Env:
 #   PEERS  where the peers live (default /tmp/peers), set up once with
 #            npm i --prefix $PEERS/conf-alpha @modelcontextprotocol/conformance@0.2.0-alpha.12
@@ -24,10 +26,12 @@ BUN=node_modules/.bin/bun
 SUITE="$PEERS/conf-alpha/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 PROXY="$PEERS/node_modules/.bin/mcp-proxy"
 INSPECTOR="$PEERS/insp2/node_modules/.bin/mcp-inspector"
-for f in "$SUITE" "$PROXY"; do [ -e "$f" ] || { echo "missing $f (see the set-up lines at the top of $0)" >&2; exit 2; }; done
-
 TRANSPORT=stdio
 [ "${1:-}" = "--http" ] && TRANSPORT=http
+[ "${1:-}" = "--handler" ] && TRANSPORT=handler
+NEEDED="$SUITE"
+[ "$TRANSPORT" = stdio ] && NEEDED="$SUITE $PROXY"
+for f in $NEEDED; do [ -e "$f" ] || { echo "missing $f (see the set-up lines at the top of $0)" >&2; exit 2; }; done
 mkdir -p "$OUT"
 BIN="$PWD/.test-build/conformance"
 "$BUN" bin/mcpbin.ts build examples/conformance/server.ts --outfile "$BIN" >/dev/null || exit 1
@@ -41,6 +45,8 @@ run_suite() {
   mkdir -p "$dir"
   if [ "$TRANSPORT" = http ]; then
     "$BIN" --http "127.0.0.1:$PORT" >"$dir/server.log" 2>&1 &
+  elif [ "$TRANSPORT" = handler ]; then
+    PORT="$PORT" "$BUN" scripts/conformance-handler.ts >"$dir/server.log" 2>&1 &
   else
     node "$PROXY" --port "$PORT" --host 127.0.0.1 --server stream -- "$BIN" >"$dir/proxy.log" 2>&1 &
   fi
@@ -69,7 +75,7 @@ run_suite json-schema-2025-11-25 --spec-version 2025-11-25 --scenario json-schem
 run_suite requirements-2026-07-28 --requirements 2026-07-28
 
 # The inspector CLI in both eras over stdio: tools/list and one tools/call each.
-if [ "$TRANSPORT" = http ]; then
+if [ "$TRANSPORT" != stdio ]; then
   :
 elif [ -x "$INSPECTOR" ]; then
   for era in legacy modern; do
