@@ -2,6 +2,11 @@
 export { tool, isTool, ToolDefinitionError, ToolArgumentsError, TOOL_NAME } from "./tool.ts";
 export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool.ts";
 export { serve } from "./serve.ts";
+export { createServer } from "./create-server.ts";
+export type { McpServer } from "./create-server.ts";
+export { rateLimit, maskErrors, cacheResults, ToolError } from "./server/middleware.ts";
+export type { Middleware, McpRequest, Next, RateLimitKey } from "./server/middleware.ts";
+export { RpcError, ErrorCode } from "./protocol/jsonrpc.ts";
 export type { ServerOptions } from "./server/options.ts";
 export type { HttpOptions } from "./transport/http-options.ts";
 export { HttpOptionsError } from "./transport/http-options.ts";

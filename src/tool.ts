@@ -6,8 +6,29 @@ import type { RequestId } from "./protocol/jsonrpc.ts";
 import type { LoggingLevel } from "./protocol/logging.ts";
 import { resolveToolUi, type ToolUi, type ToolUiOption } from "./apps/tool-ui.ts";
 
+/** The server a tool runs in, as `ctx.server` (createServer()'s McpServer). */
+export interface ServerHandle {
+  readonly name: string;
+  readonly version: string;
+  /** The tools served now, by name. */
+  readonly tools: ReadonlyMap<string, Tool>;
+  addTool(t: Tool): void;
+  removeTool(name: string): boolean;
+  enableTool(name: string, enabled?: boolean): void;
+}
+
 /** What a tool's `run` receives besides its arguments. */
 export interface ToolContext {
+  /** The caller (undefined when called directly): legacy from `initialize`, 2026-07-28 from the request's `_meta`. */
+  readonly client?: { readonly name?: string; readonly version?: string; readonly info?: Readonly<Record<string, unknown>>; readonly capabilities: Readonly<Record<string, unknown>> };
+  /** The legacy HTTP session (Mcp-Session-Id), when there is one. */
+  readonly session?: { readonly id: string };
+  /** The HTTP request's headers, over HTTP only. */
+  readonly http?: { readonly headers: Headers };
+  /** The bearer token that admitted the request, when there was one. */
+  readonly auth?: { readonly token: string };
+  /** The server (undefined when called directly). */
+  readonly server?: ServerHandle;
   /** Aborted when the client cancels the request, the call times out, or the server shuts down. */
   readonly signal: AbortSignal;
   /**

@@ -2,7 +2,7 @@
 import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
 import { META } from "../protocol/meta.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
-import type { ToolContext } from "../tool.ts";
+import type { ServerHandle, ToolContext } from "../tool.ts";
 import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
 import type { MethodSpec, MethodTable } from "./method.ts";
 import type { Registry } from "./registry.ts";
@@ -14,6 +14,10 @@ export type Era = "legacy" | "modern";
 
 /** Who the client is: legacy from `initialize`, 2026-07-28 from each request's `_meta`. */
 export interface ClientInfo {
+  /** `clientInfo.name`, when it sent one. */
+  readonly name?: string;
+  /** `clientInfo.version`, when it sent one. */
+  readonly version?: string;
   /** Its `Implementation` (name, version, …) when it sent one. */
   readonly info?: Readonly<Record<string, unknown>>;
   /** Its declared capabilities (`{}` when none). */
@@ -51,6 +55,13 @@ export interface Connection {
 }
 
 const NO_EXTRAS: RequestExtras = Object.freeze({});
+
+/** A client's Implementation with its name and version at the top (`ctx.client.name`). */
+export function withNames(info: Record<string, unknown>, capabilities: Readonly<Record<string, unknown>>): ClientInfo {
+  const name = typeof info.name === "string" ? info.name : undefined;
+  const version = typeof info.version === "string" ? info.version : undefined;
+  return { name, version, info, capabilities };
+}
 const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
@@ -107,9 +118,10 @@ export class RequestContext implements ToolContext {
     return this.features.version;
   }
 
-  /** The server: tools, identity, options. */
-  get server(): Registry {
-    return this.connection.registry;
+  /** The server (made by createServer(), or by serve()): its tools, which may be changed while it serves. */
+  get server(): ServerHandle {
+    const r = this.connection.registry;
+    return r.server ?? r;
   }
 
   /** The client: legacy from `initialize`, 2026-07-28 from this request's `_meta`. */
@@ -117,7 +129,7 @@ export class RequestContext implements ToolContext {
     if (this.era === "modern") {
       const info = this.meta![META.clientInfo];
       const capabilities = this.meta![META.clientCapabilities] as Record<string, unknown>;
-      return info !== null && typeof info === "object" ? { info: info as Record<string, unknown>, capabilities } : { capabilities };
+      return info !== null && typeof info === "object" ? withNames(info as Record<string, unknown>, capabilities) : { capabilities };
     }
     return this.connection.client ?? { capabilities: NO_CAPABILITIES };
   }

@@ -178,7 +178,9 @@ export class Session implements Connection {
         }
         ctx = new RequestContext(this, id, method, "legacy", version === undefined ? UNNEGOTIATED : FEATURES.get(version)!, meta, extras);
       }
-      const result = invoke(method, params, ctx);
+      // Middleware wraps every request but the handshake (`initialize` is answered at once, over HTTP too).
+      const chain = this.registry.middleware;
+      const result = chain === undefined || method === "initialize" ? invoke(method, params, ctx) : chain(method, params, ctx);
       if (typeof result === "object" && result !== null && typeof (result as PromiseLike<unknown>).then === "function") {
         return this.calls.track(ctx, result as PromiseLike<unknown>);
       }

@@ -136,7 +136,11 @@ export function lookup(table: MethodTable, method: string, ctx: RequestContext):
   return spec;
 }
 
-function checkParams(spec: MethodSpec, params: unknown): unknown {
+/**
+ * Checks params against a method's schema (the -32602 check of {@link invoke}).
+ * @throws RpcError -32602 naming the first issue.
+ */
+export function checkParams(spec: MethodSpec, params: unknown): unknown {
   const r = v.safeParse(spec.params!, Array.isArray(params) ? null : params);
   if (r.success) return r.output;
   const issue = r.issues[0];

@@ -3,6 +3,7 @@ import { resolveJsonOptions, type JsonOptions } from "../json.ts";
 import { ToolDefinitionError, type Tool } from "../tool.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
+import type { Middleware } from "./middleware.ts";
 import type { ContentOptions } from "../content/catalog.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
@@ -17,6 +18,17 @@ export interface ServerOptions extends ContentOptions {
   readonly instructions?: string;
   /** The tools; nested arrays are flattened. */
   readonly tools: readonly (Tool | readonly Tool[])[];
+  /**
+   * Middleware around every request, outermost first (src/server/middleware.ts: rateLimit, maskErrors,
+   * cacheResults, or your own `(request, next) => result`). None: the pipeline calls the handlers directly.
+   */
+  readonly middleware?: readonly Middleware[];
+  /**
+   * Advertise `tools.listChanged` to legacy sessions from the start (default false; it is advertised
+   * anyway to sessions that begin after the tool set first changed): set it when tools will be added,
+   * removed or disabled while clients are connected, so they are told.
+   */
+  readonly listChanged?: boolean;
   /** MCP Apps served besides those the tools link to with their `ui` option (src/apps/app.ts). */
   readonly apps?: readonly App[];
   /**

@@ -5,11 +5,26 @@ import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { Catalog } from "../content/catalog.ts";
+import { compose, type Chain } from "./middleware.ts";
+import type { Connection } from "./context.ts";
+import type { ServerHandle } from "../tool.ts";
+
+const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 
 /** Registry and identity of one server; shared by every session and transport. */
-export class Registry {
+export class Registry implements ServerHandle {
   readonly options: ResolvedOptions;
+  /** The tools served now (enabled), by name; changed by {@link addTool}, {@link removeTool}, {@link enableTool}. */
   readonly tools: ReadonlyMap<string, Tool>;
+  /** The server object (createServer()) this registry belongs to: what `ctx.server` is. */
+  server: ServerHandle | undefined;
+  /** The middleware chain, when the options gave any (the pipeline calls it instead of invoke()). */
+  readonly middleware: Chain | undefined;
+  /** Whether `initialize` advertises `tools.listChanged`: the `listChanged` option, or once the tool set changed. */
+  listChanged: boolean;
+  readonly #disabled = new Map<string, Tool>();
+  /** Legacy sessions told `listChanged` (weakly held: a closed session is not kept alive by this). */
+  readonly #watchers = new Set<WeakRef<Connection>>();
   /** Its resources, resource templates and prompts. */
   readonly content: Catalog;
   /** `_meta` of every modern result. */
@@ -41,15 +56,93 @@ export class Registry {
       tools.set(t.name, t);
     }
     this.tools = tools;
+    this.server = undefined;
+    const mw = options.middleware;
+    if (mw !== undefined && !Array.isArray(mw)) throw new ToolDefinitionError(`createServer(): "middleware" must be an array of functions (request, next) => result`);
+    this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
+    this.listChanged = options.listChanged === true;
     this.content = new Catalog(options);
     this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
+  }
+
+  /** `serverInfo.name`. */
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** `serverInfo.version`. */
+  get version(): string {
+    return this.options.version;
   }
 
   /** `serverInfo` (MCP Implementation) as one version defines it. */
   serverInfo(f: VersionFeatures): Record<string, unknown> {
     const o = this.options;
     return o.title !== undefined && f.implementationTitle ? { name: o.name, title: o.title, version: o.version } : { name: o.name, version: o.version };
+  }
+
+  /**
+   * Adds a tool (or replaces the tool of its name), enabled.
+   * @throws ToolDefinitionError when `t` is not made by tool().
+   */
+  addTool(t: Tool): void {
+    if (!isTool(t)) throw new ToolDefinitionError(`addTool(): the argument must be made by tool(); got ${typeof t}`);
+    this.#disabled.delete(t.name);
+    (this.tools as Map<string, Tool>).set(t.name, t);
+    this.#changed();
+  }
+
+  /** Removes a tool, enabled or not; false when there is none of that name. */
+  removeTool(name: string): boolean {
+    const had = (this.tools as Map<string, Tool>).delete(name) || this.#disabled.delete(name);
+    if (had) this.#changed();
+    return had;
+  }
+
+  /**
+   * Enables or disables a tool (a disabled tool is not listed, and calling it is `Unknown tool`).
+   * @throws ToolDefinitionError when there is no tool of that name.
+   */
+  enableTool(name: string, enabled = true): void {
+    const tools = this.tools as Map<string, Tool>;
+    const t = tools.get(name) ?? this.#disabled.get(name);
+    if (t === undefined) throw new ToolDefinitionError(`enableTool(): the server has no tool named "${name}"`);
+    if (enabled === tools.has(name)) return;
+    if (enabled) {
+      this.#disabled.delete(name);
+      tools.set(name, t);
+    } else {
+      tools.delete(name);
+      this.#disabled.set(name, t);
+    }
+    this.#changed();
+  }
+
+  /** A legacy session that was told `listChanged` hears of every later change (`notifications/tools/list_changed`). */
+  watch(conn: Connection): void {
+    this.#watchers.add(new WeakRef(conn));
+  }
+
+  #changed(): void {
+    this.#listJson.clear();
+    this.listChanged = true;
+    for (const ref of this.#watchers) {
+      const conn = ref.deref();
+      if (conn === undefined) this.#watchers.delete(ref);
+      else {
+        try {
+          conn.send(LIST_CHANGED, undefined);
+        } catch {
+          this.#watchers.delete(ref); // a connection that can no longer be written to
+        }
+      }
+    }
+  }
+
+  /** Forgets a session (it closed). */
+  unwatch(conn: Connection): void {
+    for (const ref of this.#watchers) if (ref.deref() === conn) this.#watchers.delete(ref);
   }
 
   /** The serialized `tools/list` result for one version, computed on first use and kept. */

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
-import type { RequestContext } from "../context.ts";
+import { withNames, type RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { projectCapabilities } from "../../protocol/project-content.ts";
 
@@ -25,12 +25,16 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
     conn.version = version;
     const caps = p.capabilities;
     const info = p.clientInfo;
-    conn.client = {
-      capabilities: caps !== null && typeof caps === "object" && !Array.isArray(caps) ? (caps as Record<string, unknown>) : {},
-      ...(info !== null && typeof info === "object" && !Array.isArray(info) ? { info: info as Record<string, unknown> } : {}),
-    };
+    const clientCaps = caps !== null && typeof caps === "object" && !Array.isArray(caps) ? (caps as Record<string, unknown>) : {};
+    conn.client = info !== null && typeof info === "object" && !Array.isArray(info) ? withNames(info as Record<string, unknown>, clientCaps) : { capabilities: clientCaps };
     const registry = conn.registry;
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectCapabilities(conn.table.advertised(registry), f), serverInfo: registry.serverInfo(f) };
+    let capabilities = conn.table.advertised(registry);
+    // A live tool set (createServer's listChanged, or changed already): this session hears of changes.
+    if (registry.listChanged && capabilities.tools !== undefined) {
+      capabilities = { ...capabilities, tools: { ...capabilities.tools, listChanged: true } };
+      registry.watch(conn);
+    }
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectCapabilities(capabilities, f), serverInfo: registry.serverInfo(f) };
     // A resource list that can change is announced to the session (notifications/resources/list_changed).
     if (registry.content.dynamicList) conn.subscriptions.listChanges();
     const instructions = registry.options.instructions;

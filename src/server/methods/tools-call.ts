@@ -8,6 +8,7 @@ import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../c
 import { capLine } from "../calls.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
+import { THROWN } from "../middleware.ts";
 
 /** The checked params of a `tools/call`. */
 export interface ToolsCallParams {
@@ -108,5 +109,8 @@ function thrown(t: Tool, e: unknown): CallResult {
     detail = "(a value that cannot be printed)";
   }
   process.stderr.write(`mcpbin: tool ${t.name} threw: ${detail}\n`);
-  return errorResult(thrownText(t, e));
+  const r = errorResult(thrownText(t, e));
+  // What was thrown, for maskErrors() (src/server/middleware.ts); not enumerable, never sent.
+  Object.defineProperty(r, THROWN, { value: e ?? null });
+  return r;
 }

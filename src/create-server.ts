@@ -1,0 +1,67 @@
+/** @module createServer(): a server object (its tools can change while it serves, middleware around every request) whose serve() runs it; serve(options) is createServer(options).serve(). */
+import { Registry } from "./server/registry.ts";
+import type { ServerOptions } from "./server/options.ts";
+import type { Tool } from "./tool.ts";
+import { serveRegistry } from "./run-server.ts";
+
+/**
+ * A server made by {@link createServer}. Its tool set is live: {@link addTool}, {@link removeTool} and
+ * {@link enableTool} take effect for the next `tools/list` and `tools/call` of every connection, and
+ * legacy sessions that were told `listChanged` get `notifications/tools/list_changed`.
+ */
+export interface McpServer {
+  /** `serverInfo.name`. */
+  readonly name: string;
+  /** `serverInfo.version`. */
+  readonly version: string;
+  /** The tools served now (enabled ones), by name. */
+  readonly tools: ReadonlyMap<string, Tool>;
+  /**
+   * Adds a tool, or replaces the tool of that name.
+   * @throws ToolDefinitionError when `t` is not made by tool().
+   */
+  addTool(t: Tool): void;
+  /** Removes a tool (enabled or not); false when there was none of that name. */
+  removeTool(name: string): boolean;
+  /**
+   * Enables (default) or disables a tool: a disabled tool is neither listed nor callable (`Unknown tool`).
+   * @throws ToolDefinitionError when the server has no tool of that name.
+   */
+  enableTool(name: string, enabled?: boolean): void;
+  /**
+   * Serves over stdio, or Streamable HTTP when asked (see `serve()`); resolves when the server stops.
+   * Call it once.
+   */
+  serve(): Promise<void>;
+}
+
+/**
+ * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
+ * @param options - as `serve()` takes, plus `middleware` (run around every request, outermost first) and
+ *   `listChanged` (advertise `tools.listChanged` from the start; it is advertised anyway to sessions that
+ *   begin after the tool set first changed).
+ * @returns the server; `createServer(options).serve()` is what `serve(options)` does.
+ * @throws ToolDefinitionError (synchronously) on a bad option or two tools with one name; TypeError on a
+ *   middleware entry that is not a function.
+ */
+export function createServer(options: ServerOptions): McpServer {
+  const registry = new Registry(options);
+  let served = false;
+  const server: McpServer = {
+    name: registry.options.name,
+    version: registry.options.version,
+    get tools() {
+      return registry.tools;
+    },
+    addTool: (t) => registry.addTool(t),
+    removeTool: (name) => registry.removeTool(name),
+    enableTool: (name, enabled = true) => registry.enableTool(name, enabled),
+    serve() {
+      if (served) return Promise.reject(new Error(`server "${registry.options.name}": serve() was called twice`));
+      served = true;
+      return serveRegistry(registry, options);
+    },
+  };
+  registry.server = server;
+  return server;
+}
