@@ -1,5 +1,6 @@
 // The reference tools of the official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12), served by mcpbin.
-import { audioContent, embeddedResource, imageContent, serve, textContent, tool, toolResult } from "../../src/index.ts";
+import * as v from "valibot";
+import { audioContent, embeddedResource, imageContent, prompt, resource, resourceTemplate, serve, textContent, tool, toolResult } from "../../src/index.ts";
 
 /** A 1x1 red PNG. */
 const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -93,15 +94,66 @@ const jsonSchema202012 = tool({
   run: (args) => `ok: ${JSON.stringify(args)}`,
 });
 
-// Two diagnostic tools of the 2026-07-28 server-stateless scenario. mcpbin never sends server-to-client
-// requests or notifications/message (tools log to stderr), which is what these checks look for.
+// Two diagnostic tools of the 2026-07-28 server-stateless scenario: a log message is sent only when the
+// request asks for a level (never without `logLevel`), and mcpbin never sends server-to-client requests.
 const logging = tool({
   name: "test_logging_tool",
-  description: "Logs to stderr; never sends notifications/message",
-  run: () => {
-    process.stderr.write("test_logging_tool: a diagnostic line on stderr\n");
-    return "Logged to stderr";
+  description: "Logs at info (sent only when the client asked for a level)",
+  run: (_args, ctx) => {
+    ctx.log("info", "test_logging_tool ran");
+    return "Logged";
   },
+});
+
+const toolWithLogging = tool({
+  name: "test_tool_with_logging",
+  description: "Sends three info log messages about 50 ms apart",
+  run: async (_args, ctx) => {
+    ctx.log("info", "Tool execution started");
+    await Bun.sleep(50);
+    ctx.log("info", "Tool processing data");
+    await Bun.sleep(50);
+    ctx.log("info", "Tool execution completed");
+    await Bun.sleep(50); // as for progress: the last notification must not be overtaken by the response
+    return "Logging completed";
+  },
+});
+
+// The suite's resources, template and prompts (resources-*, prompts-*, completion-complete, caching).
+const staticText = resource({ uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", text: "This is the content of the static text resource." });
+const staticBinary = resource({ uri: "test://static-binary", name: "static-binary", description: "A static binary resource (a PNG)", mimeType: "image/png", blob: Uint8Array.from(atob(RED_PIXEL_PNG), (c) => c.charCodeAt(0)) });
+const watched = resource({ uri: "test://watched-resource", name: "watched-resource", description: "A resource to subscribe to", mimeType: "text/plain", text: "Watched resource content." });
+const template = resourceTemplate({
+  uriTemplate: "test://template/{id}/data",
+  name: "template-data",
+  description: "A template substituting {id}",
+  mimeType: "application/json",
+  read: ({ id }: Record<string, string>) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+});
+const simplePrompt = prompt({ name: "test_simple_prompt", description: "A prompt with no arguments", get: () => "This is a simple prompt for testing." });
+const promptWithArguments = prompt({
+  name: "test_prompt_with_arguments",
+  description: "A prompt with two required arguments",
+  arguments: v.object({ arg1: v.pipe(v.string(), v.description("First test argument")), arg2: v.pipe(v.string(), v.description("Second test argument")) }),
+  complete: { arg1: (value) => ["paris", "park", "party"].filter((x) => x.startsWith(value)) },
+  get: ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+});
+const promptWithResource = prompt({
+  name: "test_prompt_with_embedded_resource",
+  description: "A prompt embedding a resource",
+  arguments: v.object({ resourceUri: v.pipe(v.string(), v.description("URI of the resource to embed")) }),
+  get: ({ resourceUri }) => [
+    { role: "user", content: embeddedResource({ uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." }) },
+    { role: "user", content: "Please process the embedded resource above." },
+  ],
+});
+const promptWithImage = prompt({
+  name: "test_prompt_with_image",
+  description: "A prompt with an image",
+  get: () => [
+    { role: "user", content: imageContent(RED_PIXEL_PNG, "image/png") },
+    { role: "user", content: "Please analyze the image above." },
+  ],
 });
 
 const streamingElicitation = tool({
@@ -114,5 +166,7 @@ await serve({
   name: "mcpbin-conformance",
   version: "1.0.0",
   instructions: "The conformance suite's reference tools.",
-  tools: [simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, streamingElicitation],
+  tools: [simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, toolWithLogging, streamingElicitation],
+  resources: [staticText, staticBinary, watched, template],
+  prompts: [simplePrompt, promptWithArguments, promptWithResource, promptWithImage],
 });
