@@ -39,7 +39,15 @@ export function toolRow(t: Tool): ToolRow {
  */
 export function renderList(registry: Registry, src: Source, json: boolean): string {
   const rows = [...registry.tools.values()].map(toolRow);
-  if (json) return JSON.stringify({ name: registry.options.name, version: registry.options.version, tools: rows }, null, 2) + "\n";
+  const c = registry.content;
+  const where = (s: { dir: string; file: string } | undefined) => (s ? (s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`) : displayPath(src.path));
+  const resources = c.fixedEntries.map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from.source ?? null }));
+  const templates = c.templates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, mimeType: t.definition.mimeType ?? null, source: t.source ?? null }));
+  const prompts = [...c.prompts.values()].map((p) => ({ name: p.name, arguments: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)), source: p.source ?? null }));
+  if (json) {
+    const extra = { ...(resources.length ? { resources } : {}), ...(templates.length ? { resourceTemplates: templates } : {}), ...(prompts.length ? { prompts } : {}) };
+    return JSON.stringify({ name: registry.options.name, version: registry.options.version, tools: rows, ...extra }, null, 2) + "\n";
+  }
   const script = displayPath(src.path);
   const table = [
     ["NAME", "TITLE", "PARAMETERS", "REQUIRED", "SOURCE"],
@@ -48,8 +56,16 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
       return [r.name, r.title ?? "-", r.parameters.join(", ") || "-", r.required.join(", ") || "-", t.source ? sourcePath(t) : script];
     }),
   ];
-  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-  const lines = table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  "));
   const n = registry.tools.size;
-  return `${registry.options.name} ${registry.options.version}: ${n} tool${n === 1 ? "" : "s"}\n\n${lines.join("\n")}\n`;
+  const sections = [renderTable(table)];
+  if (resources.length) sections.push(renderTable([["RESOURCE", "NAME", "MIME TYPE", "SOURCE"], ...resources.map((r) => [r.uri, r.name, r.mimeType ?? "-", where(r.source ?? undefined)])]));
+  if (templates.length) sections.push(renderTable([["TEMPLATE", "NAME", "MIME TYPE", "SOURCE"], ...templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "-", where(t.source ?? undefined)])]));
+  if (prompts.length) sections.push(renderTable([["PROMPT", "ARGUMENTS", "SOURCE"], ...prompts.map((p) => [p.name, p.arguments.join(", ") || "-", where(p.source ?? undefined)])]));
+  return `${registry.options.name} ${registry.options.version}: ${n} tool${n === 1 ? "" : "s"}\n\n${sections.join("\n\n")}\n`;
+}
+
+/** Columns padded to their widest cell, two spaces apart (the last column unpadded). */
+function renderTable(table: string[][]): string {
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+  return table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")).join("\n");
 }

@@ -13,6 +13,7 @@ import { prepareEntry } from "./project-build.ts";
 import { install, INSTALL_CLIENTS, parseEnvFlags, type InstallClient } from "./install.ts";
 import { renderList } from "./list.ts";
 import { callTool, parseCallArguments, renderResult } from "./call.ts";
+import { parsePairs, renderContents, renderMessages, requestOnce } from "./read-prompt.ts";
 import { initProject } from "./init.ts";
 import { release, RELEASE_PLATFORMS } from "./release.ts";
 import { buildOpenApi, checkOpenApi, type OpenApiCliOptions } from "./openapi.ts";
@@ -34,7 +35,12 @@ Usage:
   mcpbin dev [entry.ts | --config FILE] [--http [host:]port]
                  serve a script or a project from source over stdio (or HTTP)
   mcpbin list [entry.ts | --config FILE] [--json]
-                 the tools: name, title, parameters, required parameters, source
+                 the tools: name, title, parameters, required parameters, source;
+                 then the resources, resource templates and prompts
+  mcpbin read <uri> [entry.ts | --config FILE] [--json]
+                 read one resource in-process and print its contents
+  mcpbin prompt <name> [key=value]... [entry.ts | --config FILE] [--json]
+                 get one prompt's messages in-process
   mcpbin call <tool> ['<json arguments>'] [entry.ts | --config FILE] [--json]
                  run one tool in-process and print what a client would see
                  (--json: the tools/call result as sent; exit 1 on an isError result)
@@ -114,6 +120,8 @@ async function run(argv: string[]): Promise<number> {
   if (command === "dev") return dev(rest);
   if (command === "list") return list(rest);
   if (command === "call") return call(rest);
+  if (command === "read") return readCommand(rest);
+  if (command === "prompt") return promptCommand(rest);
   if (command === "init") return init(rest);
   if (command === "release") return releaseCommand(rest);
   if (command === "preview") return preview(rest);
@@ -324,6 +332,36 @@ async function call(args: string[]): Promise<number> {
   // Timers or handles a tool or module left behind must not keep the command alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
   return outcome.isError ? 1 : 0;
+}
+
+async function readCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
+  extra("read", positionals, 2);
+  const [uri, entry] = positionals;
+  if (!uri) throw new CliError(`read needs a URI: mcpbin read <uri>`, 2);
+  const src = pickSource(values.config as string | undefined, entry, "read");
+  const out = ownStdout();
+  const registry = new Registry(await loadSource(src));
+  const result = await asIfAlone(src.path, () => requestOnce(registry, "read", "resources/read", { uri }));
+  await out(values.json === true ? JSON.stringify(result, null, 2) + "\n" : renderContents(result));
+  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
+  return 0;
+}
+
+async function promptCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
+  const [name, ...rest] = positionals;
+  if (!name) throw new CliError(`prompt needs a prompt name: mcpbin prompt <name> key=value…`, 2);
+  // key=value pairs are arguments; one other positional is the entry.
+  const others = rest.filter((a) => !a.includes("="));
+  extra("prompt", [name, ...others], 2);
+  const src = pickSource(values.config as string | undefined, others[0], "prompt");
+  const out = ownStdout();
+  const registry = new Registry(await loadSource(src));
+  const result = await asIfAlone(src.path, () => requestOnce(registry, "prompt", "prompts/get", { name, arguments: parsePairs(rest.filter((a) => a.includes("="))) }));
+  await out(values.json === true ? JSON.stringify(result, null, 2) + "\n" : renderMessages(result));
+  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
+  return 0;
 }
 
 async function init(args: string[]): Promise<number> {
