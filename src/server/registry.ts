@@ -25,6 +25,8 @@ export class Registry implements ServerHandle {
   readonly #disabled = new Map<string, Tool>();
   /** Legacy sessions told `listChanged` (weakly held: a closed session is not kept alive by this). */
   readonly #watchers = new Set<WeakRef<Connection>>();
+  /** 2026-07-28 listen streams that asked for `toolsListChanged`. */
+  readonly #toolListeners = new Set<() => void>();
   /** Its resources, resource templates and prompts. */
   readonly content: Catalog;
   /** `_meta` of every modern result. */
@@ -124,9 +126,26 @@ export class Registry implements ServerHandle {
     this.#watchers.add(new WeakRef(conn));
   }
 
+  /**
+   * Calls `fn` after every change of the tool set (a `subscriptions/listen` stream that asked for
+   * `toolsListChanged`).
+   * @returns a function that stops it.
+   */
+  onToolsChanged(fn: () => void): () => void {
+    this.#toolListeners.add(fn);
+    return () => void this.#toolListeners.delete(fn);
+  }
+
   #changed(): void {
     this.#listJson.clear();
     this.listChanged = true;
+    for (const fn of [...this.#toolListeners]) {
+      try {
+        fn();
+      } catch {
+        // a stream that can no longer be written to ends with its request
+      }
+    }
     for (const ref of this.#watchers) {
       const conn = ref.deref();
       if (conn === undefined) this.#watchers.delete(ref);

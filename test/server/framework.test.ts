@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { compileFixture } from "../helpers/proc.ts";
+import { compileFixture, McpProcess, META } from "../helpers/proc.ts";
+import { assertValidNotification } from "../helpers/schema.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
 import { HttpProcess } from "../http/helpers.ts";
 
@@ -116,4 +117,21 @@ test("HTTP: two clients calling at once each see their own ctx (session, headers
   expect([wb.client, wb.user, wb.token, wb.session]).toEqual(["bob-app", "bob", "sekret-token", b.transport.sessionId]);
   expect(wa.session).not.toBe(wb.session);
   expect(a.seen.length + b.seen.length).toBe(4);
+});
+
+test("2026-07-28: a subscriptions/listen stream that asks for toolsListChanged is acknowledged and told after the tool set changes", async () => {
+  const p = new McpProcess([bin]);
+  closers.push(() => p.kill());
+  const m = (params: Record<string, unknown>) => ({ ...params, _meta: { ...META } });
+  p.send({ jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: m({ notifications: { toolsListChanged: true, promptsListChanged: true } }) });
+  const ack = await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
+  assertValidNotification("2026-07-28", "SubscriptionsAcknowledgedNotification", ack);
+  expect(ack.params).toEqual({ notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
+  expect((await p.request("tools/call", m({ name: "grow", arguments: {} }), 2, "2026-07-28")).result.content[0].text).toBe("grown");
+  const changed = await p.waitFor((x) => x.method === "notifications/tools/list_changed");
+  assertValidNotification("2026-07-28", "ToolListChangedNotification", changed);
+  expect(changed.params).toEqual({ _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
+  const names = (await p.request("tools/list", m({}), 3, "2026-07-28")).result.tools.map((t: { name: string }) => t.name);
+  expect(names).toContain("added");
+  expect(names).not.toContain("boom");
 });

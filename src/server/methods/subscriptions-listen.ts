@@ -31,7 +31,7 @@ const params = v.looseObject(
 
 /**
  * The `subscriptions/listen` entry. First `notifications/subscriptions/acknowledged`, echoing only what
- * the server honours: its tool and prompt lists never change, the resource list only when a template
+ * the server honours: the tool list when the tool set is live (src/create-server.ts), never the prompt list, the resource list only when a template
  * lists resources, and only URIs it serves. The request stays open until the client cancels it (or
  * closes the stream); on shutdown it ends with its result.
  */
@@ -42,12 +42,20 @@ export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknow
   handle(p, ctx) {
     const c = ctx.connection.registry.content;
     const n = p.notifications;
-    const honoured: { resourcesListChanged?: boolean; resourceSubscriptions?: string[] } = {};
+    const registry = ctx.connection.registry;
+    const honoured: { toolsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] } = {};
+    // A live tool set (createServer's listChanged, or changed already) tells the stream of each change.
+    if (n.toolsListChanged === true && registry.listChanged) honoured.toolsListChanged = true;
     if (n.resourcesListChanged === true && c.dynamicList) honoured.resourcesListChanged = true;
     if (n.resourceSubscriptions !== undefined && c.hasResources) honoured.resourceSubscriptions = [...new Set(n.resourceSubscriptions)].filter((uri) => c.find(uri) !== undefined);
     const id = ctx.requestId;
     ctx.notify("notifications/subscriptions/acknowledged", { notifications: honoured, _meta: { [META.subscriptionId]: id } });
-    const close = ctx.connection.subscriptions.open(id, honoured as ListenFilter);
+    const closeContent = ctx.connection.subscriptions.open(id, honoured as ListenFilter);
+    const stopTools = honoured.toolsListChanged ? registry.onToolsChanged(() => ctx.notify("notifications/tools/list_changed", { _meta: { [META.subscriptionId]: id } })) : undefined;
+    const close = () => {
+      closeContent();
+      stopTools?.();
+    };
     return new Promise<Record<string, unknown>>((resolve) => {
       // Cancelled (stdio notifications/cancelled, HTTP stream closed): no answer; aborted by shutdown: aborted() answers.
       ctx.signal.addEventListener("abort", () => {
