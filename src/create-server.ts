@@ -63,5 +63,18 @@ export function createServer(options: ServerOptions): McpServer {
     },
   };
   registry.server = server;
+  registries.set(server, registry);
   return server;
+}
+
+const registries = new WeakMap<McpServer, Registry>();
+
+/**
+ * The registry behind a server made by {@link createServer} (internal: mcpbin dev --watch, the in-memory client).
+ * @throws Error for an object createServer() did not make.
+ */
+export function registryOf(server: McpServer): Registry {
+  const r = registries.get(server);
+  if (r === undefined) throw new Error("not a server made by createServer()");
+  return r;
 }

@@ -8,6 +8,7 @@ import { checkScript, clientConfig, compile, guardedEntry } from "./build.ts";
 import { buildProject } from "./project-build.ts";
 import { loadSource, pickSource, type Source } from "./source.ts";
 import { bundle } from "./bundle.ts";
+import { devWatch } from "./watch.ts";
 import { scanEnv } from "./env-scan.ts";
 import { prepareEntry } from "./project-build.ts";
 import { install, INSTALL_CLIENTS, parseEnvFlags, type InstallClient } from "./install.ts";
@@ -32,8 +33,9 @@ Usage:
                  into one executable and print client configuration for it; it runs
                  with Bun's --smol (less memory) unless --no-smol (faster start for a
                  server that builds hundreds of schemas at start)
-  mcpbin dev [entry.ts | --config FILE] [--http [host:]port]
-                 serve a script or a project from source over stdio (or HTTP)
+  mcpbin dev [entry.ts | --config FILE] [--http [host:]port] [--watch]
+                 serve a script or a project from source over stdio (or HTTP); --watch
+                 reloads its tools when a file changes, the client stays connected
   mcpbin list [entry.ts | --config FILE] [--json]
                  the tools: name, title, parameters, required parameters, source;
                  then the resources, resource templates and prompts
@@ -279,9 +281,14 @@ function isExecutable(path: string): boolean {
 }
 
 async function dev(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { config: { type: "string" }, http: { type: "string" }, stdio: { type: "boolean" } });
+  const { values, positionals } = parse(args, { config: { type: "string" }, http: { type: "string" }, stdio: { type: "boolean" }, watch: { type: "boolean" } });
   extra("dev", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "dev");
+  if (values.watch === true) {
+    if (!existsSync(src.path)) throw new CliError(`dev: entry not found: ${displayPath(src.path) || src.path}`);
+    await devWatch(src);
+    return 0;
+  }
   if (src.kind === "config") {
     // In this process: load from source (warnings on stderr), then serve until stdin closes
     // (serve() reads --http/--stdio from this process's arguments).

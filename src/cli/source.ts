@@ -31,8 +31,8 @@ export function pickSource(config: string | undefined, positional: string | unde
  * (warnings on stderr), a script through the `serve()` collector.
  * @returns the server options, with `tools` flattened.
  */
-export async function loadSource(src: Source): Promise<ServerOptions & { tools: ServerOptions["tools"] }> {
+export async function loadSource(src: Source, fresh?: number): Promise<ServerOptions & { tools: ServerOptions["tools"] }> {
   if (src.kind === "config") return (await loadProject(src.path)).options;
-  const options = await collectScript(src.path);
+  const options = await collectScript(src.path, fresh);
   return { ...options, tools: (options.tools ?? []).flat() };
 }

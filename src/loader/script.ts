@@ -14,10 +14,11 @@ import { runAsMain } from "./main-module.ts";
  * it loads, `process.argv` holds only the runtime and the script, as if run with no arguments, and the
  * script's `import.meta.main` is true (src/loader/main-module.ts), as if it had been started itself.
  * @param entry - the script.
+ * @param fresh - a reload number (mcpbin dev --watch): the entry is imported as a new module instance.
  * @returns the options of its (first) `serve()` call.
  * @throws LoaderError when the script is missing, fails to import, or never calls `serve()`.
  */
-export async function collectScript(entry: string): Promise<ServerOptions> {
+export async function collectScript(entry: string, fresh?: number): Promise<ServerOptions> {
   const file = resolve(entry);
   const label = displayPath(file);
   if (!existsSync(file)) throw new LoaderError(`${label}: entry not found`);
@@ -33,7 +34,8 @@ export async function collectScript(entry: string): Promise<ServerOptions> {
   runAsMain(file);
   try {
     // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
-    await asIfAlone(file, () => Promise.race([import(file), served]));
+    // `fresh` (mcpbin dev --watch): a new instance of the entry (the first one never finishes evaluating: its serve() was collected).
+    await asIfAlone(file, () => Promise.race([import(fresh === undefined ? file : `${file}?mcpbin-reload=${fresh}`), served]));
   } catch (e) {
     throw new LoaderError(`${label} failed to load: ${firstLine(e)}`);
   } finally {

@@ -121,6 +121,30 @@ export class Registry implements ServerHandle {
     this.#changed();
   }
 
+  /**
+   * Replaces the whole tool set at once (mcpbin dev --watch): one change, one notification.
+   * @param next - the new tools (made by tool(); one per name: the last wins).
+   * @returns the names added, removed, and replaced by a different definition.
+   */
+  replaceTools(next: readonly Tool[]): { added: string[]; removed: string[]; changed: string[] } {
+    const tools = this.tools as Map<string, Tool>;
+    const before = new Map([...tools, ...this.#disabled]);
+    const added: string[] = [];
+    const changed: string[] = [];
+    tools.clear();
+    this.#disabled.clear();
+    for (const t of next) {
+      if (!isTool(t)) continue;
+      const old = before.get(t.name);
+      if (old === undefined) added.push(t.name);
+      else if (JSON.stringify([old.definition.description, old.inputSchema, old.outputSchema, old.definition.annotations]) !== JSON.stringify([t.definition.description, t.inputSchema, t.outputSchema, t.definition.annotations]) || old.definition.run.toString() !== t.definition.run.toString()) changed.push(t.name);
+      tools.set(t.name, t);
+    }
+    const removed = [...before.keys()].filter((n) => !tools.has(n));
+    this.#changed();
+    return { added, removed, changed };
+  }
+
   /** A legacy session that was told `listChanged` hears of every later change (`notifications/tools/list_changed`). */
   watch(conn: Connection): void {
     this.#watchers.add(new WeakRef(conn));
