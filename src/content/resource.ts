@@ -92,7 +92,7 @@ export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefine
 }
 
 const RESOURCE = Symbol.for("mcpbin.resource");
-/** The synchronous reader of a resource with fixed content (text, blob, file). */
+/** Where a resource with fixed content (text, blob, file) keeps its contents once read. */
 const FIXED = Symbol("mcpbin.resource.fixed");
 
 /**
@@ -101,7 +101,7 @@ const FIXED = Symbol("mcpbin.resource.fixed");
  * @throws Error when an embedded file cannot be read.
  */
 export function fixedContents(r: Resource): ResourceContents[] | undefined {
-  return (r as { [FIXED]?: () => ResourceContents[] })[FIXED]?.();
+  return r.definition.read ? undefined : fixedOf(r as ResourceRecord);
 }
 const TEMPLATE = Symbol.for("mcpbin.resourceTemplate");
 
@@ -242,9 +242,10 @@ export function resource(def: ResourceDefinition): Resource {
   const uri = checkUri("resource", (def as { uri?: unknown })?.uri);
   const what = `resource ${JSON.stringify(uri)}`;
   checkDisplay(what, def);
-  const sources = (["text", "blob", "file", "read"] as const).filter((k) => def[k] !== undefined);
-  if (sources.length !== 1) {
-    throw new ContentDefinitionError(`${what}: give exactly one of "text", "blob", "file" or "read"${sources.length ? ` (got ${sources.join(" and ")})` : ""}`);
+  const n = +(def.text !== undefined) + +(def.blob !== undefined) + +(def.file !== undefined) + +(def.read !== undefined);
+  if (n !== 1) {
+    const got = (["text", "blob", "file", "read"] as const).filter((k) => def[k] !== undefined);
+    throw new ContentDefinitionError(`${what}: give exactly one of "text", "blob", "file" or "read"${got.length ? ` (got ${got.join(" and ")})` : ""}`);
   }
   if (def.text !== undefined && typeof def.text !== "string") throw new ContentDefinitionError(`${what}: "text" must be a string`);
   if (def.blob !== undefined && !(def.blob instanceof Uint8Array)) throw new ContentDefinitionError(`${what}: "blob" must be a Uint8Array`);
@@ -263,38 +264,49 @@ export function resource(def: ResourceDefinition): Resource {
     mimeType ??= mimeOf(typeof def.file === "string" ? def.file : def.file.pathname);
   }
   if (size === undefined) {
-    if (def.text !== undefined) size = Buffer.byteLength(def.text);
+    if (def.text !== undefined) size = def.text.length < 128 && /^[\x00-\x7f]*$/.test(def.text) ? def.text.length : Buffer.byteLength(def.text);
     else if (def.blob !== undefined) size = def.blob.byteLength;
   }
-  let fixed: ResourceContents[] | undefined;
-  const fixedOf = (): ResourceContents[] => {
-    if (fixed) return fixed;
-    if (file) {
-      const bytes = file.read();
-      const text = asText(bytes);
-      fixed = [withMime(text === undefined ? { uri, blob: base64(bytes) } : { uri, text }, mimeType)];
-    } else fixed = toContents(what, def.text ?? def.blob, uri, mimeType);
-    return fixed;
-  };
-  const r: Resource & { [FIXED]?: () => ResourceContents[] } = {
-    [RESOURCE]: true,
-    uri,
-    name: def.name,
-    definition: def,
-    mimeType,
-    size,
-    file,
-    async read(ctx) {
-      if (def.read) return toContents(what, await def.read(directContext(ctx)), uri, mimeType);
-      return fixedOf();
-    },
-    changed() {
-      emitContentChange({ kind: "resource", uri, source: r });
-    },
-  };
-  if (!def.read) r[FIXED] = fixedOf;
+  // One object per resource on a shared prototype (read, changed): no closures, so a server with
+  // thousands of resources starts without allocating them (docs/benchmarks.md).
+  const r = Object.create(RESOURCE_PROTO) as ResourceRecord;
+  r.uri = uri;
+  r.name = def.name;
+  r.definition = def;
+  r.mimeType = mimeType;
+  r.size = size;
+  r.file = file;
+  r[FIXED] = undefined;
   return r;
 }
+
+/** A resource's own fields, and its fixed contents once read. */
+type ResourceRecord = { -readonly [K in keyof Resource]: Resource[K] } & { [FIXED]: ResourceContents[] | undefined };
+
+/** The contents of a resource without `read`, computed on first use and kept. */
+function fixedOf(r: ResourceRecord): ResourceContents[] {
+  let fixed = r[FIXED];
+  if (fixed) return fixed;
+  const { uri, mimeType, file, definition: def } = r;
+  if (file) {
+    const bytes = file.read();
+    const text = asText(bytes);
+    fixed = [withMime(text === undefined ? { uri, blob: base64(bytes) } : { uri, text }, mimeType)];
+  } else fixed = toContents(`resource ${JSON.stringify(uri)}`, def.text ?? def.blob, uri, mimeType);
+  return (r[FIXED] = fixed);
+}
+
+const RESOURCE_PROTO = {
+  [RESOURCE]: true as const,
+  async read(this: ResourceRecord, ctx?: Partial<ContentContext>): Promise<ResourceContents[]> {
+    const d = this.definition;
+    if (d.read) return toContents(`resource ${JSON.stringify(this.uri)}`, await d.read(directContext(ctx)), this.uri, this.mimeType);
+    return fixedOf(this);
+  },
+  changed(this: ResourceRecord): void {
+    emitContentChange({ kind: "resource", uri: this.uri, source: this });
+  },
+};
 
 /**
  * Defines a resource template (MCP server/resources, RFC 6570 levels 1-3).
