@@ -206,7 +206,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         modernActive.add(session);
         reply.then(() => modernActive.delete(session));
       }
-      return run(reply, msg.id, undefined, true, notes, session);
+      return run(reply, msg.id, undefined, true, notes, session, msg.method === "subscriptions/listen");
     }
 
     /** 2025-03-26 … 2025-11-25: a session per Mcp-Session-Id, issued at initialize. */
@@ -234,7 +234,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     }
 
     /** Answers one dispatcher reply, with the request's timeout, disconnect handling and progress routing. */
-    function run(reply: Reply, id: RequestId | undefined, s: LegacySession | undefined, isModern: boolean, notes: Notes, session?: Session): Promise<Response> | Response {
+    function run(reply: Reply, id: RequestId | undefined, s: LegacySession | undefined, isModern: boolean, notes: Notes, session?: Session, longLived = false): Promise<Response> | Response {
       const target = session ?? s?.session;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
@@ -245,7 +245,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (s) s.active++;
       const pending = typeof reply === "object";
       if (pending && id !== undefined) {
-        if (deadline !== Infinity) {
+        // A subscriptions/listen stream lives until the client closes it: no request deadline.
+        if (deadline !== Infinity && !longLived) {
           timer = setTimeout(() => ((timedOut = true), cancel("request timeout")), Math.max(0, deadline - Date.now()));
         }
         req.signal.addEventListener("abort", onAbort);
