@@ -263,3 +263,42 @@ test("multipart bodies and label/matrix path styles", async () => {
   expect(e.structuredContent.headers["content-type"]).toStartWith("multipart/form-data; boundary=");
   expect(e.structuredContent.body).toContain('name="note"\r\n\r\nhi');
 });
+
+test("$refs to other files are bundled; network $refs and URL documents only with allowNetwork and an allowed host", async () => {
+  const dir = `${import.meta.dir}/../../.test-build/openapi-refs`;
+  const main = (ref: string) => `openapi: 3.0.3
+info: { title: refs, version: "1" }
+servers: [{ url: "http://refs.invalid" }]
+paths:
+  /tree:
+    post:
+      operationId: plant
+      parameters: [{ $ref: "${ref}#/components/parameters/Depth" }]
+      requestBody:
+        content: { application/json: { schema: { $ref: "${ref}#/components/schemas/Node" } } }
+      responses: { "200": { description: ok } }
+`;
+  const common = `components:
+  parameters:
+    Depth: { name: depth, in: query, schema: { type: integer, nullable: true } }
+  schemas:
+    Node: { type: object, properties: { label: { type: string }, kids: { type: array, items: { $ref: "#/components/schemas/Node" } } } }
+`;
+  await Bun.write(`${dir}/main.yaml`, main("./common.yaml"));
+  await Bun.write(`${dir}/common.yaml`, common);
+  const [plant] = await openapiTools(`${dir}/main.yaml`);
+  const s = plant!.inputSchema as any;
+  expect(s.properties.depth.type).toEqual(["integer", "null"]);
+  expect(s.properties.kids.items.$ref).toMatch(/^#\/\$defs\/Node/);
+
+  const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(new URL(req.url).pathname === "/common.yaml" ? common : main(`http://127.0.0.1:${host.port}/common.yaml`)) });
+  try {
+    const url = `http://127.0.0.1:${host.port}/main.yaml`;
+    await expect(openapiTools(url)).rejects.toThrow(/needs allowNetwork: true/);
+    await expect(openapiTools(url, { allowNetwork: true })).rejects.toThrow(/points to the network; network \$refs are read only with allowNetwork: true and the host in allowHosts/);
+    const [remote] = await openapiTools(url, { allowNetwork: true, allowHosts: [`127.0.0.1:${host.port}`] });
+    expect(remote!.inputSchema).toEqual(plant!.inputSchema);
+  } finally {
+    host.stop(true);
+  }
+});
