@@ -291,12 +291,14 @@ paths:
   expect(s.properties.depth.type).toEqual(["integer", "null"]);
   expect(s.properties.kids.items.$ref).toMatch(/^#\/\$defs\/Node/);
 
-  const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(new URL(req.url).pathname === "/common.yaml" ? common : main(`http://127.0.0.1:${host.port}/common.yaml`)) });
+  let port = 0;
+  const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req): Response => new Response(new URL(req.url).pathname === "/common.yaml" ? common : main(`http://127.0.0.1:${port}/common.yaml`)) });
+  port = host.port!;
   try {
-    const url = `http://127.0.0.1:${host.port}/main.yaml`;
+    const url = `http://127.0.0.1:${port}/main.yaml`;
     await expect(openapiTools(url)).rejects.toThrow(/needs allowNetwork: true/);
     await expect(openapiTools(url, { allowNetwork: true })).rejects.toThrow(/points to the network; network \$refs are read only with allowNetwork: true and the host in allowHosts/);
-    const [remote] = await openapiTools(url, { allowNetwork: true, allowHosts: [`127.0.0.1:${host.port}`] });
+    const [remote] = await openapiTools(url, { allowNetwork: true, allowHosts: [`127.0.0.1:${port}`] });
     expect(remote!.inputSchema).toEqual(plant!.inputSchema);
   } finally {
     host.stop(true);
