@@ -30,7 +30,20 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
     process.exit(2);
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")
-    .then(async () => (http ? (await import("./transport/http.ts")).serveHttp(registry, http).stopped : serveStdio(registry)))
+    .then(async () => {
+      if (!http) return serveStdio(registry);
+      const { serveHttp } = await import("./transport/http.ts");
+      let served: ReturnType<typeof serveHttp>;
+      try {
+        served = serveHttp(registry, http);
+      } catch (e) {
+        // The port is taken (or cannot be bound): one line and exit 1, whoever holds it.
+        if (!(e instanceof HttpOptionsError)) throw e;
+        process.stderr.write(`${compiled ? executableName() : "mcpbin"}: ${e.message}\n`);
+        process.exit(1);
+      }
+      return served.stopped;
+    })
     .then(stopTracing)
     .then(() => {
       // Nothing of ours holds the event loop now (stdin cancelled, timers cleared, handlers removed),
@@ -38,4 +51,9 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
       // tool that ignored its abort signal): that must not keep an orphan alive after stdin closed.
       setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
     });
+}
+
+/** The running executable's own file name, without `.exe`. */
+function executableName(): string {
+  return process.execPath.split(/[\\/]/).pop()!.replace(/\.exe$/i, "");
 }

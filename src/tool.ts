@@ -410,7 +410,14 @@ function checkSchemaValue(toolName: string, what: "input" | "output", given: unk
 function describe(x: unknown): string {
   if (x === null) return "null";
   if (Array.isArray(x)) return "an array";
-  if (typeof x === "object") return "a plain object (a raw JSON Schema goes in \"inputSchema\"/\"outputSchema\")";
+  if (typeof x === "object") {
+    // The official SDK's raw shape, { a: z.string() }: an object of schemas, not a schema.
+    const values = Object.values(x as Record<string, unknown>);
+    if (values.length > 0 && values.every((s) => isStandardSchema(s) || (typeof s === "object" && s !== null && ("_def" in s || "_zod" in s)))) {
+      return "an object of schemas, like the MCP SDK's zod shape { a: z.string() }: wrap it, z.object({...}) (zod 4) or v.object({...}) (valibot)";
+    }
+    return "a plain object (a raw JSON Schema goes in \"inputSchema\"/\"outputSchema\")";
+  }
   return typeof x;
 }
 

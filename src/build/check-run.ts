@@ -8,6 +8,7 @@
  * error is `fatal` (a build must not go on without the view).
  */
 import { writeFileSync } from "node:fs";
+import { displayPath } from "../config/load.ts";
 import { LoaderError } from "../loader/collect.ts";
 import { collectScript } from "../loader/script.ts";
 import { Registry } from "../server/registry.ts";
@@ -31,6 +32,10 @@ let stage = "load";
 try {
   const options = await collectScript(entry);
   const registry = new Registry(options);
+  const c = registry.content;
+  if (registry.tools.size + c.resources.size + c.templates.length + c.prompts.size === 0) {
+    throw new Error(`${displayPath(entry)}: serve() was given no tool, resource or prompt, so the server would serve nothing`);
+  }
   stage = "apps";
   const views: Record<string, string> = {};
   for (const [uri, a] of appsOfServer(options)) views[uri] = await buildAppHtml(a);

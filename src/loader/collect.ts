@@ -2,11 +2,10 @@
 import { isTool, type Tool } from "../tool.ts";
 import { isResource, isResourceTemplate, type Resource, type ResourceTemplate } from "../content/resource.ts";
 import { isPrompt, type Prompt } from "../content/prompt.ts";
-import type { ModuleRef } from "./discover.ts";
 
 /** A tool module and what it exports. */
 export interface LoadedModule {
-  readonly ref: Pick<ModuleRef, "dir" | "file">;
+  readonly ref: { readonly dir: string; readonly file: string };
   readonly exports: Record<string, unknown>;
 }
 

@@ -1,4 +1,5 @@
 /** @module Discovery of tool modules: the `tools` paths of a config, scanned recursively, in a stable order. */
+import { LoaderError } from "./collect.ts";
 import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, posix, relative, resolve, sep } from "node:path";
 
@@ -57,8 +58,9 @@ function scan(root: string, sub: string, out: string[], seen = new Set<string>()
  * config's order; a module reached twice is kept once, where it was first reached.
  * @param paths - the config's `tools`, relative to `baseDir`.
  * @param baseDir - the config file's directory.
- * @param warn - receives one line per path that does not exist (it is skipped).
+ * @param warn - receives one line per directory that holds no module.
  * @returns the modules, in load order.
+ * @throws LoaderError for a path that does not exist.
  */
 export function discoverModules(paths: readonly string[], baseDir: string, warn: (message: string) => void): ModuleRef[] {
   const out: ModuleRef[] = [];
@@ -72,8 +74,8 @@ export function discoverModules(paths: readonly string[], baseDir: string, warn:
     const abs = resolve(baseDir, p);
     const dir = toPosix(relative(baseDir, abs)) || ".";
     if (!existsSync(abs)) {
-      warn(`tools path "${p}" does not exist (${abs}); skipped`);
-      continue;
+      // Skipping it would build a server without those tools, over a working executable.
+      throw new LoaderError(`tools path "${p}" does not exist (${abs}); fix the path, or remove it from "tools"`);
     }
     if (statSync(abs).isDirectory()) {
       const files: string[] = [];

@@ -21,7 +21,7 @@ export function warnToStderr(message: string): void {
  * @param modules - the tool modules in load order.
  * @param warn - receives warnings (a module without tools, a pattern that matches nothing).
  * @returns the options for `serve()`, with the active tools.
- * @throws LoaderError when two active tools share a name.
+ * @throws LoaderError when two active tools share a name, or nothing is active.
  */
 export function assemble(config: McpbinConfig, label: string, modules: readonly LoadedModule[], warn: (message: string) => void): ServerOptions {
   const { tools: _paths, include, exclude, ...options } = config;
@@ -38,7 +38,9 @@ export function assemble(config: McpbinConfig, label: string, modules: readonly 
     throw e;
   }
   const served = active.length + activeContent.resources.length + activeContent.prompts.length;
-  if (served === 0) warn(`${label}: no tool is active${all.length ? " after include/exclude" : ""}; the server will list no tools`);
+  if (served === 0) {
+    throw new LoaderError(`${label}: no tool, resource or prompt is active${all.length ? " after include/exclude" : ""}, so the server would serve nothing; check "tools"${all.length ? ", \"include\" and \"exclude\"" : ""}`);
+  }
   return { ...options, tools: active, ...(activeContent.resources.length ? { resources: activeContent.resources } : {}), ...(activeContent.prompts.length ? { prompts: activeContent.prompts } : {}) };
 }
 

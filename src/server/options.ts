@@ -79,13 +79,34 @@ const KNOBS: Record<keyof typeof DEFAULTS, { min: number; max: number; integer: 
 };
 const PAGE_SIZE = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer ≥ 1 (items per page)" };
 
+/** Every key `serve()` takes, in the README's order (the compiler checks that none of ServerOptions is missing). */
+export const SERVE_KEYS = [
+  "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "pageSize", "json",
+  "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "http",
+] as const satisfies readonly (keyof ServerOptions)[];
+const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
+void ALL_KEYS_LISTED;
+
+/**
+ * Refuses an option `serve()` does not know (a typo such as `maxInflight` would otherwise be ignored).
+ * @throws ToolDefinitionError naming the key, the key it probably meant, and the allowed keys.
+ */
+function checkKnownKeys(o: ServerOptions): void {
+  for (const key of Object.keys(o)) {
+    if ((SERVE_KEYS as readonly string[]).includes(key)) continue;
+    const near = SERVE_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    throw new ToolDefinitionError(`serve(): "${key}" is not a known option${near ? ` (did you mean "${near}"?)` : ""}; allowed: ${SERVE_KEYS.join(", ")}`);
+  }
+}
+
 /**
  * Fills in the defaults.
  * @throws JsonOptionsError on unknown payload JSON options.
- * @throws ToolDefinitionError when a knob is out of range (`maxInFlight: 0` would stop reading for good;
+ * @throws ToolDefinitionError for an unknown key, or when a knob is out of range (`maxInFlight: 0` would stop reading for good;
  *   a timer over 2^31 - 1 ms would fire at once).
  */
 export function resolveOptions(o: ServerOptions): ResolvedOptions {
+  checkKnownKeys(o);
   for (const [key, k] of [...Object.entries(KNOBS), ["pageSize", PAGE_SIZE] as const]) {
     const value = (o as unknown as Record<string, unknown>)[key];
     if (value === undefined) continue;

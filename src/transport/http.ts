@@ -1,7 +1,7 @@
 /** @module The Streamable HTTP transport on Bun.serve: one endpoint, stateless 2026-07-28, legacy sessions, safety checks, drain on SIGTERM. */
 import type { Server } from "bun";
 import type { Registry } from "../server/registry.ts";
-import type { ResolvedHttpOptions } from "./http-options.ts";
+import { HttpOptionsError, type ResolvedHttpOptions } from "./http-options.ts";
 import { createHttpHandler } from "./fetch-handler.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
 
@@ -32,6 +32,8 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
     server = Bun.serve({
       hostname: o.host,
       port: o.port,
+      // Never share a port: two servers on one port would take turns answering and break sessions.
+      reusePort: false,
       // Content-Length and the body read are checked below (a logged 413); Bun refuses far larger
       // bodies itself before the handler runs (unlogged), so the limit holds for chunked bodies too.
       maxRequestBodySize: Math.max(2 * o.maxBodyBytes, o.maxBodyBytes + 1024 * 1024),
@@ -43,9 +45,21 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       },
     });
   } catch (e) {
-    throw new Error(`cannot serve HTTP on ${o.host}:${o.port}: ${(e as Error).message}`);
+    const inUse = (e as { code?: unknown })?.code === "EADDRINUSE" || /in use/i.test(String((e as Error)?.message));
+    throw new HttpOptionsError(
+      inUse
+        ? `cannot serve HTTP on ${o.host}:${o.port}: the port is in use (another server listens there); choose another with --http [host:]port`
+        : `cannot serve HTTP on ${o.host}:${o.port}: ${String((e as Error)?.message ?? e).split("\n")[0]}`,
+    );
   }
   const url = `http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${server.port}${o.path}`;
+  // The warning comes before the address line that tells a waiting process the server is up.
+  if (!o.token && !isLoopback(o.host)) {
+    process.stderr.write(
+      `mcpbin: WARNING: listening on ${o.host} without a token: anyone who can reach port ${server.port} can call every tool; ` +
+        `set MCPBIN_HTTP_TOKEN (or http.token) to require a bearer token, or bind 127.0.0.1\n`,
+    );
+  }
   process.stderr.write(`mcpbin: MCP over HTTP at ${url}\n`);
 
   let resolveStopped!: () => void;
@@ -74,4 +88,10 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** True for a host only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h) || h === "::ffff:127.0.0.1";
 }

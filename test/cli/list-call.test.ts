@@ -56,11 +56,11 @@ test("list of a script entry collects its tools without serving (stdin stays ope
 });
 
 test("list in a directory with warnings prints them on stderr and the table on stdout", async () => {
-  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools", "absent"], exclude: ["nope_*"] }), "tools/a.ts": toolsModule("alpha") });
+  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools", "empty"], exclude: ["nope_*"] }), "tools/a.ts": toolsModule("alpha"), "empty/_helper.ts": "export {};" });
   const r = await mcpbin(["list"], dir);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("alpha  -      -           -         tools/a.ts");
-  expect(r.stderr).toContain('mcpbin: warning: tools path "absent" does not exist');
+  expect(r.stderr).toContain('mcpbin: warning: tools directory "empty" holds no tool modules');
   expect(r.stderr).toContain('mcpbin: warning: exclude pattern "nope_*" matches no tool (tools: alpha)');
 });
 
