@@ -81,7 +81,7 @@ const PAGE_SIZE = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expecte
 
 /** Every key `serve()` takes, in the README's order (the compiler checks that none of ServerOptions is missing). */
 export const SERVE_KEYS = [
-  "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "pageSize", "json",
+  "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "middleware", "listChanged", "pageSize", "json",
   "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "http",
 ] as const satisfies readonly (keyof ServerOptions)[];
 const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
