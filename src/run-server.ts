@@ -1,4 +1,6 @@
 /** @module Runs a server's Registry for the process: over stdio, or over Streamable HTTP when asked; tracing around it. */
+import { writeSync } from "node:fs";
+import { guardStdout } from "./runtime/stdout-guard.ts";
 import type { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
@@ -20,6 +22,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
   const collect = installedCollector();
   if (collect) return Promise.resolve(collect({ ...given, tools: [...registry.tools.values()] }));
   const compiled = isCompiledExecutable();
+  if (compiled) answerInfoFlags(registry);
   let http: ResolvedHttpOptions | undefined;
   try {
     http = resolveHttp(process.argv.slice(2), given.http, process.env, compiled);
@@ -31,7 +34,11 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")
     .then(async () => {
-      if (!http) return serveStdio(registry);
+      if (!http) {
+        // Started by hand in a terminal: say what this is, instead of waiting silently.
+        if (process.stdin.isTTY) process.stderr.write(ttyBanner(registry, compiled));
+        return serveStdio(registry);
+      }
       const { serveHttp } = await import("./transport/http.ts");
       let served: ReturnType<typeof serveHttp>;
       try {
@@ -56,4 +63,50 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
 /** The running executable's own file name, without `.exe`. */
 function executableName(): string {
   return process.execPath.split(/[\\/]/).pop()!.replace(/\.exe$/i, "");
+}
+
+/** Before a `--`: a compiled executable's own `--version` and `--help`/`-h` (printed on stdout, exit 0). */
+function answerInfoFlags(registry: Registry): void {
+  const argv = process.argv.slice(2);
+  const end = argv.indexOf("--");
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  const name = executableName();
+  const o = registry.options;
+  // The stdout guard moved fd 1 away; the answer goes to the real stdout.
+  const out = (text: string) => writeSync(guardStdout().fd, text);
+  if (flags.includes("--version")) {
+    out(`${name} ${o.version}\n`);
+    process.exit(0);
+  }
+  if (flags.includes("--help") || flags.includes("-h")) {
+    out(
+      [
+        `${name} ${o.version}: an MCP server${o.title ? ` (${o.title})` : ""}, ${registry.tools.size} tool${registry.tools.size === 1 ? "" : "s"}`,
+        ``,
+        `Usage: ${name} [--stdio | --http [host:]port] [--version] [--help]`,
+        `  (no option)         serve MCP over stdio: an MCP client starts this executable and talks on stdin/stdout`,
+        `  --http [host:]port  serve Streamable HTTP at http://host:port/mcp instead (host 127.0.0.1 unless given;`,
+        `                      MCPBIN_HTTP_TOKEN=<token> requires a bearer token)`,
+        `  --version, --help   print the version or this text`,
+        ``,
+        `A client's configuration holds the absolute path of this file, e.g. for Claude Desktop and Cursor:`,
+        `  { "mcpServers": { ${JSON.stringify(name)}: { "command": ${JSON.stringify(process.execPath)}, "args": [] } } }`,
+        `Claude Code: claude mcp add ${name} -- ${process.execPath}`,
+        ``,
+      ].join("\n"),
+    );
+    process.exit(0);
+  }
+}
+
+/** What an executable says on stderr when a person starts it in a terminal. */
+function ttyBanner(registry: Registry, compiled: boolean): string {
+  const o = registry.options;
+  const name = compiled ? executableName() : o.name;
+  const path = compiled ? process.execPath : "/abs/path/to/the/executable";
+  return (
+    `${name} ${o.version}: an MCP server (${registry.tools.size} tool${registry.tools.size === 1 ? "" : "s"}). It speaks JSON-RPC on stdin/stdout and is meant to be started by an MCP client;\n` +
+    `configure one with the absolute path of this executable, e.g. claude mcp add ${name} -- ${path}` +
+    `${compiled ? ` (${name} --help for more)` : ""}. Waiting for messages on stdin; Ctrl-D ends.\n`
+  );
 }

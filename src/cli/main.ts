@@ -118,6 +118,15 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
   }
+  running = command;
+  const own = rest.indexOf("--");
+  const flags = own === -1 ? rest : rest.slice(0, own);
+  if (flags.includes("--help") || flags.includes("-h")) {
+    const help = commandHelp(command);
+    if (help === undefined) throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
+    process.stdout.write(help);
+    return 0;
+  }
   if (command === "build") return build(rest);
   if (command === "dev") return dev(rest);
   if (command === "list") return list(rest);
@@ -133,12 +142,44 @@ async function run(argv: string[]): Promise<number> {
   throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
 }
 
+/** The command being run, for the messages of {@link parse}. */
+let running = "";
+
 function parse<O extends ParseArgsOptionsConfig>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new CliError(`${(e as Error).message}; see mcpbin --help`, 2);
+    throw new CliError(parseErrorLine(running, e as Error & { code?: string }, Object.keys(options)), 2);
   }
+}
+
+/**
+ * One clear line for an error of node:util's parseArgs (whose messages explain its own syntax instead).
+ * @param command - the command (`build`, …).
+ * @param e - what parseArgs threw.
+ * @param known - the command's option names.
+ */
+export function parseErrorLine(command: string, e: Error & { code?: string }, known: readonly string[]): string {
+  const see = `see mcpbin ${command} --help`;
+  const option = /'(-[^' ]+)/.exec(e.message)?.[1];
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) {
+    return `${command}: unknown option ${option} (${command} takes ${known.map((k) => `--${k}`).join(", ") || "no options"}); ${see}`;
+  }
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    return /argument missing/.test(e.message) ? `${command}: ${option} needs a value (${option} VALUE); ${see}` : `${command}: ${option} takes no value; ${see}`;
+  }
+  return `${command}: ${e.message.split(". ")[0]}; ${see}`;
+}
+
+/** The usage of one command: its lines of the overview, and the notes that apply to every command. */
+export function commandHelp(command: string): string | undefined {
+  const lines = HELP.split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`  mcpbin ${command} `) || l === `  mcpbin ${command}`);
+  if (start === -1) return undefined;
+  let end = start + 1;
+  while (end < lines.length && lines[end]!.startsWith("    ") && !lines[end]!.startsWith("  mcpbin ")) end++;
+  const notes = HELP.slice(HELP.indexOf("Without an entry or --config"), HELP.indexOf("\nExamples:"));
+  return `Usage:\n${lines.slice(start, end).join("\n")}\n\n${notes}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** @module tools/call: argument parsing, running the tool, and shaping its return value into a CallResult. */
+import { wellFormedLine } from "../protocol/well-formed.ts";
 import { isToolResult, type ContentBlock } from "../result.ts";
 import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.ts";
 import { outputOf, validateJson, validateWith, type Tool } from "../tool.ts";
@@ -37,7 +38,7 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
       if (value.isError) {
         // An error result never carries structuredContent; without content, its JSON text stands in.
         if (value.content === undefined && value.structuredContent !== undefined) {
-          out.content = [{ type: "text", text: JSON.stringify(toJsonValue(value.structuredContent, json)) ?? "null" }];
+          out.content = [{ type: "text", text: wellFormedLine(JSON.stringify(toJsonValue(value.structuredContent, json)) ?? "null") }];
         }
         out.isError = true;
         return out;
@@ -46,7 +47,7 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
         const sc = checkOutput(t, toJsonValue(value.structuredContent, json));
         if (typeof sc === "string") return errorResult(sc);
         out.structuredContent = sc.value;
-        if (value.content === undefined) out.content = [{ type: "text", text: JSON.stringify(sc.value) }];
+        if (value.content === undefined) out.content = [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }];
       } else if (hasOutput) {
         return errorResult(`Tool ${t.name} declares an output schema but returned no structuredContent`);
       }
@@ -55,7 +56,7 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
     if (hasOutput) {
       const sc = checkOutput(t, toJsonValue(value, json));
       if (typeof sc === "string") return errorResult(sc);
-      return { content: [{ type: "text", text: JSON.stringify(sc.value) }], structuredContent: sc.value };
+      return { content: [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }], structuredContent: sc.value };
     }
     return { content: [{ type: "text", text: textOf(value, json) }] };
   } catch (e) {

@@ -1,4 +1,5 @@
 /** @module HTTP answers for one JSON-RPC reply: application/json, or an SSE stream when progress comes first; status codes per era. */
+import { wellFormedLine } from "../protocol/well-formed.ts";
 import { ErrorCode, errorLine, RpcError, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
 import type { Sink } from "./http-sessions.ts";
 
@@ -16,7 +17,7 @@ const encoder = new TextEncoder();
 export function jsonResponse(body: string, status: number, headers?: Headers): Response {
   const h = headers ?? new Headers();
   h.set("content-type", JSON_TYPE);
-  return new Response(body, { status, headers: h });
+  return new Response(wellFormedLine(body), { status, headers: h });
 }
 
 /**
@@ -91,7 +92,7 @@ export function acceptsJson(req: Request): boolean {
 const SSE_HIGH_WATER = 1 << 16;
 
 function sseEvent(line: string): Uint8Array {
-  return encoder.encode(`event: message\ndata: ${line}\n\n`);
+  return encoder.encode(`event: message\ndata: ${wellFormedLine(line)}\n\n`);
 }
 
 /**

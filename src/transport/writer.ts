@@ -1,5 +1,6 @@
 /** @module The one serialized writer of protocol lines: whole lines, in order, bounded by bytes buffered; progress coalesced while queued; EPIPE ends it. */
 import type { FileSink } from "bun";
+import { wellFormedLine } from "../protocol/well-formed.ts";
 
 /** A line this long (UTF-16 code units) is queued as a part of its own. */
 const LARGE = 1 << 16;
@@ -73,7 +74,7 @@ export class LineWriter {
    */
   write(line: string, key?: unknown): Promise<void> | undefined {
     if (this.#closed) return undefined;
-    const text = line + "\n";
+    const text = wellFormedLine(line) + "\n";
     if (key === undefined) {
       // Small lines collect in one string and reach the sink in one write per flush: one native call and
       // one UTF-8 encode per burst instead of per line. A large line stays a part of its own, so a backlog
