@@ -1,4 +1,5 @@
 /** @module Payload JSON: turns tool return values into strict JSON values under the configured rules. */
+import { checkOption, describeValue, JSON_KEYS } from "./option-keys.ts";
 
 /** How values JSON cannot carry are encoded; set once with `serve({ json })` or the config file. */
 export interface JsonOptions {
@@ -33,8 +34,6 @@ export class JsonEncodeError extends Error {
 }
 
 const DEFAULTS: Required<JsonOptions> = Object.freeze({ nonFinite: "null", bigint: "string" });
-const NON_FINITE = ["null", "string", "error"] as const;
-const BIGINT = ["string", "number", "error"] as const;
 
 /**
  * Checks payload JSON options and fills in the defaults, once at start (`serve({ json })`, config file).
@@ -48,9 +47,11 @@ export function resolveJsonOptions(options: JsonOptions | undefined): Required<J
   for (const k of Object.keys(options)) {
     if (k !== "nonFinite" && k !== "bigint") throw new JsonOptionsError(`json.${k} is not an option: the options are nonFinite and bigint`);
   }
+  for (const [k, key] of Object.entries(JSON_KEYS)) {
+    const value = (options as Record<string, unknown>)[k];
+    if (checkOption(key, value)) throw new JsonOptionsError(`json.${k} must be ${key.expected}; got ${describeValue(value)}`);
+  }
   const { nonFinite = DEFAULTS.nonFinite, bigint = DEFAULTS.bigint } = options;
-  if (!NON_FINITE.includes(nonFinite)) throw new JsonOptionsError(`json.nonFinite must be one of ${NON_FINITE.map((x) => `"${x}"`).join(", ")}; got ${JSON.stringify(nonFinite)}`);
-  if (!BIGINT.includes(bigint)) throw new JsonOptionsError(`json.bigint must be one of ${BIGINT.map((x) => `"${x}"`).join(", ")}; got ${JSON.stringify(bigint)}`);
   return nonFinite === DEFAULTS.nonFinite && bigint === DEFAULTS.bigint ? DEFAULTS : Object.freeze({ nonFinite, bigint });
 }
 

@@ -5,6 +5,7 @@ import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
 import type { Middleware } from "./middleware.ts";
 import type { ContentOptions } from "../content/catalog.ts";
+import { checkOption, describeValue, KNOB_KEYS, MAX_TIMER_MS } from "../option-keys.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
 export interface ServerOptions extends ContentOptions {
@@ -67,17 +68,7 @@ export const DEFAULTS = {
 /** Options with every default filled in. */
 export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number } & { readonly json: Required<JsonOptions> };
 
-/** The longest delay a timer can wait (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-const KNOBS: Record<keyof typeof DEFAULTS, { min: number; max: number; integer: boolean; expected: string }> = {
-  timeoutMs: { min: 0, max: MAX_TIMER_MS, integer: false, expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
-  maxInFlight: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer ≥ 1" },
-  maxResultBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer number of bytes ≥ 1" },
-  maxLineBytes: { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer number of bytes ≥ 1" },
-  shutdownGraceMs: { min: 0, max: MAX_TIMER_MS, integer: false, expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
-};
-const PAGE_SIZE = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true, expected: "an integer ≥ 1 (items per page)" };
+export { MAX_TIMER_MS };
 
 /** Every key `serve()` takes, in the README's order (the compiler checks that none of ServerOptions is missing). */
 export const SERVE_KEYS = [
@@ -107,12 +98,9 @@ function checkKnownKeys(o: ServerOptions): void {
  */
 export function resolveOptions(o: ServerOptions): ResolvedOptions {
   checkKnownKeys(o);
-  for (const [key, k] of [...Object.entries(KNOBS), ["pageSize", PAGE_SIZE] as const]) {
+  for (const [key, k] of Object.entries(KNOB_KEYS)) {
     const value = (o as unknown as Record<string, unknown>)[key];
-    if (value === undefined) continue;
-    if (typeof value !== "number" || !(value >= k.min && value <= k.max) || (k.integer && !Number.isInteger(value))) {
-      throw new ToolDefinitionError(`serve(): "${key}" must be ${k.expected}; got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
-    }
+    if (value !== undefined && checkOption(k, value)) throw new ToolDefinitionError(`serve(): "${key}" must be ${k.expected}; got ${describeValue(value)}`);
   }
   return {
     ...o,

@@ -1,4 +1,5 @@
 /** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks. */
+import { checkOption, describeValue, HTTP_KEYS } from "../option-keys.ts";
 
 /** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
 export interface HttpOptions {
@@ -164,19 +165,11 @@ export function resolveHttp(
     maxSessions: o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
     accessLog: o.accessLog ?? true,
   };
-  check(Number.isInteger(r.port) && r.port >= 0 && r.port <= 65535, "http.port must be an integer 0..65535");
-  check(typeof r.host === "string" && r.host !== "", "http.host must be a non-empty string");
-  check(typeof r.path === "string" && r.path.startsWith("/"), 'http.path must start with "/"');
-  check(r.path !== "/healthz", 'http.path cannot be "/healthz" (the health check lives there)');
-  check(Array.isArray(r.allowedOrigins) && r.allowedOrigins.every((x) => typeof x === "string"), "http.allowedOrigins must be an array of strings");
-  check(r.allowedHosts === undefined || (Array.isArray(r.allowedHosts) && r.allowedHosts.every((x) => typeof x === "string")), "http.allowedHosts must be an array of strings");
-  for (const k of ["maxBodyBytes", "maxSessions"] as const) check(Number.isInteger(r[k]) && r[k] > 0, `http.${k} must be a positive integer`);
-  for (const k of ["requestTimeoutMs", "sessionIdleMs"] as const) check(Number.isInteger(r[k]) && r[k] >= 0, `http.${k} must be an integer ≥ 0 (ms)`);
+  for (const [key, k] of Object.entries(HTTP_KEYS)) {
+    const value = (r as unknown as Record<string, unknown>)[key];
+    if (checkOption(k, value)) throw new HttpOptionsError(`http.${key} must be ${k.expected}; got ${describeValue(value)}`);
+  }
   return r;
-}
-
-function check(ok: boolean, message: string): void {
-  if (!ok) throw new HttpOptionsError(message);
 }
 
 /** True for a loopback host name or address (localhost, 127.0.0.0/8, ::1). */

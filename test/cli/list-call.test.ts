@@ -120,7 +120,7 @@ test("CLI errors are one line on stderr with a nonzero exit", async () => {
   const dup = writeProject({ "mcpbin.config.ts": configSource({ tools: ["a", "b"] }), "a/t.ts": toolsModule("same"), "b/t.ts": toolsModule("same") });
   expect(oneLineError(await mcpbin(["list"], dup))).toStartWith('mcpbin: two tools are named "same": a/t.ts and b/t.ts');
   const badConfig = writeProject({ "mcpbin.config.ts": configSource({ tools: ["t"], timeoutMs: -1 }) });
-  expect(oneLineError(await mcpbin(["dev"], badConfig))).toBe('mcpbin: mcpbin.config.ts: "timeoutMs" must be a number of milliseconds ≥ 0 (0 = no limit); got -1');
+  expect(oneLineError(await mcpbin(["dev"], badConfig))).toBe('mcpbin: mcpbin.config.ts: "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got -1');
 });
 
 test("list --json and call --json stay parseable when the script prints (top level, timers, inside run); the tool sees no CLI arguments", async () => {

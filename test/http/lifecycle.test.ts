@@ -86,7 +86,7 @@ test("--http values: port, host:port, [v6]:port; bad values say what to change",
   expect(resolveHttp(["--http=1.2.3.4:5"], { port: 1, host: "h", token: "a" }, { MCPBIN_HTTP_TOKEN: "b" })).toMatchObject({ host: "1.2.3.4", port: 5, token: "b", path: "/mcp" });
   expect(() => resolveHttp(["--http"], undefined, {})).toThrow("--http needs a value");
   expect(() => resolveHttp([], true, {})).toThrow("no port given");
-  expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow('http.path must start with "/"');
+  expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow('http.path must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "mcp"');
 });
 
 test("the config file's http key is checked like the other keys", () => {

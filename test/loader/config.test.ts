@@ -33,7 +33,7 @@ test("each mistake names the file, the key and what is expected", () => {
   expect(error({ ...base, tools: ["a", 3] })).toEndWith('"tools[1]" must be a non-empty array of paths to tool modules or directories, relative to the config file (e.g. ["tools"]); got 3');
   expect(error({ ...base, include: "admin_*" })).toBe('my/mcpbin.config.ts: "include" must be an array of tool-name glob patterns (e.g. ["admin_*"]); got "admin_*"');
   expect(error({ ...base, include: [] })).toContain('"include" is empty');
-  expect(error({ ...base, timeoutMs: "5s" })).toBe('my/mcpbin.config.ts: "timeoutMs" must be a number of milliseconds ≥ 0 (0 = no limit); got "5s"');
+  expect(error({ ...base, timeoutMs: "5s" })).toBe('my/mcpbin.config.ts: "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got "5s"');
   expect(error({ ...base, maxInFlight: 0.5 })).toBe('my/mcpbin.config.ts: "maxInFlight" must be an integer ≥ 1; got 0.5');
   expect(error({ ...base, json: { bigint: "hex" } })).toBe('my/mcpbin.config.ts: "json.bigint" must be one of "string", "number", "error"; got "hex"');
   expect(error({ ...base, timeoutms: 5 })).toStartWith('my/mcpbin.config.ts: "timeoutms" is not a known key (allowed: name, version,');
@@ -69,11 +69,25 @@ test("nested keys (json, http): each mistake names the file, the dotted key and 
   expect(error({ ...base, http: { allowedOrigins: "x" } })).toEndWith(`; got "x"`);
   expect(error({ ...base, http: { allowedHosts: ["a", 2] } })).toStartWith(`${F}: "http.allowedHosts[1]" must be an array of host names`);
   expect(error({ ...base, http: { path: "/healthz" } })).toBe(`${F}: "http.path" must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "/healthz"`);
-  expect(error({ ...base, http: { requestTimeoutMs: 1.5 } })).toBe(`${F}: "http.requestTimeoutMs" must be an integer number of milliseconds ≥ 0 (0 = no limit); got 1.5`);
+  expect(error({ ...base, http: { requestTimeoutMs: 1.5 } })).toBe(`${F}: "http.requestTimeoutMs" must be an integer number of milliseconds from 0 (no limit) to 2147483647; got 1.5`);
   expect(error({ ...base, http: { accessLog: "no" } })).toBe(`${F}: "http.accessLog" must be true or false; got "no"`);
   expect(error({ ...base, http: "yes" })).toBe(`${F}: "http" must be true, or an object { ${HTTP_KEYS.split(", ").map((k) => `${k}?`).join(", ")} } (Streamable HTTP; see the README's HTTP section); got "yes"`);
   // Valid nested values pass.
   for (const http of [true, false, { port: 0 }, { port: 65535, host: "0.0.0.0", path: "/x", allowedOrigins: ["*"], requestTimeoutMs: 0, accessLog: false }]) {
     expect(checkConfig({ ...base, http, json: { nonFinite: "string", bigint: "error" } }, F)).toBeDefined();
   }
+});
+
+test("one rule per option (src/option-keys.ts): serve(), the config file and the HTTP options refuse the same values, timer limits included", async () => {
+  const { Registry } = await import("../../src/server/registry.ts");
+  const { resolveHttp } = await import("../../src/transport/http-options.ts");
+  const over = 2_147_483_648; // one past the longest timer delay: a timer would fire at once
+  expect(error({ ...base, timeoutMs: over })).toBe(`my/mcpbin.config.ts: "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got ${over}`);
+  expect(() => new Registry({ name: "s", version: "1", tools: [], timeoutMs: over })).toThrow(`serve(): "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got ${over}`);
+  expect(error({ ...base, http: { sessionIdleMs: over } })).toContain('"http.sessionIdleMs" must be an integer number of milliseconds from 0 (never) to 2147483647');
+  expect(() => resolveHttp([], { port: 1, sessionIdleMs: over }, {})).toThrow(`http.sessionIdleMs must be an integer number of milliseconds from 0 (never) to 2147483647; got ${over}`);
+  expect(() => resolveHttp([], { port: 1, requestTimeoutMs: -1 }, {})).toThrow("http.requestTimeoutMs must be an integer number of milliseconds from 0 (no limit) to 2147483647; got -1");
+  // What is within the limits passes everywhere.
+  expect(() => checkConfig({ ...base, timeoutMs: 2_147_483_647, http: { sessionIdleMs: 0 } }, "c.ts")).not.toThrow();
+  expect(new Registry({ name: "s", version: "1", tools: [], timeoutMs: 2_147_483_647 }).options.timeoutMs).toBe(2_147_483_647);
 });

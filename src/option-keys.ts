@@ -1,0 +1,79 @@
+/** @module The server options' rules in one place: a valibot schema and the words for what is expected, per key; serve(), the config file and the HTTP options all check with them. */
+import * as v from "valibot";
+
+/** The longest delay a timer can wait (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** One option key: its schema (undefined allowed: every key here is optional) and what is expected, in words; `keys` for a nested object. */
+export interface OptionKey {
+  readonly schema: v.GenericSchema;
+  readonly expected: string;
+  /** The keys of an object value, each checked (and named, e.g. `http.port`) on its own. */
+  readonly keys?: Readonly<Record<string, OptionKey>>;
+}
+
+const text = v.pipe(v.string(), v.nonEmpty());
+const count = v.pipe(v.number(), v.integer(), v.minValue(1));
+const patterns = v.array(text);
+/** Milliseconds a timer can wait: 0 to {@link MAX_TIMER_MS}. */
+const ms = v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_TIMER_MS));
+const intMs = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_TIMER_MS));
+const oneOf = (...xs: string[]) => `one of ${xs.map((x) => JSON.stringify(x)).join(", ")}`;
+
+/** The keys of the `json` option (payload JSON, src/json.ts). */
+export const JSON_KEYS: Record<string, OptionKey> = {
+  nonFinite: { schema: v.optional(v.picklist(["null", "string", "error"])), expected: oneOf("null", "string", "error") },
+  bigint: { schema: v.optional(v.picklist(["string", "number", "error"])), expected: oneOf("string", "number", "error") },
+};
+
+/** The keys of the `http` option (src/transport/http-options.ts). */
+export const HTTP_KEYS: Record<string, OptionKey> = {
+  port: { schema: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))), expected: "an integer 0-65535 (0 picks a free port)" },
+  host: { schema: v.optional(text), expected: 'a non-empty string (the interface to bind, e.g. "127.0.0.1" or "0.0.0.0")' },
+  path: {
+    schema: v.optional(v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz"))),
+    expected: 'a path starting with "/" other than "/healthz" (e.g. "/mcp")',
+  },
+  token: { schema: v.optional(text), expected: "a non-empty string (prefer the MCPBIN_HTTP_TOKEN environment variable)" },
+  allowedOrigins: { schema: v.optional(patterns), expected: 'an array of origins (e.g. ["https://app.example.com"]; "*" for any)' },
+  allowedHosts: { schema: v.optional(patterns), expected: 'an array of host names (e.g. ["mcp.example.com"])' },
+  maxBodyBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
+  requestTimeoutMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
+  sessionIdleMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}` },
+  maxSessions: { schema: v.optional(count), expected: "an integer ≥ 1" },
+  accessLog: { schema: v.optional(v.boolean()), expected: "true or false" },
+};
+
+/** The numeric knobs of the server (serve() and the config file). */
+export const KNOB_KEYS: Record<string, OptionKey> = {
+  timeoutMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
+  maxInFlight: { schema: v.optional(count), expected: "an integer ≥ 1" },
+  pageSize: { schema: v.optional(count), expected: "an integer ≥ 1 (items per page of the list methods)" },
+  maxResultBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
+  maxLineBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
+  shutdownGraceMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
+};
+
+/** A value as messages name it: `nothing`, `an array`, a short string in quotes, a number, … */
+export function describeValue(x: unknown): string {
+  if (x === undefined) return "nothing";
+  if (Array.isArray(x)) return "an array";
+  if (x === null) return "null";
+  if (typeof x === "string") return JSON.stringify(x.length > 40 ? x.slice(0, 40) + "…" : x);
+  if (typeof x === "object") return "an object";
+  return typeof x === "number" ? String(x) : `a ${typeof x}`;
+}
+
+/**
+ * Checks one value against its key.
+ * @param key - the key's rule.
+ * @param value - the value given.
+ * @returns undefined when it passes, else the sub-path that failed (e.g. `[2]`, or "") and the value found there.
+ */
+export function checkOption(key: OptionKey, value: unknown): { readonly sub: string; readonly got: unknown } | undefined {
+  const r = v.safeParse(key.schema, value);
+  if (r.success) return undefined;
+  const issue = r.issues[0];
+  const sub = (issue.path ?? []).map((p) => (typeof p.key === "number" ? `[${p.key}]` : `.${String(p.key)}`)).join("");
+  return { sub, got: issue.path?.length ? issue.input : value };
+}
