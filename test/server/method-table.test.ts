@@ -95,3 +95,14 @@ describe("the method table", () => {
     expect(() => methodTable([listThings], [], [])).toThrow("needs capability completions");
   });
 });
+
+test("errors with id null (the request id could not be read) are validated too, and a malformed one fails", async () => {
+  const s = session(true);
+  const parse = await send(s, "{not json");
+  expect(parse).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the line is not valid JSON" } });
+  for (const version of ["2024-11-05", "2025-11-25", "2026-07-28"]) {
+    assertValidResponse(version, "?", parse);
+    expect(() => assertValidResponse(version, "?", { jsonrpc: "2.0", id: null, error: { code: "-32700", message: "x" } })).toThrow("violated");
+    expect(() => assertValidResponse(version, "?", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" }, extra: 1 })).toThrow("violated");
+  }
+});
