@@ -2,7 +2,9 @@
 import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { META, type McpProcess } from "../helpers/proc.ts";
 import { assertValidNotification, assertValidResponse } from "../helpers/schema.ts";
-import { assertAllJson, call, exitWithin, fixtureBin, spawnFixture, textOf } from "./harness.ts";
+import { assertAllJson, call, exitWithin, fixtureBin, killAfterEach, spawnFixture, textOf } from "./harness.ts";
+
+killAfterEach();
 
 const V = "2025-06-18";
 

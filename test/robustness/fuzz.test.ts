@@ -1,7 +1,9 @@
 // Fuzz: 50,000+ mutated messages (fixed seed) in randomly sized chunks into the compiled fixture; it stays up and answers each request once.
 import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { INITED, initLine, META } from "../helpers/proc.ts";
-import { assertAllJson, cpuTicks, exitWithin, fixtureBin, spawnFixture } from "./harness.ts";
+import { assertAllJson, cpuTicks, exitWithin, fixtureBin, killAfterEach, spawnFixture } from "./harness.ts";
+
+killAfterEach();
 
 setDefaultTimeout(60_000);
 beforeAll(async () => {

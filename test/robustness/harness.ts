@@ -1,4 +1,5 @@
 // Shared by the robustness tests: one compiled fixture binary per test run, and /proc readings of a server process.
+import { afterEach } from "bun:test";
 import { readFileSync } from "node:fs";
 import { compileFixture, McpProcess } from "../helpers/proc.ts";
 
@@ -9,9 +10,25 @@ export function fixtureBin(): Promise<string> {
   return (compiled ??= compileFixture("test/fixtures/servers/fixture.ts", "robust-fixture"));
 }
 
-/** Spawns the compiled fixture with FIXTURE_* knobs (see test/fixtures/servers/fixture.ts). */
+const started = new Set<McpProcess>();
+
+/**
+ * Spawns the compiled fixture with FIXTURE_* knobs (see test/fixtures/servers/fixture.ts). A file that
+ * spawns calls {@link killAfterEach} once, so a test that fails before its own cleanup leaks no process.
+ */
 export async function spawnFixture(env: Record<string, string> = {}): Promise<McpProcess> {
-  return new McpProcess([await fixtureBin()], { env });
+  const p = new McpProcess([await fixtureBin()], { env });
+  started.add(p);
+  void p.exited.then(() => started.delete(p));
+  return p;
+}
+
+/** Registers, in the calling test file, an `afterEach` that kills every fixture process its test started and left running. */
+export function killAfterEach(): void {
+  afterEach(() => {
+    for (const p of started) p.kill();
+    started.clear();
+  });
 }
 
 /** CPU time (user + system) a process has used so far, in clock ticks (1/100 s on Linux). */

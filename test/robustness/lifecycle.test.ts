@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync } from "node:fs";
 import { initLine, INITED } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
-import { assertAllJson, call, cpuTicks, exitWithin, fixtureBin, spawnFixture, textOf } from "./harness.ts";
+import { assertAllJson, call, cpuTicks, exitWithin, fixtureBin, killAfterEach, spawnFixture, textOf } from "./harness.ts";
+
+killAfterEach();
 
 const V = "2025-06-18";
 
