@@ -88,9 +88,32 @@ export class McpProcess {
     }
   }
 
+  #stderrWaiters: { pattern: RegExp | string; resolve: () => void }[] = [];
+
   async #readStderr() {
     const dec = new TextDecoder();
-    for await (const chunk of this.proc.stderr) this.stderr += dec.decode(chunk, { stream: true });
+    for await (const chunk of this.proc.stderr) {
+      this.stderr += dec.decode(chunk, { stream: true });
+      if (this.#stderrWaiters.length === 0) continue;
+      for (const w of [...this.#stderrWaiters]) {
+        if (matches(this.stderr, w.pattern)) {
+          this.#stderrWaiters.splice(this.#stderrWaiters.indexOf(w), 1);
+          w.resolve();
+        }
+      }
+    }
+  }
+
+  /**
+   * Waits until stderr (all of it so far) contains `pattern`, bounded by `timeoutMs`.
+   * @returns the stderr text at that moment.
+   */
+  waitForStderr(pattern: RegExp | string, timeoutMs = 10_000): Promise<string> {
+    if (matches(this.stderr, pattern)) return Promise.resolve(this.stderr);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} on stderr; stderr so far:\n${this.stderr.slice(-2000)}`)), timeoutMs);
+      this.#stderrWaiters.push({ pattern, resolve: () => (clearTimeout(t), resolve(this.stderr)) });
+    });
   }
 
   /** Writes one message (object or raw line) plus LF. */
@@ -150,6 +173,10 @@ export class McpProcess {
       this.proc.kill("SIGKILL");
     } catch {}
   }
+}
+
+function matches(text: string, pattern: RegExp | string): boolean {
+  return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
 }
 
 /** Compiles a TypeScript entry with `mcpbin build` into a temp dir; returns the absolute path. */

@@ -75,7 +75,9 @@ describe("maxInFlight", () => {
     p.write(batch);
     p.send('{"jsonrpc":"2.0","id":"last","method":"ping"}');
     await p.response("last");
-    await Bun.sleep(50);
+    for (let id = 100; id < 2100; id++) await p.response(id);
+    // Positive marker after any duplicate could have come: a later request's answer.
+    await p.request("ping", undefined, "after", V);
     const ids = p.messages.filter((m) => typeof m.id === "number" && m.id >= 100).map((m) => m.id);
     expect(ids.length).toBe(2000);
     expect(new Set(ids).size).toBe(2000);
@@ -117,9 +119,11 @@ describe("cancellation", () => {
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "user" } });
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 11 } });
     await p.request("ping", undefined, 12, V);
-    const progressSoFar = p.messages.filter((m) => m.method === "notifications/progress").length;
-    await Bun.sleep(700); // ticks would have finished by now
-    expect(p.messages.filter((m) => m.method === "notifications/progress").length).toBe(progressSoFar);
+    const progressSoFar = p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === "tk").length;
+    // Positive marker: the same ticks, started after the cancelled one, have all been sent and answered.
+    p.send(call(13, "ticks", { n: 30 }, { progressToken: "tk2" }));
+    await p.response(13);
+    expect(p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === "tk").length).toBe(progressSoFar);
     expect(byId(p, 10).length).toBe(0);
     expect(byId(p, 11).length).toBe(0);
     expect(p.stderr).toContain("wait c10 aborted: cancelled: user");
@@ -137,12 +141,10 @@ describe("cancellation", () => {
     const r21 = await p.request("tools/call", { name: "wait", arguments: { ms: 50 } }, 21, V);
     expect(textOf(r21)).toBe("waited 50");
     p.send(call(22, "wait", { ms: 60_000, tag: "m22" }, META));
-    await Bun.sleep(50);
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 22, _meta: META } });
+    await p.waitForStderr("wait m22 aborted");
     await p.request("ping", undefined, 23, V);
-    await Bun.sleep(100);
     expect(byId(p, 22).length).toBe(0);
-    expect(p.stderr).toContain("wait m22 aborted");
     expect(p.messages.map((m) => m.id)).toEqual([1, 20, 21, 23]);
     await done(p);
   });
@@ -190,8 +192,7 @@ describe("timeouts", () => {
     const r = await p.request("tools/call", { name: "limited", arguments: { ms: 10_000 } }, 2, V);
     expect(r.result.isError).toBe(true);
     expect(textOf(r)).toContain("timed out after 300 ms");
-    await Bun.sleep(20);
-    expect(p.stderr).toContain("wait limited aborted: timed out after 300 ms");
+    await p.waitForStderr("wait limited aborted: timed out after 300 ms");
     expect(textOf(await p.request("tools/call", { name: "limited", arguments: { ms: 10 } }, 3, V))).toBe("waited 10");
     await done(p);
   });
@@ -210,7 +211,10 @@ describe("timeouts", () => {
       expect(textOf(r)).toContain(`timed out after ${ms} ms`);
     }
     expect(textOf(await p.response(5))).toBe("waited 50");
-    await Bun.sleep(400); // stubborn returns at 600 ms; nothing more may be sent for id 4
+    // stubborn returns at 600 ms; nothing more may be sent for id 4. Positive marker: it has
+    // returned (stderr), and a request sent after that has been answered.
+    await p.waitForStderr("stubborn 600 returns");
+    await p.request("ping", undefined, 6, V);
     expect(byId(p, 4).length).toBe(1);
     expect(p.stderr).toContain("wait srv aborted: timed out after 400 ms");
     await done(p);
