@@ -205,10 +205,9 @@ describe("shutdown", () => {
     const p = await spawnFixture();
     await p.handshake(V);
     expect(textOf(await p.request("tools/call", { name: "stray", arguments: {} }, 2, V))).toBe("ok");
-    await Bun.sleep(50);
+    await p.waitForStderr("stray-rejection");
+    await p.waitForStderr("stray-throw");
     expect((await p.request("ping", undefined, 3, V)).result).toEqual({});
-    expect(p.stderr).toContain("stray-rejection");
-    expect(p.stderr).toContain("stray-throw");
     p.closeStdin();
     expect(await exitWithin(p, 3000)).toBe(0);
   });
