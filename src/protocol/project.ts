@@ -192,14 +192,25 @@ export function projectResult(r: CallResult, f: VersionFeatures): Record<string,
  * @returns the response line.
  */
 export function callResultLine(id: RequestId, r: CallResult, f: VersionFeatures, serverMeta: Record<string, unknown>, serverMetaJson: string): string {
-  const line = plainTextLine(id, r, f, serverMetaJson);
-  if (line !== undefined) return line;
+  return plainTextLine(id, r, f, serverMetaJson) ?? resultLine(id, projectCallResult(r, f, serverMeta));
+}
+
+/**
+ * A `tools/call` result as the version in force carries it, complete: {@link projectResult}, and in
+ * the 2026-07-28 era `resultType` and the server's `_meta` after the content (the result's own
+ * `_meta` keys win). {@link callResultLine} serializes it (or takes the direct path for plain text).
+ * @param r - the shaped, version-neutral result.
+ * @param f - the version features in force.
+ * @param serverMeta - the `_meta` every 2026-07-28 result carries.
+ * @returns the result object.
+ */
+export function projectCallResult(r: CallResult, f: VersionFeatures, serverMeta: Record<string, unknown>): Record<string, unknown> {
   const result = projectResult(r, f);
   if (f.modern) {
     result.resultType = "complete";
     result._meta = result._meta ? { ...serverMeta, ...(result._meta as object) } : serverMeta;
   }
-  return resultLine(id, result);
+  return result;
 }
 
 /**

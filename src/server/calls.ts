@@ -137,16 +137,14 @@ export function failureLine(ctx: RequestContext, e: unknown): string {
 }
 
 /**
- * Caps a result line (the server's `maxResultBytes`): a longer one is replaced by what `tooLong` makes.
+ * Whether a result line is over the server's `maxResultBytes`.
  * @param line - the response line.
  * @param max - the limit in bytes.
- * @param tooLong - the replacement line, given the line's size in bytes.
+ * @returns the line's size in bytes when it is over the limit, else undefined.
  */
-export function capLine(line: string, max: number, tooLong: (bytes: number) => string): string {
+export function overLimit(line: string, max: number): number | undefined {
   // UTF-8 takes at most 3 bytes per UTF-16 unit: shorter lines need no byte count.
-  if (line.length > max / 3) {
-    const bytes = Buffer.byteLength(line);
-    if (bytes > max) return tooLong(bytes);
-  }
-  return line;
+  if (line.length <= max / 3) return undefined;
+  const bytes = Buffer.byteLength(line);
+  return bytes > max ? bytes : undefined;
 }

@@ -13,7 +13,7 @@ const BOM = 0xfeff;
 /**
  * Reads a byte stream line by line (MCP stdio transport: one message per LF-terminated line).
  * Splits raw bytes on LF only (never on U+2028), strips one trailing CR, decodes each whole line so a
- * character split across reads is never garbled, drops a UTF-8 BOM at stream start, and skips blank lines.
+ * character split across reads is never garbled, drops a UTF-8 BOM at the start of a line, and skips blank lines (a BOM with nothing after it is blank).
  * A line longer than `maxLineBytes` is reported once as {@link OVERSIZE} and skipped up to its LF,
  * holding at most `maxLineBytes` in memory. A final line without LF is delivered at end of stream.
  * @param stream - e.g. `Bun.stdin.stream()`.
@@ -42,6 +42,12 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
     let i = start;
     while (i < end && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === CR)) i++;
     if (i === end) return;
+    // A line that is only a BOM (and blanks) is a blank line too; `decode` drops one leading BOM.
+    if (i === start && end - i >= 3 && bytes[i] === 0xef && bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf) {
+      i += 3;
+      while (i < end && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === CR)) i++;
+      if (i === end) return;
+    }
     return onLine(decoder.decode(bytes.subarray(start, end)));
   };
 
@@ -61,7 +67,12 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
     let i = start;
     for (let c = text.charCodeAt(i); i < end && (c === 32 || c === 9 || c === CR); c = text.charCodeAt(++i));
     if (i === end) return;
-    if (start < end && text.charCodeAt(start) === BOM) start++;
+    if (start < end && text.charCodeAt(start) === BOM) {
+      // A line that is only a BOM (and blanks) is a blank line too.
+      start++;
+      for (i = start; i < end && text.charCodeAt(i) <= 32 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === CR); i++);
+      if (i === end) return;
+    }
     return onLine(start === 0 && end === text.length ? text : text.slice(start, end));
   };
 

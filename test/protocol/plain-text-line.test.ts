@@ -1,6 +1,6 @@
 // The direct serialization of a one-text-block result gives the same line as projecting and stringifying it.
 import { expect, test } from "bun:test";
-import { plainTextLine, projectResult, type CallResult } from "../../src/protocol/project.ts";
+import { callResultLine, plainTextLine, projectCallResult, type CallResult } from "../../src/protocol/project.ts";
 import { resultLine } from "../../src/protocol/jsonrpc.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
 
@@ -15,11 +15,10 @@ test("plainTextLine = the projected result's line for a plain text block in ever
       for (const id of [1, "a\"b", 0]) {
         const r: CallResult = { content: [{ type: "text", text }] };
         const fast = plainTextLine(id, r, f, META_JSON);
-        // As Session.#project completes a 2026-07-28 result.
-        const projected = projectResult(r, f);
-        if (f.modern) Object.assign(projected, { resultType: "complete", _meta: META });
-        else legacy++;
-        expect(fast, version).toBe(resultLine(id, projected));
+        // The projection every other result takes (src/protocol/project.ts), serialized.
+        expect(fast, version).toBe(resultLine(id, projectCallResult(r, f, META)));
+        expect(callResultLine(id, r, f, META, META_JSON), version).toBe(fast!);
+        if (!f.modern) legacy++;
       }
     }
     const others: CallResult[] = [
@@ -30,7 +29,10 @@ test("plainTextLine = the projected result's line for a plain text block in ever
       { content: [{ type: "text", text: "x" }, { type: "text", text: "y" }] },
       { content: [] },
     ];
-    for (const r of others) expect(plainTextLine(1, r, f, META_JSON)).toBeUndefined();
+    for (const r of others) {
+      expect(plainTextLine(1, r, f, META_JSON)).toBeUndefined();
+      expect(callResultLine(1, r, f, META, META_JSON)).toBe(resultLine(1, projectCallResult(r, f, META)));
+    }
   }
   expect(legacy).toBeGreaterThan(0);
 });

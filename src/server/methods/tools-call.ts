@@ -5,7 +5,7 @@ import { callResultLine, type CallResult } from "../../protocol/project.ts";
 import { ajvLoaded, loadAjv, outputOf, parseArguments, usesJsonSchemaValidation, type Tool } from "../../tool.ts";
 import { tracing } from "../../telemetry/state.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../call.ts";
-import { capLine } from "../calls.ts";
+import { overLimit } from "../calls.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { THROWN } from "../middleware.ts";
@@ -31,6 +31,8 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
   eras: ["legacy", "modern"],
   capability: "tools",
   params,
+  // The common call, checked without valibot's datasets: what the schema would pass unchanged.
+  accepts: (p) => (p !== null && typeof p === "object" && typeof (p as ToolsCallParams).name === "string" && isArgs((p as ToolsCallParams).arguments) && !Array.isArray(p) ? (p as ToolsCallParams) : undefined),
   handle(p, ctx) {
     const t = ctx.connection.registry.tools.get(p.name);
     if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
@@ -49,9 +51,10 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
     const registry = ctx.connection.registry;
     const f = ctx.features;
     const max = registry.options.maxResultBytes;
-    return capLine(callResultLine(id, r, f, registry.modernMeta, registry.modernMetaJson), max, (bytes) =>
-      callResultLine(id, errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f, registry.modernMeta, registry.modernMetaJson),
-    );
+    const line = callResultLine(id, r, f, registry.modernMeta, registry.modernMetaJson);
+    const bytes = overLimit(line, max);
+    if (bytes === undefined) return line;
+    return callResultLine(id, errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f, registry.modernMeta, registry.modernMetaJson);
   },
   timeoutMs: (p, ctx) => ctx.connection.registry.tools.get(p.name)?.definition.timeoutMs ?? ctx.connection.registry.options.timeoutMs,
   timedOut: (ms, p) => errorResult(`Tool ${p.name} timed out after ${ms} ms`),
