@@ -93,12 +93,14 @@ export function invalidArgumentsText(t: Tool, issues: readonly string[]): string
 }
 
 /**
- * The isError text for a tool that threw; the stack goes to stderr, never to the client.
- * @param t - the tool.
+ * The isError text for a tool that threw: the thrown message itself, as mcplite and the official SDKs
+ * send it (the model reads what the tool said; the tool's name stays in the span and the stderr line,
+ * and the stack goes to stderr, never to the client).
+ * @param _t - the tool.
  * @param e - what it threw.
- * @returns `Tool <name> failed: <message>`.
+ * @returns the message: an Error's message (else its name), a string, or JSON.
  */
-export function thrownText(t: Tool, e: unknown): string {
+export function thrownText(_t: Tool, e: unknown): string {
   let message: string;
   try {
     message = messageOf(e);
@@ -106,7 +108,7 @@ export function thrownText(t: Tool, e: unknown): string {
     // A hostile value (a throwing `message` getter, a revoked Proxy) still yields a tool error.
     message = "the thrown value could not be read";
   }
-  return `Tool ${t.name} failed: ${message}`;
+  return message;
 }
 
 /** A readable message for anything thrown: an Error's message (else its name), a string, or JSON. */

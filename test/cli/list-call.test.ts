@@ -91,7 +91,7 @@ test("call: runs one tool in-process and prints what a client would see", async 
 test("call: an isError result is printed and exits 1; bad arguments are an isError result too", async () => {
   const r = await mcpbin(["call", "divide", '{"a":1,"b":0}', "--config", PROJECT]);
   expect(r.code).toBe(1);
-  expect(r.stdout).toBe("Tool divide failed: division by zero\n");
+  expect(r.stdout).toBe("division by zero\n");
   expect(r.stderr).toEndWith("mcpbin: tool divide returned an error result (isError)\n");
   const bad = await mcpbin(["call", "add", '{"a":"x"}', "--config", PROJECT, "--json"]);
   expect(bad.code).toBe(1);

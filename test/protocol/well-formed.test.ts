@@ -16,7 +16,7 @@ const EXPECTED = {
   lone_text: "a\ufffdb\ufffdc \ud83d\ude00",
   // The JSON text of the structured content: the replacement written as an escape, which parses to U+FFFD.
   lone_structured: '{"s":"x\\ufffdy"}',
-  lone_thrown: "Tool lone_thrown failed: broken \ufffd here",
+  lone_thrown: "broken \ufffd here",
 };
 
 test("wellFormedLine: lone surrogates, raw or escaped, become U+FFFD; pairs and escaped backslashes stay", () => {

@@ -10,13 +10,13 @@ const plain = tool({ name: "plain", description: "", run: () => 1 });
 const shaped = tool({ name: "shaped", description: "", output: v.object({ a: v.number() }), run: () => ({ a: 1 }) });
 
 test("a thrown value of any kind becomes a readable message", () => {
-  expect(thrownText(plain, new Error("disk full"))).toBe("Tool plain failed: disk full");
-  expect(thrownText(plain, new TypeError(""))).toBe("Tool plain failed: TypeError");
-  expect(thrownText(plain, "just a string")).toBe("Tool plain failed: just a string");
-  expect(thrownText(plain, { message: "shaped like an error" })).toBe("Tool plain failed: shaped like an error");
-  expect(thrownText(plain, { code: 42 })).toBe('Tool plain failed: {"code":42}');
-  expect(thrownText(plain, undefined)).toBe("Tool plain failed: undefined");
-  expect(thrownText(plain, 10n)).toBe("Tool plain failed: 10");
+  expect(thrownText(plain, new Error("disk full"))).toBe("disk full");
+  expect(thrownText(plain, new TypeError(""))).toBe("TypeError");
+  expect(thrownText(plain, "just a string")).toBe("just a string");
+  expect(thrownText(plain, { message: "shaped like an error" })).toBe("shaped like an error");
+  expect(thrownText(plain, { code: 42 })).toBe('{"code":42}');
+  expect(thrownText(plain, undefined)).toBe("undefined");
+  expect(thrownText(plain, 10n)).toBe("10");
 });
 
 test("toolResult content is copied, never aliased, and no fallback is added to explicit content", () => {

@@ -83,7 +83,7 @@ for (const era of ERAS) {
 
     test("a tool that throws is an isError result with the message; the stack goes to stderr", async () => {
       const r = await call(era, "throws");
-      expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool throws failed: disk full" }] });
+      expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: "disk full" }] });
       expect(text(r)).not.toContain(" at ");
       const p = procs.get(era)!;
       for (let i = 0; i < 50 && !p.stderr.includes("disk full"); i++) await Bun.sleep(10);
@@ -93,7 +93,7 @@ for (const era of ERAS) {
     test("B45 data that is not base64 is an isError result", async () => {
       const r = await call(era, "bad_base64");
       expect(r.isError).toBe(true);
-      expect(text(r)).toBe("Tool bad_base64 failed: imageContent: data is not base64 (only A-Z a-z 0-9 + / and = padding are allowed)");
+      expect(text(r)).toBe("imageContent: data is not base64 (only A-Z a-z 0-9 + / and = padding are allowed)");
     });
 
     test("toolResult: structuredContent without content gets exactly one JSON text block", async () => {

@@ -145,7 +145,7 @@ describe("thrown values that cannot be read", () => {
     await p.handshake(V);
     const r = await p.request("tools/call", { name: "hostile_throw", arguments: {} }, 2, V);
     expect(r.result.isError).toBe(true);
-    expect(textOf(r)).toBe("Tool hostile_throw failed: the thrown value could not be read");
+    expect(textOf(r)).toBe("the thrown value could not be read");
     expect((await p.request("ping", undefined, 3, V)).result).toEqual({});
     p.closeStdin();
     expect(await exitWithin(p, 5000)).toBe(0);

@@ -49,7 +49,7 @@ test("legacy stdio (SDK v1): ctx, middleware order, a changed request, short-cir
   expect((err as { message: string }).message).toContain("forbidden by policy");
   // maskErrors: a thrown Error is hidden from the model, a ToolError is not
   expect(text(await client.callTool({ name: "boom", arguments: {} }))).toBe("Tool boom failed: internal error");
-  expect(text(await client.callTool({ name: "oops", arguments: {} }))).toBe("Tool oops failed: try again with a city");
+  expect(text(await client.callTool({ name: "oops", arguments: {} }))).toBe("try again with a city");
   // the TTL cache of a readOnlyHint tool
   expect(text(await client.callTool({ name: "counter", arguments: {} }))).toBe("1");
   expect(text(await client.callTool({ name: "counter", arguments: {} }))).toBe("1");
