@@ -110,14 +110,22 @@ export function projectName(dir: string): string {
 }
 
 /**
+ * The scaffold's `mcpbin` dependency: `^<version>` when this mcpbin is an installed package (it lies in a
+ * `node_modules` folder), a `file:` link to it when it runs from a clone.
+ * @param root - the mcpbin package's folder.
+ */
+export function defaultMcpbinSpec(root: string): string {
+  return root.split(/[\\/]/).includes("node_modules") ? `^${pkg.version}` : `file:${root}`;
+}
+
+/**
  * Writes a new project into `dir` (created if needed). Nothing is overwritten.
  * @param dir - the project directory.
- * @param mcpbinSpec - the `mcpbin` dependency in package.json. Default: `file:` the mcpbin package this CLI
- *   runs from (mcpbin is not on the npm registry yet, so a version range would not install); e.g. `^0.1.0` once it is.
+ * @param mcpbinSpec - the `mcpbin` dependency in package.json. Default {@link defaultMcpbinSpec}.
  * @returns the files written and a summary for stdout.
  * @throws CliError when one of the files already exists (nothing is written then).
  */
-export function initProject(dir: string, mcpbinSpec = `file:${resolve(import.meta.dir, "../..")}`): { files: string[]; summary: string } {
+export function initProject(dir: string, mcpbinSpec = defaultMcpbinSpec(resolve(import.meta.dir, "../.."))): { files: string[]; summary: string } {
   const name = projectName(dir);
   const files = scaffoldFiles(name, mcpbinSpec);
   const taken = Object.keys(files).filter((f) => existsSync(join(dir, f)));

@@ -94,3 +94,11 @@ test("without --mcpbin the scaffold depends on the mcpbin it was made with (not 
   const manifest = JSON.parse(readFileSync(join(parent, "plain", "package.json"), "utf8"));
   expect(manifest.dependencies.mcpbin).toBe(`file:${ROOT}`);
 });
+
+test("mcpbin init from an installed package depends on mcpbin@^<version>; from a clone on a file: link", async () => {
+  const { defaultMcpbinSpec } = await import("../../src/cli/init.ts");
+  const pkg = (await import("../../package.json", { with: { type: "json" } })).default as { version: string };
+  expect(defaultMcpbinSpec("/home/me/app/node_modules/mcpbin")).toBe(`^${pkg.version}`);
+  expect(defaultMcpbinSpec("C:\\app\\node_modules\\mcpbin")).toBe(`^${pkg.version}`);
+  expect(defaultMcpbinSpec("/home/me/src/mcpbin")).toBe("file:/home/me/src/mcpbin");
+});
