@@ -14,7 +14,7 @@ export function scaffoldFiles(name: string, mcpbinSpec: string): Record<string, 
     type: "module",
     scripts: { build: "mcpbin build", dev: "mcpbin dev", list: "mcpbin list", test: "bun test", release: "mcpbin release" },
     dependencies: { mcpbin: mcpbinSpec, valibot: pkg.dependencies.valibot },
-    devDependencies: { bun: pkg.devDependencies.bun, "bun-types": pkg.devDependencies["bun-types"] },
+    devDependencies: { bun: pkg.dependencies.bun, "bun-types": pkg.devDependencies["bun-types"] },
     // npm runs bun's postinstall (it links the platform binary) only when allowed.
     allowScripts: { bun: true },
   };
