@@ -3,6 +3,7 @@
 // (the `bun` package's binary, found from here or the working directory the way Node resolves packages),
 // so no `bun` is needed on PATH. Under Bun it runs the CLI in-process.
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -40,5 +41,5 @@ if (process.versions.bun) {
     );
     process.exit(1);
   });
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + 1 : 1)));
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 1)));
 }
