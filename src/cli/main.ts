@@ -369,7 +369,9 @@ async function list(args: string[]): Promise<number> {
 async function call(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
   extra("call", positionals, 3);
-  const [name, json, entry] = positionals;
+  let [name, json, entry] = positionals;
+  // The JSON arguments are optional: `call <tool> server.ts` names the entry script, not the arguments.
+  if (entry === undefined && json !== undefined && !json.trimStart().startsWith("{") && /\.(?:[cm]?[jt]sx?)$/.test(json)) [json, entry] = [undefined, json];
   if (!name) throw new CliError(`call needs a tool name: mcpbin call <tool> '<json arguments>'`, 2);
   const src = pickSource(values.config as string | undefined, entry, "call");
   const out = ownStdout();

@@ -142,3 +142,10 @@ test("list --json and call --json stay parseable when the script prints (top lev
   expect(JSON.parse(called.stdout)).toEqual({ content: [{ type: "text", text: "(none)" }] });
   expect(called.stderr).toContain("inside run");
 });
+
+test("call: the JSON arguments are optional before an entry script (call <tool> server.ts runs the tool with {})", async () => {
+  const r = await mcpbin(["call", "slugify", "examples/toolkit/server.ts", "--json"]);
+  // The script was loaded and the tool called with {}: its missing argument is an isError result, not a JSON parse error.
+  expect(r.code).toBe(1);
+  expect(JSON.parse(r.stdout).content[0].text).toStartWith("Invalid arguments for tool slugify:");
+});
