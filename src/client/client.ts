@@ -1,0 +1,416 @@
+/** @module The MCP client: one connection to one server, both eras, requests and what the server sends back. */
+import { checkEnvelope, ErrorCode, errorLine, notificationLine, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
+import { LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
+import { Outbound, OutboundError } from "../server/outbound.ts";
+import { META_KEYS } from "./meta.ts";
+import type { ClientTransport } from "./transport.ts";
+
+/** An implementation's identity (MCP `Implementation`). */
+export interface Implementation {
+  readonly name: string;
+  readonly version: string;
+  readonly [key: string]: unknown;
+}
+
+/** A JSON object as the server sent it. */
+export type JsonObject = Record<string, unknown>;
+
+/** A tool as the server listed it (MCP `Tool`): every field kept. */
+export interface UpstreamTool extends JsonObject {
+  readonly name: string;
+  readonly inputSchema: JsonObject;
+}
+
+/** What `tools/call` returned (MCP `CallToolResult`), as the server sent it. */
+export interface CallToolResult extends JsonObject {
+  readonly content: JsonObject[];
+  readonly isError?: boolean;
+  readonly structuredContent?: unknown;
+}
+
+/** A server → client request the caller answers (roots/list, sampling/createMessage, elicitation/create). */
+export type ServerRequestHandler = (method: string, params: JsonObject | undefined, ctx: { readonly signal: AbortSignal }) => Promise<unknown>;
+
+/** Options of {@link connect} about the protocol (the transport's own options are in {@link ConnectOptions}). */
+export interface ClientOptions {
+  /** Sent as `clientInfo`; default `{ name: "mcpbin-client", version: "0.1.0" }`. */
+  readonly clientInfo?: Implementation;
+  /**
+   * Which era to speak: `"auto"` (default) probes with `server/discover` and falls back to `initialize`
+   * on any error or no answer (PROTOCOL.md §4.6); `"modern"` only 2026-07-28; `"legacy"` only `initialize`
+   * (at the newest legacy version the server accepts).
+   */
+  readonly era?: "auto" | "modern" | "legacy";
+  /** Time limit of each request, ms (default 60000; 0 = none); `callTool` may set its own. */
+  readonly timeoutMs?: number;
+  /** Time limit of the handshake, ms (default 10000); the `server/discover` probe gets at most 5000 of it. */
+  readonly startTimeoutMs?: number;
+  /** Client capabilities declared (default `{}`); add `roots`, `sampling`, `elicitation` when `onRequest` answers them. */
+  readonly capabilities?: JsonObject;
+  /** Answers the server's requests other than `ping` (answered here); without it they get -32601. */
+  readonly onRequest?: ServerRequestHandler;
+  /** Every notification the server sends (after the client's own handling of progress and list_changed). */
+  readonly onNotification?: (method: string, params: JsonObject | undefined) => void;
+}
+
+/** Options of one tool call. */
+export interface CallOptions {
+  /** Aborting it sends `notifications/cancelled` for the call and rejects with OutboundError "cancelled". */
+  readonly signal?: AbortSignal;
+  /** Called per `notifications/progress` of this call (a progress token is sent only when this is given). */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Time limit of this call, ms; default the connection's `timeoutMs`; 0 = none. */
+  readonly timeoutMs?: number;
+  /** More `_meta` for the request (e.g. `traceparent`); the protocol's own keys are set by the client. */
+  readonly meta?: JsonObject;
+}
+
+const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpbin-client", version: "0.1.0" };
+
+/**
+ * One connection to one MCP server. Made by {@link connect}; a stateful owner of the transport, the
+ * pending requests ({@link Outbound}) and the listeners.
+ */
+export class McpClient {
+  /** `"modern"` (2026-07-28, every request carries its `_meta`) or `"legacy"` (an `initialize`d session). */
+  era: "modern" | "legacy" = "legacy";
+  /** The protocol version in force. */
+  protocolVersion = NEWEST_LEGACY_VERSION as string;
+  /** What the server said about itself (legacy `serverInfo`, modern `_meta` serverInfo). */
+  serverInfo: Implementation | undefined;
+  /** The server's capabilities. */
+  serverCapabilities: JsonObject = {};
+  /** The server's `instructions`, if it gave any. */
+  instructions: string | undefined;
+  /** Settles when the connection has ended: undefined after close(), else the error that ended it. */
+  readonly closed: Promise<Error | undefined>;
+
+  readonly #transport: ClientTransport;
+  readonly #opts: ClientOptions;
+  readonly #outbound: Outbound;
+  readonly #progress = new Map<string, NonNullable<CallOptions["onProgress"]>>();
+  readonly #serving = new Map<RequestId, AbortController>();
+  readonly #toolsChanged = new Set<() => void>();
+  #nextToken = 1;
+  #listen: AbortController | undefined;
+  #ended = false;
+  #resolveClosed!: (e: Error | undefined) => void;
+
+  /** @internal use {@link connect}. */
+  constructor(transport: ClientTransport, opts: ClientOptions) {
+    this.#transport = transport;
+    this.#opts = opts;
+    this.closed = new Promise((r) => (this.#resolveClosed = r));
+    this.#outbound = new Outbound((line) => {
+      this.#transport.send(line).catch((e: unknown) => this.#sendFailed(line, e));
+    });
+  }
+
+  /** The transport's label: the server's configured name or its URL. */
+  get label(): string {
+    return this.#transport.label;
+  }
+
+  /** @internal starts the transport and runs the handshake. */
+  async open(): Promise<void> {
+    await this.#transport.start({ line: (text) => this.#receive(text), closed: (e) => this.#end(e) });
+    const era = this.#opts.era ?? "auto";
+    const budget = this.#opts.startTimeoutMs ?? 10_000;
+    if (era !== "legacy") {
+      const modern = await this.#discover(era === "auto" ? Math.min(5000, budget) : budget, era === "modern");
+      if (modern) return;
+    }
+    await this.#initialize(budget);
+  }
+
+  /** `server/discover`: true when the server speaks 2026-07-28; false (auto) or throws (modern only) otherwise. */
+  async #discover(timeoutMs: number, required: boolean): Promise<boolean> {
+    let r: JsonObject;
+    try {
+      r = (await this.#outbound.request("server/discover", this.#modernParams({}), { timeoutMs })) as JsonObject;
+    } catch (e) {
+      if (required || (e instanceof OutboundError && e.code === "closed")) throw this.#wrap("server/discover", e);
+      return false;
+    }
+    const supported = Array.isArray(r?.supportedVersions) ? r.supportedVersions : [];
+    if (!supported.includes(MODERN_VERSION)) {
+      if (required) throw new OutboundError("unavailable", `${this.label}: the server does not speak ${MODERN_VERSION} (supported: ${supported.join(", ")})`);
+      return false;
+    }
+    this.era = "modern";
+    this.protocolVersion = MODERN_VERSION;
+    this.serverCapabilities = (r.capabilities as JsonObject) ?? {};
+    this.instructions = typeof r.instructions === "string" ? r.instructions : undefined;
+    this.serverInfo = ((r._meta as JsonObject | undefined)?.[META_KEYS.serverInfo] as Implementation) ?? (r.serverInfo as Implementation | undefined);
+    return true;
+  }
+
+  /** `initialize` at the newest legacy version, accepting any legacy version the server answers with (basic/lifecycle). */
+  async #initialize(timeoutMs: number): Promise<void> {
+    let r: JsonObject;
+    try {
+      r = (await this.#outbound.request(
+        "initialize",
+        { protocolVersion: NEWEST_LEGACY_VERSION, capabilities: this.#opts.capabilities ?? {}, clientInfo: this.#opts.clientInfo ?? DEFAULT_CLIENT_INFO },
+        { timeoutMs },
+      )) as JsonObject;
+    } catch (e) {
+      throw this.#wrap("initialize", e);
+    }
+    const v = r?.protocolVersion;
+    if (typeof v !== "string" || !(LEGACY_VERSIONS as readonly string[]).includes(v)) {
+      throw new OutboundError("unavailable", `${this.label}: the server answered initialize with protocol version ${JSON.stringify(v)}, which this client does not speak (it speaks ${LEGACY_VERSIONS.join(", ")})`);
+    }
+    this.era = "legacy";
+    this.protocolVersion = v;
+    this.serverCapabilities = (r.capabilities as JsonObject) ?? {};
+    this.serverInfo = r.serverInfo as Implementation | undefined;
+    this.instructions = typeof r.instructions === "string" ? r.instructions : undefined;
+    this.#transport.negotiated?.(v);
+    await this.#transport.send(notificationLine("notifications/initialized", {}));
+  }
+
+  /** `params` with the 2026-07-28 `_meta` every modern request carries (PROTOCOL.md §4.2), the caller's `_meta` kept. */
+  #modernParams(params: JsonObject): JsonObject {
+    const given = params._meta as JsonObject | undefined;
+    return {
+      ...params,
+      _meta: {
+        ...given,
+        [META_KEYS.protocolVersion]: MODERN_VERSION,
+        [META_KEYS.clientCapabilities]: this.#opts.capabilities ?? {},
+        [META_KEYS.clientInfo]: this.#opts.clientInfo ?? DEFAULT_CLIENT_INFO,
+      },
+    };
+  }
+
+  /**
+   * Sends any request in the era in force and waits for its result.
+   * @param method - e.g. `tools/list`.
+   * @param params - its params (without the era's `_meta`, which is added).
+   * @param opts - signal and time limit (default the connection's).
+   * @returns the result as the server sent it.
+   * @throws OutboundError: "rpc" (the server's error, in `rpc`), "timeout", "cancelled", "closed", "unavailable"; the message names the server.
+   */
+  async request(method: string, params: JsonObject = {}, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonObject> {
+    const p = this.era === "modern" ? this.#modernParams(params) : Object.keys(params).length === 0 && method === "ping" ? undefined : params;
+    try {
+      return (await this.#outbound.request(method, p, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000 })) as JsonObject;
+    } catch (e) {
+      throw this.#wrap(method, e, opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000);
+    }
+  }
+
+  /** Every page of a paginated list (opaque `cursor`/`nextCursor`, MCP basic/utilities/pagination), at most 1000 pages. */
+  async #all(method: string, key: string): Promise<JsonObject[]> {
+    const out: JsonObject[] = [];
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    for (let page = 0; page < 1000; page++) {
+      const r = await this.request(method, cursor === undefined ? {} : { cursor });
+      const items = r[key];
+      if (Array.isArray(items)) out.push(...(items as JsonObject[]));
+      const next = r.nextCursor;
+      if (typeof next !== "string" || seen.has(next)) return out;
+      seen.add(next);
+      cursor = next;
+    }
+    return out;
+  }
+
+  /**
+   * Lists every tool (all pages of `tools/list`, MCP server/tools).
+   * @returns the tools exactly as the server listed them.
+   * @throws OutboundError as {@link request}.
+   */
+  listTools(): Promise<UpstreamTool[]> {
+    return this.#all("tools/list", "tools") as Promise<UpstreamTool[]>;
+  }
+
+  /**
+   * Calls a tool (MCP server/tools `tools/call`).
+   * @param name - the tool's name on this server.
+   * @param args - its arguments (an object).
+   * @param opts - signal (cancellation), onProgress, timeoutMs, extra `_meta`.
+   * @returns the CallToolResult as the server sent it (a tool's failure is `isError: true`, not a rejection).
+   * @throws OutboundError as {@link request} (protocol errors such as an unknown tool are "rpc").
+   */
+  async callTool(name: string, args: JsonObject = {}, opts: CallOptions = {}): Promise<CallToolResult> {
+    const meta: JsonObject = { ...opts.meta };
+    let token: string | undefined;
+    if (opts.onProgress) {
+      token = `${this.label}-p${this.#nextToken++}`;
+      meta.progressToken = token;
+      this.#progress.set(token, opts.onProgress);
+    }
+    const params: JsonObject = { name, arguments: args };
+    if (Object.keys(meta).length > 0) params._meta = meta;
+    try {
+      return (await this.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs })) as CallToolResult;
+    } finally {
+      if (token !== undefined) this.#progress.delete(token);
+    }
+  }
+
+  /** Every resource (all pages of `resources/list`, MCP server/resources). @throws OutboundError */
+  listResources(): Promise<JsonObject[]> {
+    return this.#all("resources/list", "resources");
+  }
+
+  /** Every resource template (all pages of `resources/templates/list`). @throws OutboundError */
+  listResourceTemplates(): Promise<JsonObject[]> {
+    return this.#all("resources/templates/list", "resourceTemplates");
+  }
+
+  /**
+   * Reads a resource (`resources/read`).
+   * @returns the ReadResourceResult as sent (`contents` with `mimeType`, `_meta` kept).
+   * @throws OutboundError as {@link request}.
+   */
+  readResource(uri: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonObject> {
+    return this.request("resources/read", { uri }, opts);
+  }
+
+  /** Every prompt (all pages of `prompts/list`, MCP server/prompts). @throws OutboundError */
+  listPrompts(): Promise<JsonObject[]> {
+    return this.#all("prompts/list", "prompts");
+  }
+
+  /**
+   * Gets a prompt (`prompts/get`).
+   * @param args - its arguments (string values).
+   * @returns the GetPromptResult as sent.
+   * @throws OutboundError as {@link request}.
+   */
+  getPrompt(name: string, args: Record<string, string> = {}, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonObject> {
+    return this.request("prompts/get", { name, arguments: args }, opts);
+  }
+
+  /** `ping` (legacy only; 2026-07-28 has none, where this sends `server/discover` instead). @throws OutboundError */
+  async ping(timeoutMs?: number): Promise<void> {
+    await this.request(this.era === "modern" ? "server/discover" : "ping", {}, { timeoutMs });
+  }
+
+  /**
+   * Calls `listener` whenever the server says its tool list changed: `notifications/tools/list_changed`
+   * on a legacy session, or on a `subscriptions/listen` stream opened here in 2026-07-28 (when the server
+   * advertises `tools.listChanged`).
+   * @returns a function that removes the listener (the listen stream is cancelled with the last one).
+   */
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolsChanged.add(listener);
+    if (this.era === "modern" && this.#listen === undefined && (this.serverCapabilities.tools as JsonObject | undefined)?.listChanged === true) {
+      const ac = (this.#listen = new AbortController());
+      this.request("subscriptions/listen", { notifications: { toolsListChanged: true } }, { signal: ac.signal, timeoutMs: 0 }).catch(() => {});
+    }
+    return () => {
+      this.#toolsChanged.delete(listener);
+      if (this.#toolsChanged.size === 0 && this.#listen) {
+        this.#listen.abort();
+        this.#listen = undefined;
+      }
+    };
+  }
+
+  /** Ends the connection: pending requests reject ("closed"), the transport closes (the child process ends). Idempotent. */
+  async close(): Promise<void> {
+    this.#listen?.abort();
+    this.#end(undefined);
+    await this.#transport.close();
+  }
+
+  #end(error: Error | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#outbound.close(error ? error.message : "the connection was closed");
+    for (const ac of this.#serving.values()) ac.abort();
+    this.#serving.clear();
+    this.#progress.clear();
+    this.#resolveClosed(error);
+  }
+
+  /** A send that failed (the process is gone, HTTP refused): its request fails now instead of waiting for its timeout. */
+  #sendFailed(line: string, e: unknown): void {
+    let id: unknown;
+    try {
+      id = (JSON.parse(line) as { id?: unknown; method?: unknown }).method !== undefined ? (JSON.parse(line) as { id?: unknown }).id : undefined;
+    } catch {
+      return;
+    }
+    if (id === undefined) return;
+    this.#outbound.deliver({ id, error: { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) } });
+  }
+
+  #wrap(method: string, e: unknown, timeoutMs?: number): Error {
+    if (!(e instanceof OutboundError)) return e as Error;
+    const where = `${this.label}: ${method}`;
+    switch (e.code) {
+      case "rpc":
+        return new OutboundError("rpc", `${where} failed: ${e.rpc?.message ?? "error"} (${e.rpc?.code})`, e.rpc);
+      case "timeout":
+        return new OutboundError("timeout", `${where}: no answer within ${timeoutMs ?? "the time limit of"} ms`);
+      case "cancelled":
+        return new OutboundError("cancelled", `${where}: cancelled`);
+      default:
+        return new OutboundError(e.code, `${where}: ${e.message.replace(/^[^:]*: /, "")}`);
+    }
+  }
+
+  /** One message from the server. */
+  #receive(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      process.stderr.write(`mcpbin: [${this.label}] ignored a line that is not JSON\n`);
+      return;
+    }
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const env = checkEnvelope(v);
+      if (env.kind === "response") this.#outbound.deliver(env.response);
+      else if (env.kind === "message") {
+        const { id, method } = env.message;
+        const params = env.message.params as JsonObject | undefined;
+        if (id === undefined) this.#notification(method, params);
+        else void this.#serverRequest(id, method, params);
+      }
+    }
+  }
+
+  #notification(method: string, params: JsonObject | undefined): void {
+    if (method === "notifications/progress" && params) {
+      const cb = this.#progress.get(params.progressToken as string);
+      if (cb && typeof params.progress === "number") {
+        const p: { progress: number; total?: number; message?: string } = { progress: params.progress };
+        if (typeof params.total === "number") p.total = params.total;
+        if (typeof params.message === "string") p.message = params.message;
+        cb(p);
+      }
+    } else if (method === "notifications/tools/list_changed") {
+      for (const l of [...this.#toolsChanged]) l();
+    } else if (method === "notifications/cancelled" && params) {
+      this.#serving.get(params.requestId as RequestId)?.abort();
+    }
+    this.#opts.onNotification?.(method, params);
+  }
+
+  /** A request from the server: `ping` answered here, the rest by `onRequest` (else -32601). */
+  async #serverRequest(id: RequestId, method: string, params: JsonObject | undefined): Promise<void> {
+    let line: string;
+    if (method === "ping") line = resultLine(id, {});
+    else if (!this.#opts.onRequest) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+    else {
+      const ac = new AbortController();
+      this.#serving.set(id, ac);
+      try {
+        line = resultLine(id, await this.#opts.onRequest(method, params, { signal: ac.signal }));
+      } catch (e) {
+        line = errorLine(id, e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, (e as Error)?.message ?? String(e)));
+      } finally {
+        this.#serving.delete(id);
+      }
+      if (ac.signal.aborted) return;
+    }
+    await this.#transport.send(line).catch(() => {});
+  }
+}

@@ -1,0 +1,60 @@
+/** @module connect(): a started, handshaken client for a command, a URL, or any transport. */
+import { McpClient, type ClientOptions } from "./client.ts";
+import { httpTransport, type HttpTarget } from "./http.ts";
+import { stdioTransport, type StderrMode, type StdioTarget } from "./stdio.ts";
+import type { ClientTransport } from "./transport.ts";
+import { OutboundError } from "../server/outbound.ts";
+
+/** What {@link connect} reaches: a command (stdio), a URL (Streamable HTTP), or a transport of your own. */
+export type ConnectTarget = StdioTarget | HttpTarget | ClientTransport;
+
+/** Options of {@link connect}: the protocol's ({@link ClientOptions}) and the transports'. */
+export interface ConnectOptions extends ClientOptions {
+  /** The server's name in errors and as the prefix of its stderr lines; default the command's file name or the URL. */
+  readonly name?: string;
+  /** stdio: what the child's stderr becomes (default each line prefixed `[name] ` on our stderr). */
+  readonly stderr?: StderrMode;
+  /** stdio: more variable names the child inherits from our environment (see INHERITED_ENV). */
+  readonly inheritEnv?: readonly string[];
+  /** HTTP: the fetch to use. */
+  readonly fetch?: typeof fetch;
+}
+
+function isTransport(t: ConnectTarget): t is ClientTransport {
+  return typeof (t as ClientTransport).start === "function" && typeof (t as ClientTransport).send === "function";
+}
+
+/**
+ * Connects to an MCP server and completes the handshake: `server/discover` (2026-07-28) when the server
+ * speaks it, else `initialize` at the newest legacy version it accepts (PROTOCOL.md §4.6). A stdio
+ * server that exits on the probe (some do on anything before `initialize`) is started once more and
+ * initialized. The handshake is bounded by `startTimeoutMs` (default 10 s).
+ * @param target - `{command, args?, env?, cwd?}`, `{url, headers?}`, or a {@link ClientTransport}.
+ * @param opts - see {@link ConnectOptions}.
+ * @returns the connected client.
+ * @throws OutboundError when the server cannot be started or reached, or its handshake fails or times out (the message names it).
+ */
+export async function connect(target: ConnectTarget, opts: ConnectOptions = {}): Promise<McpClient> {
+  const make = (): ClientTransport => {
+    if (isTransport(target)) return target;
+    if ("url" in target) return httpTransport(target, { label: opts.name, fetch: opts.fetch });
+    return stdioTransport(target, { label: opts.name, stderr: opts.stderr, inheritEnv: opts.inheritEnv });
+  };
+  const first = new McpClient(make(), opts);
+  try {
+    await first.open();
+    return first;
+  } catch (e) {
+    await first.close().catch(() => {});
+    const retry = (opts.era ?? "auto") === "auto" && !isTransport(target) && "command" in target && e instanceof OutboundError && e.code === "closed";
+    if (!retry) throw e instanceof OutboundError || !(e instanceof Error) ? e : new OutboundError("closed", e.message);
+    const second = new McpClient(make(), { ...opts, era: "legacy" });
+    try {
+      await second.open();
+      return second;
+    } catch (e2) {
+      await second.close().catch(() => {});
+      throw e2;
+    }
+  }
+}

@@ -1,0 +1,195 @@
+/** @module The client's Streamable HTTP transport: one POST per message, JSON or SSE replies, the legacy session and its GET stream. */
+import { createParser } from "eventsource-parser";
+import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
+import { META_KEYS } from "./meta.ts";
+import type { ClientTransport, TransportSink } from "./transport.ts";
+
+/** A server reached over Streamable HTTP (MCP basic/transports). */
+export interface HttpTarget {
+  /** The MCP endpoint, e.g. `https://mcp.example.com/mcp`. */
+  readonly url: string;
+  /** Sent on every request (e.g. `Authorization`); never logged. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Options of {@link httpTransport}. */
+export interface HttpTransportOptions {
+  /** The label in errors; default the URL's origin and path (never its query or credentials). */
+  readonly label?: string;
+  /** The fetch to use (tests pass a validating one); default the global fetch. */
+  readonly fetch?: typeof fetch;
+  /** Largest SSE event or JSON body accepted, in bytes. Default 64 MiB. */
+  readonly maxMessageBytes?: number;
+}
+
+/** Methods whose `Mcp-Name` header mirrors a params field (2026-07-28 Streamable HTTP, standard headers). */
+const NAME_FIELD: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/** A header value as the 2026-07-28 standard headers carry it: as is when printable ASCII, else `=?base64?…?=`. */
+function headerValue(v: string): string {
+  return /^[\x20-\x7e]*$/.test(v) && v.trim() === v ? v : `=?base64?${Buffer.from(v, "utf8").toString("base64")}?=`;
+}
+
+/**
+ * A transport to a Streamable HTTP endpoint. Each message is one POST; a request's reply is a JSON
+ * body or an SSE stream (progress and server requests first, then the response). Legacy sessions keep
+ * the `Mcp-Session-Id` issued at `initialize`, send `MCP-Protocol-Version`, open the optional GET
+ * stream for server notifications, and are deleted on close. Modern (2026-07-28) requests carry
+ * `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` mirroring the body. An HTTP failure without a
+ * JSON-RPC body, or a stream that ends before its response, is delivered as an error response for
+ * that request id, so no call waits for an answer that cannot come.
+ * @param target - url and headers.
+ * @param opts - label, fetch, size cap.
+ * @returns the transport.
+ */
+export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {}): ClientTransport {
+  const url = new URL(target.url);
+  const label = opts.label ?? `${url.origin}${url.pathname}`;
+  const doFetch = opts.fetch ?? fetch;
+  const maxBytes = opts.maxMessageBytes ?? 64 * 1024 * 1024;
+  let sink: TransportSink | undefined;
+  let sessionId: string | undefined;
+  let legacyVersion: string | undefined;
+  let closed = false;
+  /** One controller per open POST (keyed by request id) and the GET stream. */
+  const open = new Map<RequestId | "get", AbortController>();
+
+  const baseHeaders = (): Record<string, string> => {
+    const h: Record<string, string> = { ...target.headers, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    if (sessionId !== undefined) h["mcp-session-id"] = sessionId;
+    if (legacyVersion !== undefined) h["mcp-protocol-version"] = legacyVersion;
+    return h;
+  };
+
+  const fail = (id: RequestId, message: string) => {
+    sink?.line(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `${label}: ${message}` } }));
+  };
+
+  /** Delivers a reply body (JSON or SSE); returns whether a response for `id` was among it. */
+  const deliver = async (res: Response, id: RequestId | undefined, signal: AbortSignal): Promise<boolean> => {
+    const type = res.headers.get("content-type") ?? "";
+    let answered = false;
+    const one = (text: string) => {
+      if (id !== undefined && !answered && responseId(text) === id) answered = true;
+      sink?.line(text);
+    };
+    if (type.includes("text/event-stream") && res.body) {
+      const parser = createParser({
+        onEvent: (ev) => {
+          if (ev.data.trim() !== "") one(ev.data);
+        },
+        maxBufferSize: maxBytes,
+      } as Parameters<typeof createParser>[0]);
+      const dec = new TextDecoder();
+      try {
+        for await (const chunk of res.body) {
+          if (signal.aborted) break;
+          parser.feed(dec.decode(chunk, { stream: true }));
+        }
+      } catch {
+        // the stream broke or was aborted; a missing response is reported by the caller
+      }
+      return answered;
+    }
+    const text = await res.text();
+    if (text.length > maxBytes) return false;
+    if (text.trim() !== "") one(text.trim());
+    return answered;
+  };
+
+  const openGetStream = () => {
+    if (closed || open.has("get") || sessionId === undefined) return;
+    const ac = new AbortController();
+    open.set("get", ac);
+    const h = baseHeaders();
+    delete h["content-type"];
+    h.accept = "text/event-stream";
+    void doFetch(url, { method: "GET", headers: h, signal: ac.signal })
+      .then(async (res) => {
+        // 405: the server offers no stream for server-initiated messages, which is allowed.
+        if (res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream")) await deliver(res, undefined, ac.signal);
+        else await res.body?.cancel().catch(() => {});
+      })
+      .catch(() => {})
+      .finally(() => open.delete("get"));
+  };
+
+  return {
+    label,
+    async start(s: TransportSink): Promise<void> {
+      sink = s;
+    },
+    negotiated(version: string): void {
+      legacyVersion = version;
+    },
+    async send(line: string): Promise<void> {
+      if (closed) throw new Error(`${label}: the connection is closed`);
+      const msg = JSON.parse(line) as { id?: RequestId; method?: string; params?: Record<string, unknown> };
+      const h = baseHeaders();
+      const isRequest = msg.method !== undefined && msg.id !== undefined;
+      const modern = msg.params?._meta?.[META_KEYS.protocolVersion];
+      if (typeof modern === "string" && msg.method !== undefined) {
+        h["mcp-protocol-version"] = modern;
+        h["mcp-method"] = headerValue(msg.method);
+        const field = Object.hasOwn(NAME_FIELD, msg.method) ? NAME_FIELD[msg.method]! : undefined;
+        const name = field === undefined ? undefined : msg.params?.[field];
+        if (typeof name === "string") h["mcp-name"] = headerValue(name);
+      }
+      if (msg.method === "notifications/cancelled") {
+        // Closing the request's stream is how an HTTP client stops listening for it.
+        const target = msg.params?.requestId as RequestId | undefined;
+        if (target !== undefined) queueMicrotask(() => open.get(target)?.abort());
+      }
+      const ac = new AbortController();
+      if (isRequest) open.set(msg.id!, ac);
+      let res: Response;
+      try {
+        res = await doFetch(url, { method: "POST", headers: h, body: line, signal: ac.signal });
+      } catch (e) {
+        if (isRequest) open.delete(msg.id!);
+        throw new Error(`${label}: ${(e as Error).message}`);
+      }
+      const sid = res.headers.get("mcp-session-id");
+      if (sid !== null && msg.method === "initialize") sessionId = sid;
+      if (!isRequest) {
+        await res.body?.cancel().catch(() => {});
+        if (!res.ok && res.status !== 202) throw new Error(`${label}: HTTP ${res.status} for ${msg.method ?? "a response"}`);
+        if (msg.method === "notifications/initialized") openGetStream();
+        return;
+      }
+      const id = msg.id!;
+      void (async () => {
+        try {
+          const ok = await deliver(res, id, ac.signal);
+          if (!ok && !ac.signal.aborted) fail(id, res.ok ? "the server ended the reply without a response" : `HTTP ${res.status} ${res.statusText}`.trim());
+        } finally {
+          open.delete(id);
+        }
+      })();
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const ac of open.values()) ac.abort();
+      open.clear();
+      if (sessionId !== undefined) {
+        const h = baseHeaders();
+        delete h["content-type"];
+        await doFetch(url, { method: "DELETE", headers: h })
+          .then((r) => r.body?.cancel())
+          .catch(() => {});
+      }
+      sink?.closed(undefined);
+    },
+  };
+}
+
+/** The id of a JSON-RPC response in `text`, or undefined when it is not a response. */
+function responseId(text: string): RequestId | undefined {
+  try {
+    const m = JSON.parse(text) as { id?: RequestId; method?: unknown; result?: unknown; error?: unknown };
+    return m.method === undefined && ("result" in m || "error" in m) ? m.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
