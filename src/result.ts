@@ -250,3 +250,20 @@ export function toolResult(r: {
 export function isToolResult(x: unknown): x is ToolResult {
   return typeof x === "object" && x !== null && RESULT in x;
 }
+
+/**
+ * A CallToolResult received from another MCP server, returned by a tool as it came (src/client's
+ * passthrough tools): the content blocks are taken as they are, unchecked, and the result is projected
+ * onto the client's protocol version like any other (MCP server/tools CallToolResult).
+ * @param r - `content`, `structuredContent`, `isError` and `_meta` as the other server sent them.
+ * @returns the branded result.
+ */
+export function receivedResult(r: { content?: unknown; structuredContent?: unknown; isError?: unknown; _meta?: unknown }): ToolResult {
+  const content = Array.isArray(r.content) ? (r.content as object[]).filter((b) => typeof b === "object" && b !== null) : [];
+  for (const b of content) if (!(BLOCK in b)) Object.defineProperty(b, BLOCK, { value: true });
+  const out: { -readonly [K in keyof ToolResult]: ToolResult[K] } = { [RESULT]: true, content: content as ContentBlock[] };
+  if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
+  if (r.isError === true) out.isError = true;
+  if (typeof r._meta === "object" && r._meta !== null && !Array.isArray(r._meta)) out.meta = r._meta as Record<string, unknown>;
+  return out;
+}

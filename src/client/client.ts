@@ -129,7 +129,7 @@ export class McpClient {
     try {
       r = (await this.#outbound.request("server/discover", this.#modernParams({}), { timeoutMs })) as JsonObject;
     } catch (e) {
-      if (required || (e instanceof OutboundError && e.code === "closed")) throw this.#wrap("server/discover", e);
+      if (required || (e instanceof OutboundError && e.code === "closed")) throw this.#wrap("server/discover", e, timeoutMs);
       return false;
     }
     const supported = Array.isArray(r?.supportedVersions) ? r.supportedVersions : [];
@@ -155,7 +155,7 @@ export class McpClient {
         { timeoutMs },
       )) as JsonObject;
     } catch (e) {
-      throw this.#wrap("initialize", e);
+      throw this.#wrap("initialize", e, timeoutMs);
     }
     const v = r?.protocolVersion;
     if (typeof v !== "string" || !(LEGACY_VERSIONS as readonly string[]).includes(v)) {
@@ -348,7 +348,7 @@ export class McpClient {
       case "rpc":
         return new OutboundError("rpc", `${where} failed: ${e.rpc?.message ?? "error"} (${e.rpc?.code})`, e.rpc);
       case "timeout":
-        return new OutboundError("timeout", `${where}: no answer within ${timeoutMs ?? "the time limit of"} ms`);
+        return new OutboundError("timeout", timeoutMs === undefined ? `${where}: no answer in time` : `${where}: no answer within ${timeoutMs} ms`);
       case "cancelled":
         return new OutboundError("cancelled", `${where}: cancelled`);
       default:

@@ -124,7 +124,7 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
     },
     async send(line: string): Promise<void> {
       if (closed) throw new Error(`${label}: the connection is closed`);
-      const msg = JSON.parse(line) as { id?: RequestId; method?: string; params?: Record<string, unknown> };
+      const msg = JSON.parse(line) as { id?: RequestId; method?: string; params?: { _meta?: Record<string, unknown>; [k: string]: unknown } };
       const h = baseHeaders();
       const isRequest = msg.method !== undefined && msg.id !== undefined;
       const modern = msg.params?._meta?.[META_KEYS.protocolVersion];

@@ -1,0 +1,106 @@
+/** @module upstreamTools(): another server's tools as ordinary mcpbin tools whose calls pass through as they are. */
+import { tool, type Tool, type ToolAnnotations, type ToolIcon } from "../tool.ts";
+import { receivedResult } from "../result.ts";
+import type { JsonSchema } from "../schema.ts";
+import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
+import { META_KEYS } from "./meta.ts";
+import { safeName, SEPARATOR, withHash } from "./naming.ts";
+
+/** How a passthrough tool reaches its upstream: a client's `callTool`, or the gateway's (restart, retry). */
+export type UpstreamCall = (name: string, args: JsonObject, opts: CallOptions) => Promise<CallToolResult>;
+
+/** Options of {@link upstreamTools}. */
+export interface UpstreamToolsOptions {
+  /** Exposed names become `<prefix>__<tool>` (then mapped to `^[A-Za-z0-9_-]{1,64}$`); default the names as they are (mapped). */
+  readonly prefix?: string;
+  /** Only tools whose upstream names match one of these globs (`*`, `?`, `[…]`, `{a,b}`). */
+  readonly include?: readonly string[];
+  /** Tools whose upstream names match one of these globs are left out (after `include`). */
+  readonly exclude?: readonly string[];
+  /** Time limit per call, ms; default the client's. 0 = none (the server's own `timeoutMs` still applies). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * True when `name` passes the include/exclude globs (Bun.Glob syntax).
+ * @param name - an upstream tool name.
+ * @param include - globs of which one must match (none given: all pass).
+ * @param exclude - globs of which none may match.
+ */
+export function passesFilters(name: string, include?: readonly string[], exclude?: readonly string[]): boolean {
+  if (include && include.length > 0 && !include.some((g) => new Bun.Glob(g).match(name))) return false;
+  return !(exclude ?? []).some((g) => new Bun.Glob(g).match(name));
+}
+
+/**
+ * One upstream tool as an mcpbin tool: its definition differs only in `name` (title, description,
+ * input and output schemas verbatim, annotations, icons, `_meta` kept), and its calls go to `call` with
+ * the caller's signal (cancellation reaches the upstream as `notifications/cancelled` with the upstream's
+ * id) and progress (a token of ours upstream; the client's own token on the way back). The result comes
+ * back as the upstream sent it, projected onto the client's version; the upstream's serverInfo `_meta`
+ * gives way to ours. A call that cannot reach the upstream fails as an isError result naming it.
+ * @param def - the tool as the upstream listed it.
+ * @param exposed - its name here (`^[A-Za-z0-9_-]{1,64}$`).
+ * @param call - how calls reach the upstream.
+ * @param timeoutMs - time limit per call (undefined: the caller's default).
+ * @returns the tool.
+ * @throws ToolDefinitionError when the upstream's schemas are not usable JSON Schemas (the caller leaves such a tool out).
+ */
+export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number): Tool {
+  const upstreamName = def.name;
+  return tool({
+    name: exposed,
+    title: typeof def.title === "string" ? def.title : undefined,
+    description: typeof def.description === "string" ? def.description : "",
+    inputSchema: (def.inputSchema ?? { type: "object" }) as JsonSchema,
+    outputSchema: def.outputSchema as JsonSchema | undefined,
+    verbatimSchemas: true,
+    annotations: def.annotations as ToolAnnotations | undefined,
+    icons: def.icons as ToolIcon[] | undefined,
+    meta: def._meta as Record<string, unknown> | undefined,
+    run: async (args, ctx) => {
+      const r = await call(upstreamName, args as JsonObject, {
+        signal: ctx.signal,
+        onProgress: (p) => ctx.progress(p.progress, p.total, p.message),
+        timeoutMs,
+      });
+      let meta = r._meta as JsonObject | undefined;
+      if (meta && META_KEYS.serverInfo in meta) {
+        const { [META_KEYS.serverInfo]: _, ...rest } = meta;
+        meta = Object.keys(rest).length > 0 ? rest : undefined;
+      }
+      if (r.resultType !== undefined && r.resultType !== "complete") {
+        return receivedResult({ content: [{ type: "text", text: `Tool ${exposed}: the upstream asked for input (resultType ${JSON.stringify(r.resultType)}), which this proxy cannot relay yet` }], isError: true });
+      }
+      return receivedResult({ ...r, _meta: meta });
+    },
+  }) as unknown as Tool;
+}
+
+/**
+ * Another server's tools, ready to serve beside your own (`serve({ tools: [...mine, ...await upstreamTools(gh, { prefix: "gh" })] })`).
+ * Every page of `tools/list` is read once, now; see {@link passthroughTool} for what a call does.
+ * @param client - a connected client ({@link import("./connect.ts").connect}).
+ * @param opts - prefix, include/exclude globs, timeoutMs.
+ * @returns one tool per upstream tool that passed the filters; a tool whose schemas cannot be used is
+ *   left out with one line on stderr naming it.
+ * @throws OutboundError when listing fails.
+ */
+export async function upstreamTools(client: McpClient, opts: UpstreamToolsOptions = {}): Promise<Tool[]> {
+  const listed = await client.listTools();
+  const call: UpstreamCall = (name, args, o) => client.callTool(name, args, o);
+  const out: Tool[] = [];
+  const used = new Set<string>();
+  for (const def of listed) {
+    if (typeof def?.name !== "string" || !passesFilters(def.name, opts.include, opts.exclude)) continue;
+    let name = safeName(opts.prefix === undefined ? def.name : `${opts.prefix}${SEPARATOR}${def.name}`);
+    if (used.has(name)) name = withHash(name, def.name);
+    used.add(name);
+    try {
+      out.push(passthroughTool(def, name, call, opts.timeoutMs));
+    } catch (e) {
+      process.stderr.write(`mcpbin: [${client.label}] tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
+    }
+  }
+  return out;
+}
