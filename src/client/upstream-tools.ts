@@ -59,11 +59,19 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
     icons: def.icons as ToolIcon[] | undefined,
     meta: def._meta as Record<string, unknown> | undefined,
     run: async (args, ctx) => {
+      let relayed = false;
       const r = await call(upstreamName, args as JsonObject, {
         signal: ctx.signal,
-        onProgress: (p) => ctx.progress(p.progress, p.total, p.message),
+        onProgress: (p) => {
+          relayed = true;
+          ctx.progress(p.progress, p.total, p.message);
+        },
         timeoutMs,
       });
+      // Progress relayed in the same turn as the result would leave in the same write as the response; the
+      // SDK v1 client runs progress handlers a microtask late and drops those that come after the response
+      // it settled in the same read. One turn of the event loop lets the progress lines go out first.
+      if (relayed) await new Promise((resolve) => setImmediate(resolve));
       let meta = r._meta as JsonObject | undefined;
       if (meta && META_KEYS.serverInfo in meta) {
         const { [META_KEYS.serverInfo]: _, ...rest } = meta;

@@ -1,0 +1,74 @@
+// upstreamTools() in a script-style server (test/fixtures/upstreams/hub.ts) fronting the SDK v1 server and
+// an mcpbin server, both over stdio, driven by the official SDK v1 client (legacy) and v2 client (2026-07-28).
+import { afterEach, expect, test } from "bun:test";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { resolve } from "node:path";
+import { BUN, ROOT } from "../helpers/proc.ts";
+import { tap, type Tapped } from "./tap.ts";
+
+const HUB = resolve(ROOT, "test/fixtures/upstreams/hub.ts");
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c().catch(() => {});
+});
+
+/** Progress as the client received it on the wire: every notification carries the client's own token. (The SDK
+ * clients run progress handlers a microtask late and may drop those read in the same chunk as the response,
+ * so the wire is what is checked.) */
+function progressOnWire(seen: Tapped): number[] {
+  for (const p of seen.progress) expect(p.params.progressToken).toBe(p.sentToken as never);
+  return seen.progress.map((p) => p.params.progress);
+}
+
+async function exercise(client: ClientV1 | ClientV2, tapped: Tapped) {
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name).sort()).toEqual(
+    ["echo", "mine", "progress", "sleep", "v1__env", "v1__get_user", "v1__meta", "v1__pid", "v1__search", "v1__steps", "v1__wait", "v1__weather"].sort(),
+  );
+  const weather = tools.find((t) => t.name === "v1__weather")!;
+  expect(weather.title).toBe("Weather");
+  expect(weather.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+  expect(weather._meta).toEqual({ "example.com/owner": "v1" });
+  expect(weather.outputSchema).toMatchObject({ type: "object", required: ["temperature", "city"] });
+
+  const r = await client.callTool({ name: "v1__weather", arguments: { city: "Oslo" } });
+  expect(r.content).toEqual([{ type: "text", text: '{"temperature":21.5,"city":"Oslo"}', annotations: { audience: ["user"], priority: 0.5 } }]);
+  expect(r.structuredContent).toEqual({ temperature: 21.5, city: "Oslo" });
+  expect((r._meta as Record<string, unknown>)["example.com/source"]).toBe("v1");
+  expect((await client.callTool({ name: "v1__get_user", arguments: { id: 7 } })).content).toEqual([{ type: "text", text: "user 7" }]);
+  expect((await client.callTool({ name: "echo", arguments: { text: "through" } })).content).toEqual([{ type: "text", text: "through" }]);
+
+  const steps = await (client as ClientV1).callTool({ name: "v1__steps", arguments: {} }, undefined, { onprogress: () => {} });
+  expect(steps.content).toEqual([{ type: "text", text: "token string" }]);
+  expect(progressOnWire(tapped)).toEqual([1, 2, 3]);
+}
+
+test("SDK v1 client (legacy) in front of upstreamTools: names, definitions, results, progress", async () => {
+  const transport = new StdioV1({ command: BUN, args: [HUB], stderr: "pipe" });
+  const seen = tap(transport as never);
+  const client = new ClientV1({ name: "v1-client", version: "1.0.0" });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  await exercise(client, seen);
+  expect(seen.length).toBeGreaterThanOrEqual(6);
+});
+
+test("SDK v2 client (2026-07-28) in front of upstreamTools: the legacy upstream's results arrive as valid 2026 results", async () => {
+  const transport = new StdioV2({ command: BUN, args: [HUB], stderr: "pipe" });
+  const seen = tap(transport as never);
+  const client = new ClientV2({ name: "v2-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  const { tools } = await client.listTools();
+  expect(tools.length).toBe(12);
+  const r = await client.callTool({ name: "v1__weather", arguments: { city: "Oslo" } });
+  expect(r.structuredContent).toEqual({ temperature: 21.5, city: "Oslo" });
+  expect(seen.filter((s) => s.version === "2026-07-28").length).toBeGreaterThanOrEqual(2);
+  const steps = await client.callTool({ name: "v1__steps", arguments: {} }, { onprogress: () => {} });
+  expect(steps.content).toEqual([{ type: "text", text: "token string" }]);
+  expect(progressOnWire(seen)).toEqual([1, 2, 3]);
+});
