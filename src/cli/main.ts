@@ -18,6 +18,7 @@ import { parsePairs, renderContents, renderMessages, requestOnce } from "./read-
 import { initProject } from "./init.ts";
 import { release, RELEASE_PLATFORMS } from "./release.ts";
 import { buildOpenApi, checkOpenApi, type OpenApiCliOptions } from "./openapi.ts";
+import { proxy } from "./proxy.ts";
 import { Registry } from "../server/registry.ts";
 import { loadProject } from "../loader/project.ts";
 import { serve } from "../serve.ts";
@@ -75,6 +76,13 @@ Usage:
                  an MCP Bundle (.mcpb) for one-click install in desktop clients: the
                  executable per platform (as release builds them) and a manifest whose
                  user_config offers the environment variables the server's code reads
+  mcpbin proxy --servers FILE [--naming STRATEGY] [--http [host:]port] [--check]
+                 one server fronting every entry of an mcpServers (Claude Desktop, Cursor)
+                 or servers (VS Code) file; STRATEGY is on-collision (default: colliding
+                 names become <server>__<tool>), prefix (all of them) or none; --check
+                 prints per upstream its tools, bytes, tokens and name problems
+  mcpbin proxy --url URL [--header "Name: value"]... [--name NAME]
+                 a remote Streamable HTTP server served here over stdio (or --http)
   mcpbin --help    this text
   mcpbin --version the version
 
@@ -139,6 +147,7 @@ async function run(argv: string[]): Promise<number> {
   if (command === "openapi") return openapiCommand(rest);
   if (command === "install") return installCommand(rest);
   if (command === "bundle") return bundleCommand(rest);
+  if (command === "proxy") return proxyCommand(rest);
   throw new CliError(`unknown command "${command}"; see mcpbin --help`, 2);
 }
 
@@ -319,6 +328,32 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+async function proxyCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    servers: { type: "string" },
+    url: { type: "string" },
+    header: { type: "string", multiple: true },
+    naming: { type: "string" },
+    name: { type: "string" },
+    check: { type: "boolean" },
+    http: { type: "string" },
+    stdio: { type: "boolean" },
+  });
+  extra("proxy", positionals, 0);
+  // --http/--stdio stay in this process's arguments, where serve() reads them.
+  return proxy(
+    {
+      servers: values.servers as string | undefined,
+      url: values.url as string | undefined,
+      headers: (values.header as string[] | undefined) ?? [],
+      naming: values.naming as string | undefined,
+      name: values.name as string | undefined,
+      check: values.check === true,
+    },
+    pkg.version,
+  );
 }
 
 async function dev(args: string[]): Promise<number> {

@@ -116,11 +116,18 @@ export class McpClient {
     await this.#transport.start({ line: (text) => this.#receive(text), closed: (e) => this.#end(e) });
     const era = this.#opts.era ?? "auto";
     const budget = this.#opts.startTimeoutMs ?? 10_000;
-    if (era !== "legacy") {
-      const modern = await this.#discover(era === "auto" ? Math.min(5000, budget) : budget, era === "modern");
-      if (modern) return;
+    const started = performance.now();
+    try {
+      if (era !== "legacy") {
+        // The probe gets at most half the budget (and 5 s): a legacy server that never answers it keeps time to initialize.
+        const modern = await this.#discover(era === "auto" ? Math.min(5000, Math.ceil(budget / 2)) : budget, era === "modern");
+        if (modern) return;
+      }
+      await this.#initialize(Math.max(1, Math.round(budget - (performance.now() - started))));
+    } catch (e) {
+      if (e instanceof OutboundError && e.code === "timeout") throw new OutboundError("timeout", `${this.label}: no answer to the handshake within ${budget} ms`);
+      throw e;
     }
-    await this.#initialize(budget);
   }
 
   /** `server/discover`: true when the server speaks 2026-07-28; false (auto) or throws (modern only) otherwise. */

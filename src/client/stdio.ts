@@ -3,6 +3,19 @@ import type { Subprocess } from "bun";
 import { readLines } from "../transport/line-reader.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 
+/** Children running now: whatever way this process ends, each gets SIGTERM (an `exit` handler must be synchronous). */
+const running = new Set<Subprocess>();
+let exitHook = false;
+function track(p: Subprocess): void {
+  running.add(p);
+  void p.exited.then(() => running.delete(p));
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const c of running) c.kill("SIGTERM");
+  });
+}
+
 /** How to start a server that speaks MCP over stdio (the `mcpServers` entry of Claude Desktop, Cursor, VS Code). */
 export interface StdioTarget {
   /** The executable: an absolute path, or a name looked up on the child's PATH. */
@@ -89,6 +102,7 @@ export function stdioTransport(target: StdioTarget, opts: StdioOptions = {}): Cl
         throw new Error(`${label}: cannot start ${JSON.stringify(target.command)}: ${(e as Error).message}`);
       }
       const p = proc;
+      track(p);
       const out = readLines(p.stdout, maxLine, (l) => {
         if (typeof l === "string") sink.line(l);
         else process.stderr.write(`mcpbin: [${label}] dropped a line over ${maxLine} bytes from the server\n`);

@@ -4,6 +4,7 @@ import { receivedResult } from "../result.ts";
 import type { JsonSchema } from "../schema.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
 import { META_KEYS } from "./meta.ts";
+import { OutboundError } from "../server/outbound.ts";
 import { safeName, SEPARATOR, withHash } from "./naming.ts";
 
 /** How a passthrough tool reaches its upstream: a client's `callTool`, or the gateway's (restart, retry). */
@@ -60,14 +61,21 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
     meta: def._meta as Record<string, unknown> | undefined,
     run: async (args, ctx) => {
       let relayed = false;
-      const r = await call(upstreamName, args as JsonObject, {
-        signal: ctx.signal,
-        onProgress: (p) => {
-          relayed = true;
-          ctx.progress(p.progress, p.total, p.message);
-        },
-        timeoutMs,
-      });
+      let r: CallToolResult;
+      try {
+        r = await call(upstreamName, args as JsonObject, {
+          signal: ctx.signal,
+          onProgress: (p) => {
+            relayed = true;
+            ctx.progress(p.progress, p.total, p.message);
+          },
+          timeoutMs,
+        });
+      } catch (e) {
+        // The upstream's protocol error, a timeout, a lost connection: the model reads what happened and where.
+        if (!(e instanceof OutboundError)) throw e;
+        return receivedResult({ content: [{ type: "text", text: `Tool ${exposed} failed: ${e.message}` }], isError: true });
+      }
       // Progress relayed in the same turn as the result would leave in the same write as the response; the
       // SDK v1 client runs progress handlers a microtask late and drops those that come after the response
       // it settled in the same read. One turn of the event loop lets the progress lines go out first.

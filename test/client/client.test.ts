@@ -10,6 +10,7 @@ import { OutboundError } from "../../src/server/outbound.ts";
 import { BUN, ROOT } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 import { HttpProcess } from "../http/helpers.ts";
+import { stderrLines } from "./lines.ts";
 
 const V1 = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-stdio.ts");
 const RAW = resolve(ROOT, "test/fixtures/upstreams/raw.ts");
@@ -34,26 +35,6 @@ async function client(...a: Parameters<typeof connect>): Promise<McpClient> {
 /** Validates a result the client returned as the response to `method` in the client's version. */
 function valid(c: McpClient, method: string, result: unknown): void {
   assertValidResponse(c.protocolVersion, method, { jsonrpc: "2.0", id: 1, result });
-}
-
-/** Collects a child's stderr lines; `next(re)` resolves with the first (past or future) line matching `re`, bounded. */
-function stderrLines() {
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
-  return {
-    push(l: string) {
-      lines.push(l);
-      for (const w of waiters.splice(0)) (w.re.test(l) ? w.resolve(l) : waiters.push(w));
-    },
-    next(re: RegExp, ms = 10_000): Promise<string> {
-      const hit = lines.find((l) => re.test(l));
-      if (hit) return Promise.resolve(hit);
-      return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no stderr line matching ${re} in ${ms} ms:\n${lines.join("\n")}`)), ms);
-        waiters.push({ re, resolve: (l) => (clearTimeout(t), resolve(l)) });
-      });
-    },
-  };
 }
 
 test("SDK v1 over stdio: falls back to initialize, lists every tool as sent, calls with progress, cancels upstream", async () => {
@@ -171,7 +152,7 @@ test("a server that never answers fails the handshake within its start timeout, 
   const e = await connect({ command: BUN, args: [RAW, "mute"] }, { name: "mute", startTimeoutMs: 300 }).catch((x) => x);
   expect(e).toBeInstanceOf(OutboundError);
   expect(e.code).toBe("timeout");
-  expect(e.message).toBe("mute: initialize: no answer within 300 ms");
+  expect(e.message).toBe("mute: no answer to the handshake within 300 ms");
   const missing = await connect({ command: "/nonexistent/mcp-server" }, { name: "gone" }).catch((x) => x);
   expect(missing.message).toContain("gone: cannot start");
 });
