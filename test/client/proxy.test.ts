@@ -14,6 +14,7 @@ import { BUN, compileFixture, ROOT } from "../helpers/proc.ts";
 import { HttpProcess, validatingFetch } from "../http/helpers.ts";
 import { pumpLines, stderrLines } from "./lines.ts";
 import { tap } from "./tap.ts";
+import { expectSteps } from "./steps.ts";
 
 const MCPBIN = resolve(ROOT, "bin/mcpbin.ts");
 const V1 = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-stdio.ts");
@@ -86,7 +87,7 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
   // Progress: a token of the proxy's own goes upstream, and progress comes back with the client's token.
   const steps = await client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: () => {} });
   expect(text(steps)).toBe("token string");
-  expect(seen.progress.map((p) => p.params.progress)).toEqual([1, 2, 3]);
+  expectSteps(seen.progress.map((p) => p.params.progress));
   for (const p of seen.progress) expect(p.params.progressToken).toBe(p.sentToken as never);
   const meta = JSON.parse(text(await client.callTool({ name: "meta", arguments: {} }, undefined, { onprogress: () => {} })));
   expect(typeof meta.progressToken).toBe("string");
@@ -161,7 +162,8 @@ test("proxy --http: stdio upstreams made remote; the inbound Authorization heade
   expect(text(await client.callTool({ name: "authorization", arguments: {} }))).toBe("Bearer upstream-secret");
   const seenP: number[] = [];
   await client.callTool({ name: "progress", arguments: {} }, { onprogress: (x) => void seenP.push(x.progress) });
-  expect(v.checked.notifications).toBe(3);
+  expect(v.checked.notifications).toBeGreaterThanOrEqual(1);
+  expect(seenP.at(-1)).toBe(3);
   expect(v.checked.responses).toBeGreaterThanOrEqual(4);
 });
 
