@@ -2,7 +2,7 @@
 import { checkEnvelope, ErrorCode, errorLine, notificationLine, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { Outbound, OutboundError } from "../server/outbound.ts";
-import { META_KEYS } from "./meta.ts";
+import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport } from "./transport.ts";
 
 /** An implementation's identity (MCP `Implementation`). */

@@ -1,7 +1,7 @@
 /** @module The client's Streamable HTTP transport: one POST per message, JSON or SSE replies, the legacy session and its GET stream. */
 import { createParser } from "eventsource-parser";
 import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
-import { META_KEYS } from "./meta.ts";
+import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 
 /** A server reached over Streamable HTTP (MCP basic/transports). */

@@ -3,7 +3,7 @@ import { tool, type Tool, type ToolAnnotations, type ToolIcon } from "../tool.ts
 import { receivedResult } from "../result.ts";
 import type { JsonSchema } from "../schema.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
-import { META_KEYS } from "./meta.ts";
+import { META as META_KEYS } from "../protocol/meta.ts";
 import { OutboundError } from "../server/outbound.ts";
 import { safeName, SEPARATOR, withHash } from "./naming.ts";
 
