@@ -4,9 +4,11 @@ import { httpTransport, type HttpTarget } from "./http.ts";
 import { stdioTransport, type StderrMode, type StdioTarget } from "./stdio.ts";
 import type { ClientTransport } from "./transport.ts";
 import { OutboundError } from "../server/outbound.ts";
+import { inMemoryTransport } from "./in-memory.ts";
+import type { McpServer } from "../create-server.ts";
 
 /** What {@link connect} reaches: a command (stdio), a URL (Streamable HTTP), or a transport of your own. */
-export type ConnectTarget = StdioTarget | HttpTarget | ClientTransport;
+export type ConnectTarget = StdioTarget | HttpTarget | ClientTransport | McpServer;
 
 /** Options of {@link connect}: the protocol's ({@link ClientOptions}) and the transports'. */
 export interface ConnectOptions extends ClientOptions {
@@ -20,6 +22,11 @@ export interface ConnectOptions extends ClientOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** True for a server made by createServer() (connect() reaches it in this process, src/client/in-memory.ts). */
+function isServer(t: ConnectTarget): t is McpServer {
+  return typeof (t as McpServer).serve === "function" && typeof (t as McpServer).addTool === "function";
+}
+
 function isTransport(t: ConnectTarget): t is ClientTransport {
   return typeof (t as ClientTransport).start === "function" && typeof (t as ClientTransport).send === "function";
 }
@@ -29,13 +36,15 @@ function isTransport(t: ConnectTarget): t is ClientTransport {
  * speaks it, else `initialize` at the newest legacy version it accepts (PROTOCOL.md §4.6). A stdio
  * server that exits on the probe (some do on anything before `initialize`) is started once more and
  * initialized. The handshake is bounded by `startTimeoutMs` (default 10 s).
- * @param target - `{command, args?, env?, cwd?}`, `{url, headers?}`, or a {@link ClientTransport}.
+ * @param target - `{command, args?, env?, cwd?}`, `{url, headers?}`, a {@link ClientTransport}, or a server made by
+ *   createServer() (in this process, over an in-memory pair: src/client/in-memory.ts).
  * @param opts - see {@link ConnectOptions}.
  * @returns the connected client.
  * @throws OutboundError when the server cannot be started or reached, or its handshake fails or times out (the message names it).
  */
 export async function connect(target: ConnectTarget, opts: ConnectOptions = {}): Promise<McpClient> {
   const make = (): ClientTransport => {
+    if (isServer(target)) return inMemoryTransport(target);
     if (isTransport(target)) return target;
     if ("url" in target) return httpTransport(target, { label: opts.name, fetch: opts.fetch });
     return stdioTransport(target, { label: opts.name, stderr: opts.stderr, inheritEnv: opts.inheritEnv });
