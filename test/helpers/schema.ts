@@ -93,7 +93,30 @@ export function assertValidResponse(version: string, method: string, msg: Record
   } else {
     check(version, envDef, msg);
   }
-  if (!isErr) check(version, resultDef(version, method), msg.result);
+  if (!isErr) {
+    // 2026-07-28: a request that may ask answers InputRequiredResult or its own result (basic/patterns/mrtr).
+    const inputRequired = (msg.result as { resultType?: unknown } | undefined)?.resultType === "input_required";
+    check(version, inputRequired ? "InputRequiredResult" : resultDef(version, method), msg.result);
+  }
+}
+
+/**
+ * Asserts that a value matches one definition of the version's schema (e.g. ElicitRequest, InputRequest).
+ * @throws Error listing the schema violations.
+ */
+export function assertValid(version: string, def: string, value: unknown): void {
+  check(version, def, value);
+}
+
+/** Asserts that a server → client request (elicitation/create, sampling/createMessage, roots/list) matches its definition, envelope included. */
+export function assertValidRequest(version: string, def: string, msg: Record<string, unknown>): void {
+  const schema = require(`../fixtures/schema/${version}/schema.json`);
+  const d = (schema.$defs ?? schema.definitions)[def];
+  check(version, "JSONRPCRequest", msg);
+  if (d && !("jsonrpc" in (d.properties ?? {}))) {
+    const { jsonrpc: _, id: __, ...rest } = msg;
+    check(version, def, rest);
+  } else check(version, def, msg);
 }
 
 /** Asserts that a notification (or any message) matches the schema's definition (e.g. ProgressNotification), envelope included. */
