@@ -17,13 +17,17 @@ export type AskErrorCode =
 
 /**
  * A failed `ctx.elicit` / `ctx.sample` / `ctx.roots`. Uncaught, it becomes the tool's `isError`
- * result (`Tool <name> failed: <message>`), e.g. `the client does not support elicitation`.
+ * result (`Tool <name> failed: <message>`), e.g. `the client does not support elicitation` — except
+ * `unsupported` at 2026-07-28, which the spec makes a -32021 MissingRequiredClientCapability error
+ * (MCP 2026-07-28 basic/index "Per-request protocol fields").
  */
 export class AskError extends Error {
   /**
    * @param code - see {@link AskErrorCode}.
    * @param message - one sentence a model can read.
-   * @param data - the client's JSON-RPC error for `client-error`; the issues for `invalid-answer`.
+   * @param data - `unsupported`: the missing capabilities (a ClientCapabilities object, e.g. `{ sampling: {} }`;
+   *   at 2026-07-28 an uncaught one becomes error -32021 with `data.requiredCapabilities`);
+   *   `client-error`: the client's JSON-RPC error; `invalid-answer`: the issues.
    */
   constructor(
     readonly code: AskErrorCode,

@@ -51,12 +51,12 @@ export function prepareElicit(request: ElicitFormRequest<ElicitObjectSchema> | E
   if (!obj(request) || typeof request.message !== "string") throw new AskError("bad-request", "ctx.elicit needs { message, schema } or { mode: \"url\", message, url }");
   const key = checkKey(request.key);
   const cap = obj(caps.elicitation);
-  if (version < "2025-06-18") throw new AskError("unsupported", `the client does not support elicitation (protocol version ${version} has none; it needs 2025-06-18 or later)`);
-  if (!cap) throw new AskError("unsupported", "the client does not support elicitation");
+  if (version < "2025-06-18") throw new AskError("unsupported", `the client does not support elicitation (protocol version ${version} has none; it needs 2025-06-18 or later)`, { elicitation: {} });
+  if (!cap) throw new AskError("unsupported", "the client does not support elicitation", { elicitation: {} });
   const both = cap.form === undefined && cap.url === undefined;
   if (request.mode === "url") {
-    if (version < "2025-11-25") throw new AskError("unsupported", `the client does not support URL elicitation (protocol version ${version} has none; it needs 2025-11-25 or later)`);
-    if (cap.url === undefined) throw new AskError("unsupported", "the client does not support URL elicitation");
+    if (version < "2025-11-25") throw new AskError("unsupported", `the client does not support URL elicitation (protocol version ${version} has none; it needs 2025-11-25 or later)`, { elicitation: { url: {} } });
+    if (cap.url === undefined) throw new AskError("unsupported", "the client does not support URL elicitation", { elicitation: { url: {} } });
     let url: URL;
     try {
       url = new URL(request.url);
@@ -68,7 +68,7 @@ export function prepareElicit(request: ElicitFormRequest<ElicitObjectSchema> | E
     return { kind: "elicit", method: ASK_METHOD.elicit, params, key, finish: (a) => ({ action: shaped("elicit", a).action }) };
   }
   if (request.mode !== undefined && request.mode !== "form") throw new AskError("bad-request", `elicitation mode ${JSON.stringify(request.mode)} is neither "form" nor "url"`);
-  if (!both && cap.form === undefined) throw new AskError("unsupported", "the client does not support form elicitation");
+  if (!both && cap.form === undefined) throw new AskError("unsupported", "the client does not support form elicitation", { elicitation: { form: {} } });
   let form: ElicitForm;
   let requestedSchema: Record<string, unknown>;
   try {
@@ -106,9 +106,9 @@ export function prepareSample(request: SampleRequest, version: string, caps: Cap
   if (!Number.isSafeInteger(request.maxTokens) || request.maxTokens <= 0) throw new AskError("bad-request", "ctx.sample needs maxTokens, a positive integer");
   const key = checkKey(request.key);
   const cap = obj(caps.sampling);
-  if (!cap) throw new AskError("unsupported", "the client does not support sampling");
+  if (!cap) throw new AskError("unsupported", "the client does not support sampling", { sampling: {} });
   if ((request.tools !== undefined || request.toolChoice !== undefined) && (version < "2025-11-25" || cap.tools === undefined)) {
-    throw new AskError("unsupported", "the client does not support tool use in sampling");
+    throw new AskError("unsupported", "the client does not support tool use in sampling", { sampling: { tools: {} } });
   }
   const params: Record<string, unknown> = {};
   for (const f of SAMPLE_FIELDS) if (request[f] !== undefined) params[f] = request[f];
