@@ -1,6 +1,13 @@
 /** @module Public API for tool authors: explicit named exports only. */
 export { tool, isTool, ToolDefinitionError, ToolArgumentsError, TOOL_NAME } from "./tool.ts";
 export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool.ts";
+export { elicitation } from "./ask/elicit-schema.ts";
+export { AskError, ElicitSchemaError } from "./ask/errors.ts";
+export type { AskErrorCode } from "./ask/errors.ts";
+export type {
+  Asker, ElicitForm, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult,
+  Root, RootsRequest, SampleRequest, SampleResult, SamplingContent, SamplingMessage,
+} from "./ask/types.ts";
 export { serve } from "./serve.ts";
 export { createServer } from "./create-server.ts";
 export type { McpServer } from "./create-server.ts";

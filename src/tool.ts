@@ -4,6 +4,8 @@ import { findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJs
 import { isStandardSchema, standardFingerprint, standardToJsonSchema, standardValidate, vendorOf, type StandardOutput, type StandardSchemaV1 } from "./standard-schema.ts";
 import type { RequestId } from "./protocol/jsonrpc.ts";
 import type { LoggingLevel } from "./protocol/logging.ts";
+import type { Asker } from "./ask/types.ts";
+import { NO_CLIENT } from "./ask/none.ts";
 import { resolveToolUi, type ToolUi, type ToolUiOption } from "./apps/tool-ui.ts";
 
 /** The server a tool runs in, as `ctx.server` (createServer()'s McpServer). */
@@ -17,8 +19,11 @@ export interface ServerHandle {
   enableTool(name: string, enabled?: boolean): void;
 }
 
-/** What a tool's `run` receives besides its arguments. */
-export interface ToolContext {
+/**
+ * What a tool's `run` receives besides its arguments, including the ways to ask the client
+ * ({@link Asker}: `elicit`, `sample`, `roots`, `clientCapabilities`; README "Tools that ask").
+ */
+export interface ToolContext extends Asker {
   /** The caller (undefined when called directly): legacy from `initialize`, 2026-07-28 from the request's `_meta`. */
   readonly client?: { readonly name?: string; readonly version?: string; readonly info?: Readonly<Record<string, unknown>>; readonly capabilities: Readonly<Record<string, unknown>> };
   /** The legacy HTTP session (Mcp-Session-Id), when there is one. */
@@ -377,6 +382,10 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       log: ctx?.log ?? (() => {}),
       requestId: ctx?.requestId,
       protocolVersion: ctx?.protocolVersion,
+      elicit: ctx?.elicit ?? NO_CLIENT.elicit,
+      sample: ctx?.sample ?? NO_CLIENT.sample,
+      roots: ctx?.roots ?? NO_CLIENT.roots,
+      clientCapabilities: ctx?.clientCapabilities ?? NO_CLIENT.clientCapabilities,
     });
   } }[name]!;
   const t = call as unknown as Tool<I, R> & { [TOOL]: true; [SCHEMAS]: ToolSchemas; definition: ToolDefinition<I, R>; inputSchema?: JsonSchema; outputSchema?: JsonSchema; ui?: ToolUi };

@@ -1,6 +1,6 @@
 // The reference tools of the official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12), served by mcpbin.
 import * as v from "valibot";
-import { audioContent, embeddedResource, imageContent, prompt, resource, resourceTemplate, serve, textContent, tool, toolResult } from "../../src/index.ts";
+import { AskError, audioContent, embeddedResource, imageContent, prompt, resource, resourceTemplate, serve, textContent, tool, toolResult } from "../../src/index.ts";
 
 /** A 1x1 red PNG. */
 const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -94,8 +94,8 @@ const jsonSchema202012 = tool({
   run: (args) => `ok: ${JSON.stringify(args)}`,
 });
 
-// Two diagnostic tools of the 2026-07-28 server-stateless scenario: a log message is sent only when the
-// request asks for a level (never without `logLevel`), and mcpbin never sends server-to-client requests.
+// Diagnostic tools of the 2026-07-28 server-stateless scenario: a log message is sent only when the
+// request asks for a level (never without `logLevel`).
 const logging = tool({
   name: "test_logging_tool",
   description: "Logs at info (sent only when the client asked for a level)",
@@ -156,17 +156,188 @@ const promptWithImage = prompt({
   ],
 });
 
+/** The text of a sampling answer (a single block, or the first text block of a list). */
+function textOf(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  const t = blocks.find((b) => (b as { type?: unknown })?.type === "text") as { text?: string } | undefined;
+  return t?.text ?? "";
+}
+
+// Legacy eras: server → client requests (tools-call-sampling, tools-call-elicitation, SEP-1034, SEP-1330).
+const sampling = tool({
+  name: "test_sampling",
+  description: "Asks the client's model",
+  input: v.object({ prompt: v.string() }),
+  run: async ({ prompt }, ctx) => {
+    const r = await ctx.sample({ messages: [{ role: "user", content: textContent(prompt) }], maxTokens: 100 });
+    return `LLM response: ${textOf(r.content)}`;
+  },
+});
+
+const elicit = tool({
+  name: "test_elicitation",
+  description: "Asks the user for a username and an email address",
+  input: v.object({ message: v.string() }),
+  run: async ({ message }, ctx) => {
+    const r = await ctx.elicit({
+      message,
+      schema: v.object({ username: v.pipe(v.string(), v.description("User's response")), email: v.pipe(v.string(), v.description("User's email address")) }),
+    });
+    return `User response: <action: ${r.action}, content: ${JSON.stringify(r.content ?? {})}>`;
+  },
+});
+
+const defaults = tool({
+  name: "test_elicitation_sep1034_defaults",
+  description: "Elicitation with a default for every primitive kind (SEP-1034)",
+  run: async (_args, ctx) => {
+    const r = await ctx.elicit({
+      message: "Please review and update the form fields with defaults",
+      schema: v.object({
+        name: v.optional(v.string(), "John Doe"),
+        age: v.optional(v.pipe(v.number(), v.integer()), 30),
+        score: v.optional(v.number(), 95.5),
+        status: v.optional(v.picklist(["active", "inactive", "pending"]), "active"),
+        verified: v.optional(v.boolean(), true),
+      }),
+    });
+    return `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
+  },
+});
+
+const titled = <T extends string>(value: T, title: string) => v.pipe(v.literal(value), v.title(title));
+const enums = tool({
+  name: "test_elicitation_sep1330_enums",
+  description: "Elicitation with the five enum variants (SEP-1330)",
+  run: async (_args, ctx) => {
+    const r = await ctx.elicit({
+      message: "Please select options from the enum fields",
+      schema: v.object({
+        untitledSingle: v.optional(v.picklist(["option1", "option2", "option3"])),
+        titledSingle: v.optional(v.union([titled("value1", "First Option"), titled("value2", "Second Option"), titled("value3", "Third Option")])),
+        legacyEnum: v.optional(v.pipe(v.picklist(["opt1", "opt2", "opt3"]), v.metadata({ enumNames: ["Option One", "Option Two", "Option Three"] }))),
+        untitledMulti: v.optional(v.array(v.picklist(["option1", "option2", "option3"]))),
+        titledMulti: v.optional(v.array(v.union([titled("value1", "First Choice"), titled("value2", "Second Choice"), titled("value3", "Third Choice")]))),
+      }),
+    });
+    return `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
+  },
+});
+
+// 2026-07-28: the same ctx API, answered through input_required rounds (the input-required-result-* scenarios).
+const irElicitation = tool({
+  name: "test_input_required_result_elicitation",
+  description: "Asks for a name (key user_name)",
+  run: async (_args, ctx) => {
+    const r = await ctx.elicit({ key: "user_name", message: "What is your name?", schema: v.object({ name: v.string() }) });
+    return r.action === "accept" ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
+  },
+});
+
+const irSampling = tool({
+  name: "test_input_required_result_sampling",
+  description: "Asks the model for the capital of France (key capital_question)",
+  run: async (_args, ctx) => {
+    const r = await ctx.sample({ key: "capital_question", messages: [{ role: "user", content: textContent("What is the capital of France?") }], maxTokens: 100 });
+    return `The model said: ${textOf(r.content)}`;
+  },
+});
+
+const irRoots = tool({
+  name: "test_input_required_result_list_roots",
+  description: "Lists the client's roots (key client_roots)",
+  run: async (_args, ctx) => {
+    const roots = await ctx.roots({ key: "client_roots" });
+    return `Roots: ${roots.map((r) => r.uri).join(", ") || "(none)"}`;
+  },
+});
+
+const irState = tool({
+  name: "test_input_required_result_request_state",
+  description: "Asks for a confirmation; the retry's requestState is verified before the tool runs again",
+  run: async (_args, ctx) => {
+    const r = await ctx.elicit({ key: "confirm", message: "Please confirm", schema: v.object({ ok: v.boolean() }) });
+    // Reached only on a retry whose requestState passed the server's HMAC and binding checks.
+    return `state-ok: ${r.action === "accept" && r.content.ok ? "confirmed" : "not confirmed"}`;
+  },
+});
+
+const irMultiple = tool({
+  name: "test_input_required_result_multiple_inputs",
+  description: "Asks for a name, a greeting and the roots at once",
+  run: async (_args, ctx) => {
+    const [name, greeting, roots] = await Promise.all([
+      ctx.elicit({ key: "user_name", message: "What is your name?", schema: v.object({ name: v.string() }) }),
+      ctx.sample({ key: "greeting", messages: [{ role: "user", content: textContent("Generate a greeting") }], maxTokens: 50 }),
+      ctx.roots({ key: "client_roots" }),
+    ]);
+    return `${textOf(greeting.content)} ${name.action === "accept" ? name.content.name : "stranger"} (${roots.length} roots)`;
+  },
+});
+
+const irMultiRound = tool({
+  name: "test_input_required_result_multi_round",
+  description: "Asks for a name, then a colour",
+  run: async (_args, ctx) => {
+    const a = await ctx.elicit({ key: "step1", message: "Step 1: What is your name?", schema: v.object({ name: v.string() }) });
+    const b = await ctx.elicit({ key: "step2", message: "Step 2: What is your favorite color?", schema: v.object({ color: v.string() }) });
+    return `${a.content?.name ?? "?"} likes ${b.content?.color ?? "?"}`;
+  },
+});
+
+const irTampered = tool({
+  name: "test_input_required_result_tampered_state",
+  description: "Asks for a confirmation; a tampered requestState is refused with -32602",
+  run: async (_args, ctx) => {
+    const r = await ctx.elicit({ key: "confirm", message: "Please confirm", schema: v.object({ ok: v.boolean() }) });
+    return `confirmed: ${r.action}`;
+  },
+});
+
+const irCapabilities = tool({
+  name: "test_input_required_result_capabilities",
+  description: "Asks only for what the client declared: elicitation, else sampling",
+  run: async (_args, ctx) => {
+    try {
+      const r = await ctx.elicit({ message: "What is your name?", schema: v.object({ name: v.string() }) });
+      return `elicited: ${r.action}`;
+    } catch (e) {
+      if (!(e instanceof AskError) || e.code !== "unsupported") throw e;
+    }
+    const s = await ctx.sample({ messages: [{ role: "user", content: textContent("What is your name?") }], maxTokens: 20 });
+    return `sampled: ${textOf(s.content)}`;
+  },
+});
+
+// server-stateless: at 2026-07-28 its ask is an input_required result, never a request on the response stream.
 const streamingElicitation = tool({
   name: "test_streaming_elicitation",
-  description: "Answers with text: an mcpbin tool cannot elicit, and the server never sends requests on a response stream",
-  run: () => "No elicitation: mcpbin servers send no server-to-client requests",
+  description: "Elicits: legacy, a server → client request; 2026-07-28, an input_required result",
+  run: async (_args, ctx) => {
+    const r = await ctx.elicit({ message: "Anything to add?", schema: v.object({ note: v.optional(v.string()) }) });
+    return `elicited: ${r.action}`;
+  },
+});
+
+// server-stateless: a tool that needs sampling, called without it, is refused with -32021.
+const missingCapability = tool({
+  name: "test_missing_capability",
+  description: "Needs the client's sampling capability",
+  run: async (_args, ctx) => {
+    const r = await ctx.sample({ messages: [{ role: "user", content: textContent("ping") }], maxTokens: 5 });
+    return textOf(r.content);
+  },
 });
 
 await serve({
   name: "mcpbin-conformance",
   version: "1.0.0",
   instructions: "The conformance suite's reference tools.",
-  tools: [simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, toolWithLogging, streamingElicitation],
+  tools: [
+    simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, toolWithLogging, streamingElicitation,
+    sampling, elicit, defaults, enums,
+    irElicitation, irSampling, irRoots, irState, irMultiple, irMultiRound, irTampered, irCapabilities, missingCapability,
+  ],
   resources: [staticText, staticBinary, watched, template],
   prompts: [simplePrompt, promptWithArguments, promptWithResource, promptWithImage],
 });

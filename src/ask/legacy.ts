@@ -33,23 +33,25 @@ export class LegacyAsker implements Asker {
   elicit<S extends ElicitObjectSchema>(request: ElicitFormRequest<S>): Promise<ElicitFormResult<v.InferOutput<S>>>;
   elicit(request: ElicitUrlRequest): Promise<ElicitUrlResult>;
   elicit(request: ElicitFormRequest<ElicitObjectSchema> | ElicitUrlRequest): Promise<unknown> {
-    return this.#ask(() => prepareElicit(request, this.channel.protocolVersion, this.clientCapabilities));
+    return this.#ask(() => prepareElicit(request, this.channel.protocolVersion, this.clientCapabilities), request?.timeoutMs);
   }
 
   sample(request: SampleRequest): Promise<SampleResult> {
-    return this.#ask(() => prepareSample(request, this.channel.protocolVersion, this.clientCapabilities)) as Promise<SampleResult>;
+    return this.#ask(() => prepareSample(request, this.channel.protocolVersion, this.clientCapabilities), request?.timeoutMs) as Promise<SampleResult>;
   }
 
   roots(request?: RootsRequest): Promise<Root[]> {
-    return this.#ask(() => prepareRoots(request, this.clientCapabilities)) as Promise<Root[]>;
+    return this.#ask(() => prepareRoots(request, this.clientCapabilities), request?.timeoutMs) as Promise<Root[]>;
   }
 
-  async #ask(prepare: () => PreparedAsk): Promise<unknown> {
+  async #ask(prepare: () => PreparedAsk, timeoutMs: number | undefined): Promise<unknown> {
     const p = prepare();
+    const limit = timeoutMs ?? this.timeoutMs;
+    if (typeof limit !== "number" || !(limit >= 0 && limit <= 2_147_483_647)) throw new AskError("bad-request", `an ask's timeoutMs must be a number of milliseconds from 0 to 2147483647; got ${String(limit)}`);
     if (p.params === undefined) return p.finish({ roots: [] });
     let answer: unknown;
     try {
-      answer = await this.channel.request(p.method, p.params, { timeoutMs: this.timeoutMs });
+      answer = await this.channel.request(p.method, p.params, { timeoutMs: limit });
     } catch (e) {
       throw askErrorOf(p.method, e);
     }

@@ -28,6 +28,8 @@ export interface ElicitFormRequest<S extends ElicitObjectSchema> {
   readonly mode?: "form";
   /** The `inputRequests` key at 2026-07-28 (default `elicit_<n>`, n counting asks from 1); unique within one call. */
   readonly key?: string;
+  /** Legacy eras: how long to wait for the client's answer, ms (default: the server's `askTimeoutMs`); 0: no limit. */
+  readonly timeoutMs?: number;
 }
 
 /** A URL elicitation (MCP 2025-11-25+ client/elicitation "URL Mode"): the user acts out of band. */
@@ -39,6 +41,8 @@ export interface ElicitUrlRequest {
   /** 2025-11-25: the `elicitationId` (default: a random UUID). */
   readonly elicitationId?: string;
   readonly key?: string;
+  /** Legacy eras: how long to wait for the client's answer, ms (default: the server's `askTimeoutMs`); 0: no limit. */
+  readonly timeoutMs?: number;
 }
 
 /** What a form elicitation returns: the parsed content on accept. */
@@ -75,6 +79,8 @@ export interface SampleRequest {
   readonly tools?: readonly Record<string, unknown>[];
   readonly toolChoice?: Record<string, unknown>;
   readonly key?: string;
+  /** Legacy eras: how long to wait for the client's answer, ms (default: the server's `askTimeoutMs`); 0: no limit. */
+  readonly timeoutMs?: number;
 }
 
 /** The client's `CreateMessageResult`. */
@@ -96,6 +102,8 @@ export interface Root {
 /** Options of `ctx.roots()`. */
 export interface RootsRequest {
   readonly key?: string;
+  /** Legacy eras: how long to wait for the client's answer, ms (default: the server's `askTimeoutMs`); 0: no limit. */
+  readonly timeoutMs?: number;
 }
 
 /**
