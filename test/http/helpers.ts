@@ -3,7 +3,9 @@
 import type { Subprocess } from "bun";
 import { resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
-import { assertValidNotification, assertValidResponse } from "../helpers/schema.ts";
+import { assertValidNotification, assertValidRequest, assertValidResponse } from "../helpers/schema.ts";
+
+const ASK_DEFS: Record<string, string> = { "elicitation/create": "ElicitRequest", "sampling/createMessage": "CreateMessageRequest", "roots/list": "ListRootsRequest" };
 
 export const MODERN = "2026-07-28";
 export const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
@@ -105,9 +107,9 @@ export function sseMessages(text: string): any[] {
  * against the official schema of the version in force: the `_meta` version for modern requests,
  * else the version the session's initialize negotiated. `checked` counts validated responses.
  */
-export function validatingFetch(): { fetch: typeof fetch; checked: { responses: number; notifications: number; statuses: number[] } } {
+export function validatingFetch(): { fetch: typeof fetch; checked: { responses: number; notifications: number; requests: number; statuses: number[] } } {
   let legacyVersion: string | undefined;
-  const checked = { responses: 0, notifications: 0, statuses: [] as number[] };
+  const checked = { responses: 0, notifications: 0, requests: 0, statuses: [] as number[] };
   const f = async (input: any, init?: any): Promise<Response> => {
     const res = await fetch(input, init);
     checked.statuses.push(res.status);
@@ -124,6 +126,10 @@ export function validatingFetch(): { fetch: typeof fetch; checked: { responses: 
         const version = modern ? MODERN : (legacyVersion ?? sent.params?.protocolVersion);
         assertValidResponse(version, sent.method, m);
         checked.responses++;
+      } else if (m.id !== undefined && typeof m.method === "string" && ASK_DEFS[m.method]) {
+        // A server → client request on the call's stream (legacy elicitation, sampling, roots).
+        assertValidRequest(legacyVersion!, ASK_DEFS[m.method]!, m);
+        checked.requests++;
       } else if (m.method === "notifications/progress") {
         assertValidNotification(modern ? MODERN : legacyVersion!, "ProgressNotification", m);
         checked.notifications++;

@@ -1,0 +1,204 @@
+// Tools that ask, 2026-07-28 (issue 16): the compiled ask fixture answers with input_required rounds;
+// the official SDK v2 client fulfils them through its elicitation/sampling/roots handlers and retries,
+// over stdio and over HTTP, including round-robin across processes that share MCPBIN_STATE_KEY.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { compileFixture } from "../helpers/proc.ts";
+import { assertValid, assertValidResponse } from "../helpers/schema.ts";
+import { HttpProcess, META, modernHeaders, post, validatingFetch } from "../http/helpers.ts";
+
+type Msg = Record<string, any>;
+type Transport = { send(m: Msg, o?: unknown): Promise<void>; onmessage?: (m: Msg, extra?: unknown) => void };
+const V = "2026-07-28";
+const KEY = "k".repeat(16) + "shared-state-key-for-tests";
+const ALL_CAPS = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+let bin: string;
+const closers: (() => unknown)[] = [];
+beforeAll(async () => {
+  bin = await compileFixture("test/fixtures/servers/ask.ts", "ask-fixture-modern");
+}, 60_000);
+afterAll(async () => {
+  for (const c of closers) await Promise.resolve(c()).catch(() => {});
+});
+
+const asked: Msg[] = [];
+function client(capabilities: Msg = ALL_CAPS) {
+  const c = new Client({ name: "ask-v2", version: "2.0.0" }, { capabilities, versionNegotiation: { mode: { pin: V } as never } });
+  if (capabilities.elicitation) {
+    c.setRequestHandler("elicitation/create", async (r: Msg) => {
+      asked.push(r.params);
+      return r.params.mode === "url" ? { action: "accept" } : { action: "accept", content: { confirm: true } };
+    });
+  }
+  if (capabilities.sampling) {
+    c.setRequestHandler("sampling/createMessage", async (r: Msg) => {
+      asked.push(r.params);
+      return { role: "assistant", content: { type: "text", text: "one file removed" }, model: "test-model", stopReason: "endTurn" };
+    });
+  }
+  if (capabilities.roots) c.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
+  return c;
+}
+
+/** Records every response the client receives, validated against 2026-07-28 (input_required included). */
+function tap(t: Transport) {
+  const sent = new Map<unknown, Msg>();
+  const seen: { req: Msg; res: Msg }[] = [];
+  const send = t.send.bind(t);
+  t.send = (m, o) => {
+    if ("id" in m && "method" in m) sent.set(m.id, m);
+    return send(m, o);
+  };
+  let handler: Transport["onmessage"];
+  Object.defineProperty(t, "onmessage", {
+    configurable: true,
+    get: () => handler,
+    set: (fn) => {
+      handler = fn && ((m: Msg, extra?: unknown) => {
+        const req = sent.get(m.id);
+        if (req && ("result" in m || "error" in m)) {
+          assertValidResponse(V, req.method, m);
+          seen.push({ req, res: m });
+        }
+        expect(m.method === undefined || m.id === undefined).toBe(true); // no server → client request in this era
+        fn(m, extra);
+      });
+    },
+  });
+  return seen;
+}
+
+test("stdio, SDK v2 (2026-07-28): elicit then sample in three rounds, each input_required valid, then the result", async () => {
+  asked.length = 0;
+  const transport = new StdioClientTransport({ command: bin, args: [], stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => void (stderr += d.toString()));
+  const seen = tap(transport as unknown as Transport);
+  const c = client();
+  await c.connect(transport);
+  closers.push(() => c.close());
+  expect(c.getNegotiatedProtocolVersion()).toBe(V);
+  const r = await c.callTool({ name: "confirm_delete", arguments: { path: "/tmp/x" } });
+  expect(r.content).toEqual([{ type: "text", text: "deleted /tmp/x; summary: one file removed; model: test-model" }]);
+  const calls = seen.filter((s) => s.req.method === "tools/call");
+  expect(calls.map((s) => s.res.result.resultType)).toEqual(["input_required", "input_required", "complete"]);
+  const [r1, r2, r3] = calls;
+  expect(Object.keys(r1!.res.result.inputRequests)).toEqual(["elicit_1"]);
+  expect(Object.keys(r2!.res.result.inputRequests)).toEqual(["sample_2"]);
+  for (const s of [r1!, r2!]) {
+    expect(s.res.result).not.toHaveProperty("ttlMs");
+    expect(s.res.result).not.toHaveProperty("cacheScope");
+    for (const req of Object.values(s.res.result.inputRequests)) assertValid(V, "InputRequest", req);
+  }
+  // Each retry echoes the state and carries this round's answers only; ids differ.
+  expect(r2!.req.params.requestState).toBe(r1!.res.result.requestState);
+  expect(Object.keys(r2!.req.params.inputResponses)).toEqual(["elicit_1"]);
+  expect(Object.keys(r3!.req.params.inputResponses)).toEqual(["sample_2"]);
+  expect(new Set(calls.map((s) => s.req.id)).size).toBe(3);
+  expect(asked[0]).toEqual({ message: "Delete /tmp/x?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Delete?" } }, required: ["confirm"] } });
+  // The side effect after the last ask ran once; the code before it ran in every round.
+  expect(stderr.match(/confirm_delete: deleting/g)?.length).toBe(1);
+
+  const roots = await c.callTool({ name: "list_roots", arguments: {} });
+  expect(roots.content).toEqual([{ type: "text", text: '[{"uri":"file:///work","name":"work"}]' }]);
+  const login = await c.callTool({ name: "login", arguments: {} });
+  expect(login.content).toEqual([{ type: "text", text: "login: accept" }]);
+  expect(asked.find((p) => p.mode === "url")).toEqual({ mode: "url", message: "Sign in to Example", url: "https://example.com/connect?x=1" });
+});
+
+test("stdio, SDK v2: capabilities are per request — caught → fallback; uncaught → -32021 with requiredCapabilities", async () => {
+  const transport = new StdioClientTransport({ command: bin, args: [], stderr: "pipe" });
+  const seen = tap(transport as unknown as Transport);
+  const c = client({});
+  await c.connect(transport);
+  closers.push(() => c.close());
+  const polite = await c.callTool({ name: "polite_sample", arguments: {} });
+  expect(polite.content).toEqual([{ type: "text", text: "no sampling: the client does not support sampling" }]);
+  await expect(c.callTool({ name: "rude_sample", arguments: {} })).rejects.toThrow(/does not support sampling/);
+  const err = seen.find((s) => s.req.params?.name === "rude_sample")!.res.error;
+  expect(err).toEqual({ code: -32021, message: "Missing required client capability: the client does not support sampling", data: { requiredCapabilities: { sampling: {} } } });
+  const roots = await c.callTool({ name: "list_roots", arguments: {} });
+  expect(roots.content).toEqual([{ type: "text", text: "[]" }]);
+});
+
+async function pair(keys: [string | undefined, string | undefined]) {
+  const env = (k: string | undefined) => (k === undefined ? {} : { MCPBIN_STATE_KEY: k });
+  const ps = await Promise.all(keys.map((k) => HttpProcess.start([bin], { env: env(k) })));
+  for (const p of ps) closers.push(() => p.kill());
+  return ps;
+}
+
+function roundRobin(urls: string[], v: ReturnType<typeof validatingFetch>) {
+  let turn = 0;
+  const served = urls.map(() => 0);
+  const f = ((input: any, init?: any) => {
+    const i = turn++ % urls.length;
+    served[i]!++;
+    return v.fetch(urls[i]!, init);
+  }) as typeof fetch;
+  return { fetch: f, served };
+}
+
+test("scale-out over HTTP: rounds alternate between two processes with the same MCPBIN_STATE_KEY and the call completes", async () => {
+  const [a, b] = await pair([KEY, KEY]);
+  const v = validatingFetch();
+  const rr = roundRobin([a!.url, b!.url], v);
+  const c = client();
+  await c.connect(new StreamableHTTPClientTransport(new URL(a!.url), { fetch: rr.fetch }));
+  closers.push(() => c.close());
+  const r = await c.callTool({ name: "confirm_delete", arguments: { path: "/lb" } });
+  expect(r.content).toEqual([{ type: "text", text: "deleted /lb; summary: one file removed; model: test-model" }]);
+  expect(rr.served[0]).toBeGreaterThan(0);
+  expect(rr.served[1]).toBeGreaterThan(0);
+  expect(v.checked.responses).toBeGreaterThanOrEqual(3);
+  // The rounds of that call went to both processes: the tool body ran in each.
+  expect(a!.stderr.includes("confirm_delete: deleting") !== b!.stderr.includes("confirm_delete: deleting")).toBe(true);
+});
+
+test("scale-out with different keys (or none): the retry on the other process is refused with -32602", async () => {
+  for (const keys of [[KEY, KEY.replace("k", "j")], [undefined, undefined]] as [string | undefined, string | undefined][]) {
+    const [a, b] = await pair(keys);
+    const body = (extra: Msg, id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "confirm_delete", arguments: { path: "/p" }, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": ALL_CAPS }, ...extra } });
+    const first = await post(a!.url, body({}, 1), modernHeaders("tools/call", "confirm_delete"));
+    assertValidResponse(V, "tools/call", first.json);
+    expect(first.json.result.resultType).toBe("input_required");
+    const retry = { requestState: first.json.result.requestState, inputResponses: { elicit_1: { action: "accept", content: { confirm: true } } } };
+    const other = await post(b!.url, body(retry, 2), modernHeaders("tools/call", "confirm_delete"));
+    assertValidResponse(V, "tools/call", other.json);
+    expect(other.json.error.code).toBe(-32602);
+    expect(other.json.error.message).toContain("integrity check");
+    // The process that issued it accepts it.
+    const same = await post(a!.url, body(retry, 3), modernHeaders("tools/call", "confirm_delete"));
+    expect(same.json.result.resultType).toBe("input_required");
+    expect(Object.keys(same.json.result.inputRequests)).toEqual(["sample_2"]);
+  }
+});
+
+test("raw HTTP: tampered, foreign-request and malformed retries are -32602; unknown keys ignored; wrong-shaped answers refused", async () => {
+  const [a] = await pair([KEY, KEY]);
+  const caps = { ...META, "io.modelcontextprotocol/clientCapabilities": ALL_CAPS };
+  const call = (name: string, args: Msg, extra: Msg = {}, id = 1) => post(a!.url, { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: caps, ...extra } }, modernHeaders("tools/call", name));
+  const first = await call("confirm_delete", { path: "/p" });
+  const state = first.json.result.requestState as string;
+  const answer = { elicit_1: { action: "decline" } };
+  for (const [extra, message] of [
+    [{ requestState: `${state}-TAMPERED`, inputResponses: answer }, "integrity check"],
+    [{ requestState: state.slice(0, 20), inputResponses: answer }, "not one this server issued"],
+    [{ requestState: state, inputResponses: 7 }, "inputResponses must be an object"],
+    [{ requestState: state, inputResponses: { elicit_1: 12345 } }, 'inputResponses["elicit_1"] is not an ElicitResult'],
+  ] as [Msg, string][]) {
+    const r = await call("confirm_delete", { path: "/p" }, extra, 2);
+    assertValidResponse(V, "tools/call", r.json);
+    expect(r.json.error?.code).toBe(-32602);
+    expect(r.json.error.message).toContain(message);
+  }
+  const otherArgs = await call("confirm_delete", { path: "/q" }, { requestState: state, inputResponses: answer }, 3);
+  expect(otherArgs.json.error.message).toContain("was issued for another request");
+  const extraKeys = await call("confirm_delete", { path: "/p" }, { requestState: state, inputResponses: { ...answer, nobody_asked: { action: "accept" } } }, 4);
+  expect(extraKeys.json.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "kept /p (decline)" }] });
+  const missing = await call("confirm_delete", { path: "/p" }, { requestState: state, inputResponses: { wrong_key: { action: "accept" } } }, 5);
+  expect(missing.json.result.resultType).toBe("input_required");
+  expect(Object.keys(missing.json.result.inputRequests)).toEqual(["elicit_1"]);
+});
