@@ -52,6 +52,7 @@ export const KNOB_KEYS: Record<string, OptionKey> = {
   maxResultBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   maxLineBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
   shutdownGraceMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
+  askTimeoutMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
 };
 
 /** A value as messages name it: `nothing`, `an array`, a short string in quotes, a number, … */

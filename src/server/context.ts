@@ -3,6 +3,10 @@ import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
 import { META } from "../protocol/meta.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
 import type { ServerHandle, ToolContext } from "../tool.ts";
+import { AskError } from "../ask/errors.ts";
+import { LegacyAsker } from "../ask/legacy.ts";
+import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "../ask/types.ts";
+import type * as v from "valibot";
 import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
 import type { MethodSpec, MethodTable } from "./method.ts";
 import type { Registry } from "./registry.ts";
@@ -64,6 +68,10 @@ export function withNames(info: Record<string, unknown>, capabilities: Readonly<
 }
 const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
+/** A 2026-07-28 request whose method cannot carry input_required (MCP basic/patterns/mrtr "Supported Requests"). */
+const noAsk = (): Promise<never> => Promise.reject(new AskError("unsupported", "this request cannot ask the client (2026-07-28: only tools/call, prompts/get and resources/read may)"));
+const NO_ASKS: Asker = { elicit: noAsk as Asker["elicit"], sample: noAsk, roots: noAsk, clientCapabilities: NO_CAPABILITIES };
+
 /**
  * One request being served, built once when it arrives: handlers receive it as `ctx`, and a tool's
  * `run` receives it as its {@link ToolContext}. Created for every request (one allocation); the
@@ -86,6 +94,7 @@ export class RequestContext implements ToolContext {
   readonly auth?: { readonly token: string };
   #controller: AbortController | undefined;
   #lastProgress: number | undefined;
+  #asker: Asker | undefined;
 
   /**
    * @param connection - where the request arrived.
@@ -183,6 +192,40 @@ export class RequestContext implements ToolContext {
     if (typeof total === "number" && Number.isFinite(total)) p.total = total;
     if (typeof message === "string" && this.features.progressMessage) p.message = message;
     this.connection.send(notificationLine("notifications/progress", p), this.requestId);
+  }
+
+  /**
+   * Who answers this request's asks: set by a 2026-07-28 method that may ask (tools/call: the round's
+   * ModernAsker); otherwise made on first use (legacy: server → client requests; 2026-07-28 elsewhere: none).
+   */
+  set asker(a: Asker) {
+    this.#asker = a;
+  }
+
+  get #ask(): Asker {
+    return (this.#asker ??= this.era === "legacy" ? new LegacyAsker(this, this.connection.registry.options.askTimeoutMs) : NO_ASKS);
+  }
+
+  /** The capabilities the client declared (legacy: at `initialize`; 2026-07-28: this request's `_meta`). */
+  get clientCapabilities(): Readonly<Record<string, unknown>> {
+    return this.client.capabilities;
+  }
+
+  /** Asks the user (MCP client/elicitation); see {@link Asker.elicit}. */
+  elicit<S extends ElicitObjectSchema>(request: ElicitFormRequest<S>): Promise<ElicitFormResult<v.InferOutput<S>>>;
+  elicit(request: ElicitUrlRequest): Promise<ElicitUrlResult>;
+  elicit(request: ElicitFormRequest<ElicitObjectSchema> | ElicitUrlRequest): Promise<unknown> {
+    return this.#ask.elicit(request as ElicitUrlRequest);
+  }
+
+  /** Asks the client's model (MCP client/sampling); see {@link Asker.sample}. */
+  sample(request: SampleRequest): Promise<SampleResult> {
+    return this.#ask.sample(request);
+  }
+
+  /** The client's roots (MCP client/roots); see {@link Asker.roots}. */
+  roots(request?: RootsRequest): Promise<Root[]> {
+    return this.#ask.roots(request);
   }
 
   /**

@@ -49,6 +49,8 @@ export interface ServerOptions extends ContentOptions {
   readonly maxLineBytes?: number;
   /** On stdin EOF or SIGTERM/SIGINT: how long in-flight calls may finish before they are aborted, ms. Default 5000. */
   readonly shutdownGraceMs?: number;
+  /** Legacy eras: how long one `ctx.elicit`/`ctx.sample`/`ctx.roots` waits for the client's answer, ms. Default 60000; 0 = none. */
+  readonly askTimeoutMs?: number;
   /**
    * Serve over Streamable HTTP instead of stdio (`true`: defaults, port from `--http`). The
    * command-line flag `--http [host:]port` selects HTTP too and wins for host and port; `--stdio` forces stdio.
@@ -63,6 +65,7 @@ export const DEFAULTS = {
   maxResultBytes: 16 * 1024 * 1024,
   maxLineBytes: 16 * 1024 * 1024,
   shutdownGraceMs: 5_000,
+  askTimeoutMs: 60_000,
 } as const;
 
 /** Options with every default filled in. */
@@ -73,7 +76,7 @@ export { MAX_TIMER_MS };
 /** Every key `serve()` takes, in the README's order (the compiler checks that none of ServerOptions is missing). */
 export const SERVE_KEYS = [
   "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "middleware", "listChanged", "pageSize", "json",
-  "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "http",
+  "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",
 ] as const satisfies readonly (keyof ServerOptions)[];
 const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
 void ALL_KEYS_LISTED;
@@ -110,5 +113,6 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     maxResultBytes: o.maxResultBytes ?? DEFAULTS.maxResultBytes,
     maxLineBytes: o.maxLineBytes ?? DEFAULTS.maxLineBytes,
     shutdownGraceMs: o.shutdownGraceMs ?? DEFAULTS.shutdownGraceMs,
+    askTimeoutMs: o.askTimeoutMs ?? DEFAULTS.askTimeoutMs,
   };
 }

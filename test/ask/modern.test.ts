@@ -124,7 +124,7 @@ test("stdio, SDK v2: capabilities are per request — caught → fallback; uncau
 });
 
 async function pair(keys: [string | undefined, string | undefined]) {
-  const env = (k: string | undefined) => (k === undefined ? {} : { MCPBIN_STATE_KEY: k });
+  const env = (k: string | undefined): Record<string, string> => (k === undefined ? {} : { MCPBIN_STATE_KEY: k });
   const ps = await Promise.all(keys.map((k) => HttpProcess.start([bin], { env: env(k) })));
   for (const p of ps) closers.push(() => p.kill());
   return ps;

@@ -117,10 +117,8 @@ export function validatingFetch(): { fetch: typeof fetch; checked: { responses: 
     const sent = JSON.parse(init.body);
     if (Array.isArray(sent) || sent.id === undefined) return res;
     const type = res.headers.get("content-type") ?? "";
-    const text = await res.clone().text();
-    const messages = type.includes("text/event-stream") ? sseMessages(text) : type.includes("application/json") ? [JSON.parse(text)] : [];
     const modern = sent.params?._meta?.["io.modelcontextprotocol/protocolVersion"] !== undefined;
-    for (const m of messages) {
+    const check = (m: any) => {
       if (m.id === sent.id) {
         if (sent.method === "initialize" && m.result) legacyVersion = m.result.protocolVersion;
         const version = modern ? MODERN : (legacyVersion ?? sent.params?.protocolVersion);
@@ -134,7 +132,28 @@ export function validatingFetch(): { fetch: typeof fetch; checked: { responses: 
         assertValidNotification(modern ? MODERN : legacyVersion!, "ProgressNotification", m);
         checked.notifications++;
       }
+    };
+    if (type.includes("text/event-stream") && res.body) {
+      // Each event is checked as it passes, before the client reads it: a stream that waits for the
+      // client's answer to a request on it (legacy elicitation) must not be read to its end first.
+      const dec = new TextDecoder();
+      let buf = "";
+      const events = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          buf += dec.decode(chunk, { stream: true });
+          for (let i = buf.indexOf("\n\n"); i !== -1; i = buf.indexOf("\n\n")) {
+            for (const m of sseMessages(buf.slice(0, i + 2))) check(m);
+            buf = buf.slice(i + 2);
+          }
+          ctl.enqueue(chunk);
+        },
+        flush() {
+          for (const m of sseMessages(buf)) check(m);
+        },
+      });
+      return new Response(res.body.pipeThrough(events), { status: res.status, statusText: res.statusText, headers: res.headers });
     }
+    if (type.includes("application/json")) check(JSON.parse(await res.clone().text()));
     return res;
   };
   return { fetch: f as typeof fetch, checked };

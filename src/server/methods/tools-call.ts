@@ -9,12 +9,21 @@ import { overLimit } from "../calls.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { THROWN } from "../middleware.ts";
+import { AskError } from "../../ask/errors.ts";
+import { InputRequired, modernAsker, type ModernAsker } from "../../ask/replay.ts";
+import { resultLine } from "../../protocol/jsonrpc.ts";
 
 /** The checked params of a `tools/call`. */
 export interface ToolsCallParams {
   readonly name: string;
   readonly arguments?: Record<string, unknown> | null;
+  /** 2026-07-28 retry fields (basic/patterns/mrtr), checked by modernAsker. */
+  readonly requestState?: unknown;
+  readonly inputResponses?: unknown;
 }
+
+/** What a call ends with: a result, or (2026-07-28) a round that needs input. */
+type CallOutcome = CallResult | InputRequired;
 
 const isArgs = (a: unknown) => a === undefined || a === null || (typeof a === "object" && !Array.isArray(a));
 const params = v.looseObject(
@@ -26,7 +35,7 @@ const params = v.looseObject(
 ) as v.GenericSchema<unknown, ToolsCallParams>;
 
 /** The `tools/call` entry. */
-export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
+export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   name: "tools/call",
   eras: ["legacy", "modern"],
   capability: "tools",
@@ -37,6 +46,12 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
     const t = ctx.connection.registry.tools.get(p.name);
     if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
     const args = p.arguments ?? {};
+    // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
+    if (ctx.era === "modern") {
+      const asker = modernAsker(ctx.features.version, ctx.clientCapabilities, { method: "tools/call", name: p.name, args: p.arguments ?? {} }, p);
+      rounds.set(ctx, asker);
+      ctx.asker = asker;
+    }
     // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()).
     if (usesJsonSchemaValidation(t) && !ajvLoaded()) {
       return loadAjv().then(
@@ -47,6 +62,8 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
     return runTool(t, args, ctx);
   },
   line(id, r, ctx) {
+    // No cache hints on input_required (MCP 2026-07-28 server/utilities/caching: complete results only).
+    if (r instanceof InputRequired) return resultLine(id, r.toResult(ctx.connection.registry.modernMeta));
     if (tracing.on) tracing.toolResult(r);
     const registry = ctx.connection.registry;
     const f = ctx.features;
@@ -61,11 +78,14 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallResult> = {
   aborted: (reason) => errorResult(reason),
 };
 
+/** The round's asker of each 2026-07-28 call, set by handle. */
+const rounds = new WeakMap<RequestContext, ModernAsker>();
+
 /** Stands for a result that came after the call was answered: never sent. */
 const LATE: CallResult = Object.freeze({ content: [] }) as unknown as CallResult;
 
 /** Parses the arguments, runs the tool, shapes its value; a failure of the tool is an isError result. */
-function runTool(t: Tool, args: object, ctx: RequestContext): CallResult | PromiseLike<CallResult> {
+function runTool(t: Tool, args: object, ctx: RequestContext): CallOutcome | PromiseLike<CallOutcome> {
   let parsed: ReturnType<typeof parseArguments>;
   try {
     parsed = parseArguments(t, args);
@@ -83,14 +103,25 @@ function runTool(t: Tool, args: object, ctx: RequestContext): CallResult | Promi
   try {
     value = t.definition.run(parsed.value as never, ctx);
   } catch (e) {
-    return thrown(t, e);
+    return thrown(t, e, ctx);
   }
   if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function")) {
     const json = ctx.connection.registry.options.json;
+    // 2026-07-28: the round ends at the first unanswered ask (InputRequired), whatever the tool does next.
+    const asker = ctx.era === "modern" ? rounds.get(ctx) : undefined;
+    const pending = asker ? Promise.race([value as PromiseLike<unknown>, asker.stopped]) : (value as PromiseLike<unknown>);
     // Once the call has been answered otherwise (timed out, cancelled, aborted), what the tool does later is not looked at.
-    return (value as PromiseLike<unknown>).then(
-      (x) => (ctx.done ? LATE : shape(t, x, json)),
-      (e: unknown) => (ctx.done ? LATE : thrown(t, e)),
+    return pending.then(
+      (x) => {
+        if (ctx.done) return LATE;
+        if (x instanceof InputRequired) {
+          // The tool is suspended at its ask for good: release what it waits on.
+          ctx.abort(new Error("input required: the call continues on the client's retry"));
+          return x;
+        }
+        return shape(t, x, json);
+      },
+      (e: unknown) => (ctx.done ? LATE : thrown(t, e, ctx)),
     );
   }
   return shape(t, value, ctx.connection.registry.options.json);
@@ -104,7 +135,13 @@ function shape(t: Tool, value: unknown, json: Parameters<typeof shapeResult>[2])
   }
 }
 
-function thrown(t: Tool, e: unknown): CallResult {
+function thrown(t: Tool, e: unknown, ctx?: RequestContext): CallResult {
+  // A round that failed on the wire (a bad inputResponses value) is the request's JSON-RPC error.
+  if (e instanceof RpcError) throw e;
+  // 2026-07-28: a capability the request did not declare is -32021 (basic/index "Per-request protocol fields").
+  if (e instanceof AskError && e.code === "unsupported" && ctx?.era === "modern") {
+    throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${e.message}`, { requiredCapabilities: e.data ?? {} });
+  }
   let detail: string;
   try {
     detail = String((e as Error)?.stack ?? e);
