@@ -1,6 +1,7 @@
 /** @module Runs a server's Registry for the process: over stdio, or over Streamable HTTP when asked; tracing around it. */
 import { writeSync } from "node:fs";
 import { guardStdout } from "./runtime/stdout-guard.ts";
+import { stateKeyProblem } from "./ask/state.ts";
 import type { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import { serveStdio } from "./transport/stdio.ts";
@@ -30,6 +31,12 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
     // A compiled executable's user mistyped its command line: one line and exit 2, no stack trace.
     if (!(compiled && e instanceof HttpOptionsError)) throw e;
     process.stderr.write(`mcpbin: ${e.message}\n`);
+    process.exit(2);
+  }
+  // The requestState key (2026-07-28 asks): a short MCPBIN_STATE_KEY is refused before serving.
+  const keyProblem = stateKeyProblem(process.env);
+  if (keyProblem) {
+    process.stderr.write(`mcpbin: ${keyProblem}\n`);
     process.exit(2);
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")

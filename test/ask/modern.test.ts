@@ -202,3 +202,10 @@ test("raw HTTP: tampered, foreign-request and malformed retries are -32602; unkn
   expect(missing.json.result.resultType).toBe("input_required");
   expect(Object.keys(missing.json.result.inputRequests)).toEqual(["elicit_1"]);
 });
+
+test("a MCPBIN_STATE_KEY shorter than 32 characters stops the executable at start with one line", async () => {
+  const p = Bun.spawn([bin], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, MCPBIN_STATE_KEY: "too-short" } });
+  expect(await p.exited).toBe(2);
+  expect(await new Response(p.stdout).text()).toBe("");
+  expect(await new Response(p.stderr).text()).toBe("mcpbin: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n");
+});
