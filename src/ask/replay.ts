@@ -3,6 +3,7 @@
  * answered from the replayed answers when it can be, and the first unanswered one ends the round with
  * `input_required`, its `inputRequests` and a new signed `requestState`.
  */
+import { randomBytes } from "node:crypto";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { checkAnswer, type AskKind } from "./answers.ts";
 import { AskError } from "./errors.ts";
@@ -55,6 +56,10 @@ export class ModernAsker implements Asker {
   #resolve!: (r: InputRequired) => void;
   #reject!: (e: unknown) => void;
   #ended = false;
+  /** The call's id, the same in every round (a new random one in the first). */
+  readonly callId: string;
+  /** This round's number, from 1. */
+  readonly round: number;
 
   constructor(version: string, caps: Readonly<Record<string, unknown>>, binding: StateBinding, previous: StatePayload | undefined, responses: Record<string, unknown>, now: () => number) {
     this.#version = version;
@@ -63,6 +68,8 @@ export class ModernAsker implements Asker {
     this.#previous = previous;
     this.#responses = responses;
     this.#now = now;
+    this.callId = typeof previous?.c === "string" ? previous.c : randomBytes(9).toString("base64url");
+    this.round = (previous?.r ?? 0) + 1;
     this.stopped = new Promise<InputRequired>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -133,7 +140,8 @@ export class ModernAsker implements Asker {
       n: this.#binding.name,
       h: this.#previous?.h ?? argumentsDigest(this.#binding.args),
       e: this.#now() + STATE_TTL_MS,
-      r: (this.#previous?.r ?? 0) + 1,
+      r: this.round,
+      c: this.callId,
       a: { ...this.#previous?.a, ...this.#used },
     };
     const state = encodeState(payload);

@@ -26,6 +26,8 @@ export interface StatePayload {
   readonly e: number;
   /** The round that issued it (1 for the first `input_required`). */
   readonly r: number;
+  /** The call's id, made in its first round: links the rounds (tracing). */
+  readonly c: string;
   /** The answers so far, by `inputRequests` key: the kind asked and the client's (shape-checked) result. */
   readonly a: Readonly<Record<string, readonly [AskKind, unknown]>>;
 }

@@ -45,6 +45,7 @@ export function enableTracing(tracer: Tracer, transport: NetworkTransport = "pip
   tracing.message = (msg, handle, extras, scope) => traceMessage(tracer, base, msg, handle, extras, scope);
   tracing.toolResult = noteToolResult;
   tracing.invalidArguments = noteInvalidArguments;
+  tracing.round = noteRound;
   tracing.on = true;
 }
 
@@ -178,4 +179,11 @@ function noteToolResult(result: CallResult): void {
 function noteInvalidArguments(): void {
   const record = context.active().getValue(RECORD) as SpanRecord | undefined;
   if (record) record.invalidArguments = true;
+}
+
+function noteRound(callId: string, round: number): void {
+  const record = context.active().getValue(RECORD) as SpanRecord | undefined;
+  if (!record) return;
+  record.span.setAttribute("mcpbin.call.id", callId);
+  record.span.setAttribute("mcpbin.call.round", round);
 }

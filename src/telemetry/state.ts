@@ -29,6 +29,8 @@ export interface TracingHooks {
   toolResult(result: CallResult): void;
   /** Notes that the arguments of the active `tools/call` failed the input schema (a caller's mistake). */
   invalidArguments(): void;
+  /** Notes one 2026-07-28 round of a call that asks: `mcpbin.call.id` links the rounds' spans, `mcpbin.call.round` counts from 1. */
+  round(callId: string, round: number): void;
 }
 
 function off<X>(msg: Message, handle: MessageHandler<X>, extras: X): Reply {
@@ -37,7 +39,7 @@ function off<X>(msg: Message, handle: MessageHandler<X>, extras: X): Reply {
 function nothing(): void {}
 
 /** The process-wide switch; mutated only by `src/telemetry/start.ts` (and tests). */
-export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing };
+export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing, round: nothing };
 
 /** Turns tracing off again (tests, or when setting up the SDK failed); spans already open still end. */
 export function resetTracing(): void {
@@ -45,4 +47,5 @@ export function resetTracing(): void {
   tracing.message = off;
   tracing.toolResult = nothing;
   tracing.invalidArguments = nothing;
+  tracing.round = nothing;
 }

@@ -51,6 +51,12 @@ const tools = [
   }),
   tool({ name: "needs_n", description: "needs a number", input: v.object({ n: v.number() }), run: ({ n }) => n }),
   tool({
+    name: "asks",
+    description: "asks once",
+    input: v.object({}),
+    run: async (_a, ctx) => (await ctx.elicit({ message: "ok?", schema: v.object({ ok: v.boolean() }) })).action,
+  }),
+  tool({
     name: "args",
     description: "records what it was given",
     input: v.looseObject({}),
@@ -217,6 +223,20 @@ describe("spans per message", () => {
     expect(list!.attributes["mcp.protocol.version"]).toBeUndefined();
     expect(list!.attributes["error.type"]).toBe("-32022");
     expect(list!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  test("2026-07-28 rounds of one call: a span each, linked by mcpbin.call.id, counted by mcpbin.call.round", async () => {
+    const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const r1 = await send(call(1, "asks", {}, meta));
+    assertValidResponse("2026-07-28", "tools/call", r1);
+    expect(r1.result.resultType).toBe("input_required");
+    const r2 = await send({ ...call(2, "asks", {}, meta), params: { name: "asks", arguments: {}, _meta: meta, requestState: r1.result.requestState, inputResponses: { elicit_1: { action: "accept", content: { ok: true } } } } });
+    expect(r2.result.content).toEqual([{ type: "text", text: "accept" }]);
+    const [a, b] = spans();
+    expect(a!.attributes["mcpbin.call.round"]).toBe(1);
+    expect(b!.attributes["mcpbin.call.round"]).toBe(2);
+    expect(typeof a!.attributes["mcpbin.call.id"]).toBe("string");
+    expect(b!.attributes["mcpbin.call.id"]).toBe(a!.attributes["mcpbin.call.id"]);
   });
 
   test("no span for blank lines, parse failures, invalid envelopes or client responses", async () => {

@@ -9,9 +9,7 @@ import { overLimit } from "../calls.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { THROWN } from "../middleware.ts";
-import { AskError } from "../../ask/errors.ts";
-import { InputRequired, modernAsker, type ModernAsker } from "../../ask/replay.ts";
-import { resultLine } from "../../protocol/jsonrpc.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
 
 /** The checked params of a `tools/call`. */
 export interface ToolsCallParams {
@@ -47,11 +45,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
     const args = p.arguments ?? {};
     // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
-    if (ctx.era === "modern") {
-      const asker = modernAsker(ctx.features.version, ctx.clientCapabilities, { method: "tools/call", name: p.name, args: p.arguments ?? {} }, p);
-      rounds.set(ctx, asker);
-      ctx.asker = asker;
-    }
+    beginRound(ctx, { method: "tools/call", name: p.name, args: p.arguments ?? {} }, p);
     // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()).
     if (usesJsonSchemaValidation(t) && !ajvLoaded()) {
       return loadAjv().then(
@@ -63,7 +57,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   },
   line(id, r, ctx) {
     // No cache hints on input_required (MCP 2026-07-28 server/utilities/caching: complete results only).
-    if (r instanceof InputRequired) return resultLine(id, r.toResult(ctx.connection.registry.modernMeta));
+    if (r instanceof InputRequired) return inputRequiredLine(id, r, ctx);
     if (tracing.on) tracing.toolResult(r);
     const registry = ctx.connection.registry;
     const f = ctx.features;
@@ -77,9 +71,6 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   timedOut: (ms, p) => errorResult(`Tool ${p.name} timed out after ${ms} ms`),
   aborted: (reason) => errorResult(reason),
 };
-
-/** The round's asker of each 2026-07-28 call, set by handle. */
-const rounds = new WeakMap<RequestContext, ModernAsker>();
 
 /** Stands for a result that came after the call was answered: never sent. */
 const LATE: CallResult = Object.freeze({ content: [] }) as unknown as CallResult;
@@ -108,17 +99,12 @@ function runTool(t: Tool, args: object, ctx: RequestContext): CallOutcome | Prom
   if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function")) {
     const json = ctx.connection.registry.options.json;
     // 2026-07-28: the round ends at the first unanswered ask (InputRequired), whatever the tool does next.
-    const asker = ctx.era === "modern" ? rounds.get(ctx) : undefined;
-    const pending = asker ? Promise.race([value as PromiseLike<unknown>, asker.stopped]) : (value as PromiseLike<unknown>);
+    const pending = raceRound(ctx, value as PromiseLike<unknown>);
     // Once the call has been answered otherwise (timed out, cancelled, aborted), what the tool does later is not looked at.
     return pending.then(
       (x) => {
         if (ctx.done) return LATE;
-        if (x instanceof InputRequired) {
-          // The tool is suspended at its ask for good: release what it waits on.
-          ctx.abort(new Error("input required: the call continues on the client's retry"));
-          return x;
-        }
+        if (x instanceof InputRequired) return x;
         return shape(t, x, json);
       },
       (e: unknown) => (ctx.done ? LATE : thrown(t, e, ctx)),
@@ -136,12 +122,8 @@ function shape(t: Tool, value: unknown, json: Parameters<typeof shapeResult>[2])
 }
 
 function thrown(t: Tool, e: unknown, ctx?: RequestContext): CallResult {
-  // A round that failed on the wire (a bad inputResponses value) is the request's JSON-RPC error.
-  if (e instanceof RpcError) throw e;
-  // 2026-07-28: a capability the request did not declare is -32021 (basic/index "Per-request protocol fields").
-  if (e instanceof AskError && e.code === "unsupported" && ctx?.era === "modern") {
-    throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${e.message}`, { requiredCapabilities: e.data ?? {} });
-  }
+  // A round that failed on the wire (a bad inputResponses value), or -32021 at 2026-07-28.
+  if (ctx) rethrowWire(e, ctx);
   let detail: string;
   try {
     detail = String((e as Error)?.stack ?? e);
