@@ -99,6 +99,7 @@ test("stdio, SDK v2 (2026-07-28): elicit then sample in three rounds, each input
   expect(new Set(calls.map((s) => s.req.id)).size).toBe(3);
   expect(asked[0]).toEqual({ message: "Delete /tmp/x?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Delete?" } }, required: ["confirm"] } });
   // The side effect after the last ask ran once; the code before it ran in every round.
+  for (let i = 0; i < 500 && !stderr.includes("confirm_delete: deleting"); i++) await Bun.sleep(20);
   expect(stderr.match(/confirm_delete: deleting/g)?.length).toBe(1);
 
   const roots = await c.callTool({ name: "list_roots", arguments: {} });
@@ -153,8 +154,10 @@ test("scale-out over HTTP: rounds alternate between two processes with the same 
   expect(rr.served[0]).toBeGreaterThan(0);
   expect(rr.served[1]).toBeGreaterThan(0);
   expect(v.checked.responses).toBeGreaterThanOrEqual(3);
-  // The rounds of that call went to both processes: the tool body ran in each.
-  expect(a!.stderr.includes("confirm_delete: deleting") !== b!.stderr.includes("confirm_delete: deleting")).toBe(true);
+  // The side effect after the last ask ran once, in one of the two processes (its stderr line arrives on its own pipe: wait for it).
+  const has = (p: HttpProcess) => p.stderr.includes("confirm_delete: deleting");
+  for (let i = 0; i < 500 && !has(a!) && !has(b!); i++) await Bun.sleep(20);
+  expect([has(a!), has(b!)].filter(Boolean).length).toBe(1);
 });
 
 test("scale-out with different keys (or none): the retry on the other process is refused with -32602", async () => {
