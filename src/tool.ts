@@ -382,9 +382,9 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
       log: ctx?.log ?? (() => {}),
       requestId: ctx?.requestId,
       protocolVersion: ctx?.protocolVersion,
-      elicit: ctx?.elicit ?? NO_CLIENT.elicit,
-      sample: ctx?.sample ?? NO_CLIENT.sample,
-      roots: ctx?.roots ?? NO_CLIENT.roots,
+      elicit: ctx?.elicit ? (ctx.elicit.bind(ctx) as Asker["elicit"]) : NO_CLIENT.elicit,
+      sample: ctx?.sample ? ctx.sample.bind(ctx) : NO_CLIENT.sample,
+      roots: ctx?.roots ? ctx.roots.bind(ctx) : NO_CLIENT.roots,
       clientCapabilities: ctx?.clientCapabilities ?? NO_CLIENT.clientCapabilities,
     });
   } }[name]!;

@@ -329,6 +329,16 @@ const missingCapability = tool({
   },
 });
 
+// input-required-result-non-tool-request: prompts/get asks through the same ctx API.
+const irPrompt = prompt({
+  name: "test_input_required_result_prompt",
+  description: "Asks what context the prompt should use",
+  get: async (_args, ctx) => {
+    const r = await ctx.elicit({ key: "user_context", message: "What context should the prompt use?", schema: v.object({ context: v.string() }) });
+    return `Use this context: ${r.action === "accept" ? r.content.context : "(none)"}`;
+  },
+});
+
 await serve({
   name: "mcpbin-conformance",
   version: "1.0.0",
@@ -339,5 +349,5 @@ await serve({
     irElicitation, irSampling, irRoots, irState, irMultiple, irMultiRound, irTampered, irCapabilities, missingCapability,
   ],
   resources: [staticText, staticBinary, watched, template],
-  prompts: [simplePrompt, promptWithArguments, promptWithResource, promptWithImage],
+  prompts: [simplePrompt, promptWithArguments, promptWithResource, promptWithImage, irPrompt],
 });

@@ -1,4 +1,6 @@
 /** @module What resources, templates and prompts share: the definition error, display fields, cache hints, the read context and the change hub. */
+import type { Asker } from "../ask/types.ts";
+import { NO_CLIENT } from "../ask/none.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
 import type { ToolIcon } from "../tool.ts";
 
@@ -35,7 +37,7 @@ export interface ContentSource {
 }
 
 /** What a resource reader, template reader, prompt or completer receives. */
-export interface ContentContext {
+export interface ContentContext extends Asker {
   /** Aborted when the client cancels the request or the server shuts down. */
   readonly signal: AbortSignal;
   /** The JSON-RPC id of the request being served (undefined when called directly). */
@@ -46,7 +48,17 @@ export interface ContentContext {
 
 /** A context for direct calls (tests): a signal that never aborts. */
 export function directContext(ctx?: Partial<ContentContext>): ContentContext {
-  return { signal: ctx?.signal ?? new AbortController().signal, requestId: ctx?.requestId, protocolVersion: ctx?.protocolVersion };
+  return {
+    signal: ctx?.signal ?? new AbortController().signal,
+    requestId: ctx?.requestId,
+    protocolVersion: ctx?.protocolVersion,
+    // Asking (README "Tools that ask"): called directly there is no client.
+    // Bound: the server passes its request context, whose methods need it as `this`.
+    elicit: ctx?.elicit ? (ctx.elicit.bind(ctx) as Asker["elicit"]) : NO_CLIENT.elicit,
+    sample: ctx?.sample ? ctx.sample.bind(ctx) : NO_CLIENT.sample,
+    roots: ctx?.roots ? ctx.roots.bind(ctx) : NO_CLIENT.roots,
+    clientCapabilities: ctx?.clientCapabilities ?? NO_CLIENT.clientCapabilities,
+  };
 }
 
 /** The display fields every definition may carry, checked by {@link checkDisplay}. */

@@ -258,3 +258,14 @@ test("Streamable HTTP (legacy session): the asks travel on the call's SSE stream
   await withTimeout((async () => { while (!server.stderr.includes("wait_for_answer: ended")) await Bun.sleep(20); })(), 10_000, "the tool's stderr line");
   expect(server.stderr).toContain("wait_for_answer: ended: cancelled; signal aborted: true");
 });
+
+test("stdio: prompts/get and resources/read ask through the same ctx API", async () => {
+  let answer: Msg = { action: "accept", content: { audience: "board" } };
+  const { c, received } = await stdio({ elicit: async () => answer });
+  const p = await c.getPrompt({ name: "briefing" });
+  expect(p.messages).toEqual([{ role: "user", content: { type: "text", text: "Write a briefing for the board audience." } }]);
+  answer = { action: "accept", content: { confirm: true } };
+  const r = await c.readResource({ uri: "vault://alpha" });
+  expect(r.contents).toEqual([{ uri: "vault://alpha", mimeType: "text/plain", text: "the alpha secret" }]);
+  expect(received.filter((m) => m.method === "elicitation/create").map((m) => m.params.message)).toEqual(["Who is the audience?", "Reveal alpha?"]);
+});

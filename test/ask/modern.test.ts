@@ -212,3 +212,22 @@ test("a MCPBIN_STATE_KEY shorter than 32 characters stops the executable at star
   expect(await new Response(p.stdout).text()).toBe("");
   expect(await new Response(p.stderr).text()).toBe("mcpbin: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n");
 });
+
+test("stdio, SDK v2: prompts/get and resources/read answer input_required too, and complete on the retry", async () => {
+  const transport = new StdioClientTransport({ command: bin, args: [], stderr: "pipe" });
+  const seen = tap(transport as unknown as Transport);
+  const c = new Client({ name: "ask-v2", version: "2.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: V } as never } });
+  c.setRequestHandler("elicitation/create", async (r: Msg) => ({ action: "accept", content: r.params.message.startsWith("Who") ? { audience: "team" } : { confirm: false } }));
+  await c.connect(transport);
+  closers.push(() => c.close());
+  const p = await c.getPrompt({ name: "briefing" });
+  expect(p.messages).toEqual([{ role: "user", content: { type: "text", text: "Write a briefing for the team audience." } }]);
+  const r = await c.readResource({ uri: "vault://beta" });
+  expect(r.contents).toEqual([{ uri: "vault://beta", mimeType: "text/plain", text: "(not revealed)" }]);
+  const kinds = seen.filter((s) => s.req.method !== "server/discover").map((s) => `${s.req.method} ${s.res.result?.resultType}`);
+  expect(kinds).toEqual(["prompts/get input_required", "prompts/get complete", "resources/read input_required", "resources/read complete"]);
+  // No cache hints on input_required; the complete read has them.
+  const reads = seen.filter((s) => s.req.method === "resources/read");
+  expect(reads[0]!.res.result).not.toHaveProperty("ttlMs");
+  expect(reads[1]!.res.result).toHaveProperty("ttlMs");
+});

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { completionOf } from "../../content/catalog.ts";
-import { thrownMessage } from "../../content/common.ts";
+import { directContext, thrownMessage } from "../../content/common.ts";
 import type { MethodSpec } from "../method.ts";
 
 /** The checked params of a `completion/complete`. */
@@ -35,7 +35,7 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${p.ref.type === "ref/prompt" ? `unknown prompt ${JSON.stringify(p.ref.name)}` : `no resource template ${JSON.stringify(p.ref.uri)}`}`);
     }
     if (fn === undefined) return EMPTY;
-    return fn(p.argument.value, { signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion, arguments: p.context?.arguments ?? {} })
+    return fn(p.argument.value, { ...directContext({ signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion }), arguments: p.context?.arguments ?? {} })
       .then((values) => ({ completion: completionOf(values) }))
       .then(undefined, (e: unknown) => {
         process.stderr.write(`mcpbin: completing ${p.argument.name} threw: ${(e as Error)?.stack ?? e}\n`);

@@ -6,16 +6,23 @@ import { ContentDefinitionError, thrownMessage } from "../../content/common.ts";
 import { parsePromptArguments, PromptArgumentsError, toPromptResult, type PromptResult } from "../../content/prompt.ts";
 import type { MethodSpec } from "../method.ts";
 import { lineOfResult } from "./resources-read.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
+import type { RequestContext } from "../context.ts";
 
 /** The checked params of a `prompts/get`. */
 export interface GetParams {
   readonly name: string;
   readonly arguments?: unknown;
+  /** 2026-07-28 retry fields (basic/patterns/mrtr). */
+  readonly requestState?: unknown;
+  readonly inputResponses?: unknown;
 }
 
 const params = v.looseObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}") as v.GenericSchema<unknown, GetParams>;
 
-function failure(name: string, e: unknown): RpcError {
+function failure(name: string, e: unknown, ctx: RequestContext): RpcError {
+  // The round's wire errors (a bad inputResponses value; -32021 at 2026-07-28) as they are.
+  rethrowWire(e, ctx);
   if (e instanceof RpcError) return e;
   if (e instanceof PromptArgumentsError) return new RpcError(ErrorCode.InvalidParams, e.message);
   if (!(e instanceof ContentDefinitionError)) process.stderr.write(`mcpbin: prompt ${name} threw: ${(e as Error)?.stack ?? e}\n`);
@@ -23,7 +30,7 @@ function failure(name: string, e: unknown): RpcError {
 }
 
 /** The `prompts/get` entry: an unknown prompt and a missing or non-string argument are -32602; a prompt that throws is -32603 with its message. */
-export const promptsGet: MethodSpec<GetParams, PromptResult> = {
+export const promptsGet: MethodSpec<GetParams, PromptResult | InputRequired> = {
   name: "prompts/get",
   eras: ["legacy", "modern"],
   capability: "prompts",
@@ -31,28 +38,31 @@ export const promptsGet: MethodSpec<GetParams, PromptResult> = {
   handle(p, ctx) {
     const prompt = ctx.connection.registry.content.prompts.get(p.name);
     if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+    beginRound(ctx, { method: "prompts/get", name: p.name, args: p.arguments ?? {} }, p);
     let value: unknown;
     try {
       const args = parsePromptArguments(prompt, p.arguments ?? {});
       value = prompt.definition.get(args as never, ctx);
     } catch (e) {
-      throw failure(p.name, e);
+      throw failure(p.name, e, ctx);
     }
     const what = `prompt "${p.name}"`;
     if (!(value instanceof Promise)) {
       try {
         return toPromptResult(what, value);
       } catch (e) {
-        throw failure(p.name, e);
+        throw failure(p.name, e, ctx);
       }
     }
-    return value
-      .then((x) => toPromptResult(what, x))
+    // 2026-07-28: the round ends at the first unanswered ask (InputRequired).
+    return raceRound(ctx, value)
+      .then((x) => (x instanceof InputRequired ? x : toPromptResult(what, x)))
       .then(undefined, (e: unknown) => {
-        throw failure(p.name, e);
+        throw failure(p.name, e, ctx);
       });
   },
   line(id, r, ctx) {
+    if (r instanceof InputRequired) return inputRequiredLine(id, r, ctx);
     return lineOfResult(id, projectPromptResult(r, ctx.features), ctx);
   },
 };

@@ -8,10 +8,14 @@ import { ContentDefinitionError, thrownMessage } from "../../content/common.ts";
 import { fixedContents, readTemplate, ResourceReadError, type ResourceContents } from "../../content/resource.ts";
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
 
 /** The checked params of a `resources/read`. */
 export interface ReadParams {
   readonly uri: string;
+  /** 2026-07-28 retry fields (basic/patterns/mrtr). */
+  readonly requestState?: unknown;
+  readonly inputResponses?: unknown;
 }
 
 const params = v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: resources/read needs params {uri}") as v.GenericSchema<unknown, ReadParams>;
@@ -31,7 +35,9 @@ export function resourceNotFound(uri: string, ctx: RequestContext): RpcError {
 }
 
 /** A reader's failure as the wire error: a refused read -32602, anything else -32603 with its message (the stack on stderr). */
-function failure(uri: string, e: unknown): RpcError {
+function failure(uri: string, e: unknown, ctx: RequestContext): RpcError {
+  // The round's wire errors (a bad inputResponses value; -32021 at 2026-07-28) as they are.
+  rethrowWire(e, ctx);
   if (e instanceof RpcError) return e;
   if (e instanceof ResourceReadError) return new RpcError(ErrorCode.InvalidParams, e.message, { uri });
   if (!(e instanceof ContentDefinitionError)) process.stderr.write(`mcpbin: reading ${uri} threw: ${(e as Error)?.stack ?? e}\n`);
@@ -39,7 +45,7 @@ function failure(uri: string, e: unknown): RpcError {
 }
 
 /** The `resources/read` entry. */
-export const resourcesRead: MethodSpec<ReadParams, ReadResult> = {
+export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> = {
   name: "resources/read",
   eras: ["legacy", "modern"],
   capability: "resources",
@@ -50,6 +56,7 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult> = {
     if (!found) throw resourceNotFound(p.uri, ctx);
     const def = "resource" in found ? found.resource.definition : found.template.definition;
     const cache = def.cache ?? PRIVATE_NO_CACHE;
+    beginRound(ctx, { method: "resources/read", name: p.uri, args: {} }, p);
     let pending: Promise<ResourceContents[]>;
     try {
       // Fixed content (text, blob, an embedded file) is answered at once, without a request in flight.
@@ -57,16 +64,18 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult> = {
       if (fixed) return { contents: fixed, cache };
       pending = "resource" in found ? found.resource.read(ctx) : readTemplate(found.template, p.uri, found.vars, ctx);
     } catch (e) {
-      throw failure(p.uri, e);
+      throw failure(p.uri, e, ctx);
     }
-    return pending.then(
-      (contents) => ({ contents, cache }),
+    // 2026-07-28: the round ends at the first unanswered ask (InputRequired, no cache hints).
+    return raceRound(ctx, pending).then(
+      (contents) => (contents instanceof InputRequired ? contents : { contents, cache }),
       (e: unknown) => {
-        throw failure(p.uri, e);
+        throw failure(p.uri, e, ctx);
       },
     );
   },
   line(id, r, ctx) {
+    if (r instanceof InputRequired) return inputRequiredLine(id, r, ctx);
     const f = ctx.features;
     return lineOfResult(id, { contents: projectContents(r.contents, f), ...cacheFields(r.cache, f) }, ctx);
   },
