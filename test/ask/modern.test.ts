@@ -217,7 +217,7 @@ test("stdio, SDK v2: prompts/get and resources/read answer input_required too, a
   const transport = new StdioClientTransport({ command: bin, args: [], stderr: "pipe" });
   const seen = tap(transport as unknown as Transport);
   const c = new Client({ name: "ask-v2", version: "2.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: V } as never } });
-  c.setRequestHandler("elicitation/create", async (r: Msg) => ({ action: "accept", content: r.params.message.startsWith("Who") ? { audience: "team" } : { confirm: false } }));
+  c.setRequestHandler("elicitation/create", async (r: Msg) => ({ action: "accept", content: (r.params.message.startsWith("Who") ? { audience: "team" } : { confirm: false }) as Msg }) as never);
   await c.connect(transport);
   closers.push(() => c.close());
   const p = await c.getPrompt({ name: "briefing" });
