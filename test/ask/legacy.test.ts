@@ -127,7 +127,7 @@ test("stdio: decline ends the tool early; a form answer is parsed (defaults appl
   answer = { action: "accept", content: { name: "Ann", age: -1 } };
   const bad = await c.callTool({ name: "profile", arguments: {} });
   expect(bad.isError).toBe(true);
-  expect((bad.content as Msg[])[0]!.text).toStartWith('Tool profile failed: the client\'s answer to "Your profile" does not match the form: age:');
+  expect((bad.content as Msg[])[0]!.text).toStartWith('the client\'s answer to "Your profile" does not match the form: age:');
 });
 
 test("stdio: without the capability the ask is a typed error: caught → fallback, uncaught → a clear isError; roots → []", async () => {
@@ -135,9 +135,9 @@ test("stdio: without the capability the ask is a typed error: caught → fallbac
   const polite = await c.callTool({ name: "polite_sample", arguments: {} });
   expect(polite.content).toEqual([{ type: "text", text: "no sampling: the client does not support sampling" }]);
   const rude = await c.callTool({ name: "rude_sample", arguments: {} });
-  expect(rude).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool rude_sample failed: the client does not support sampling" }] });
+  expect(rude).toMatchObject({ isError: true, content: [{ type: "text", text: "the client does not support sampling" }] });
   const el = await c.callTool({ name: "confirm_delete", arguments: { path: "/a" } });
-  expect((el.content as Msg[])[0]!.text).toBe("Tool confirm_delete failed: the client does not support elicitation");
+  expect((el.content as Msg[])[0]!.text).toBe("the client does not support elicitation");
   const roots = await c.callTool({ name: "list_roots", arguments: {} });
   expect(roots.content).toEqual([{ type: "text", text: "[]" }]);
   expect(received.some((m) => m.method && m.id !== undefined)).toBe(false);
@@ -177,7 +177,7 @@ test("stdio: an ask the client never answers times out as an isError (and the cl
   const { c } = await stdio({ elicit: (_p, extra) => new Promise((_, reject) => extra.signal.addEventListener("abort", () => (cancelled(), reject(new Error("x"))))) });
   const r = await c.callTool({ name: "wait_for_answer", arguments: { timeoutMs: 300 } });
   expect(r.isError).toBe(true);
-  expect((r.content as Msg[])[0]!.text).toBe("Tool wait_for_answer failed: elicitation/create: no answer from the client within 300 ms");
+  expect((r.content as Msg[])[0]!.text).toBe("elicitation/create: no answer from the client within 300 ms");
   await withTimeout(told, 10_000, "notifications/cancelled after the timeout");
 });
 
@@ -204,10 +204,10 @@ test("raw lines at 2025-06-18 and 2025-03-26: each version's request shape and c
   const ask2 = await p.waitFor((m) => m.method === "elicitation/create" && m.id !== ask.id);
   p.send(JSON.stringify({ jsonrpc: "2.0", id: ask2.id, error: { code: -32600, message: "the user closed the window" } }));
   const r3 = await p.response(3);
-  expect(r3.result.content[0].text).toBe("Tool profile failed: elicitation/create: the client answered with error -32600: the user closed the window");
+  expect(r3.result.content[0].text).toBe("elicitation/create: the client answered with error -32600: the user closed the window");
   // URL mode needs 2025-11-25.
   p.send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "login", arguments: {} } }));
-  expect((await p.response(4)).result.content[0].text).toBe("Tool login failed: the client does not support URL elicitation (protocol version 2025-06-18 has none; it needs 2025-11-25 or later)");
+  expect((await p.response(4)).result.content[0].text).toBe("the client does not support URL elicitation (protocol version 2025-06-18 has none; it needs 2025-11-25 or later)");
 
   const q = new McpProcess([bin]);
   closers.push(() => q.kill());
@@ -217,7 +217,7 @@ test("raw lines at 2025-06-18 and 2025-03-26: each version's request shape and c
   q.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "confirm_delete", arguments: { path: "/p" } } }));
   const old = await q.response(2);
   assertValidResponse("2025-03-26", "tools/call", old);
-  expect(old.result.content[0].text).toBe("Tool confirm_delete failed: the client does not support elicitation (protocol version 2025-03-26 has none; it needs 2025-06-18 or later)");
+  expect(old.result.content[0].text).toBe("the client does not support elicitation (protocol version 2025-03-26 has none; it needs 2025-06-18 or later)");
   q.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "rude_sample", arguments: {} } }));
   const s = await q.waitFor((m) => m.method === "sampling/createMessage");
   assertValidRequest("2025-03-26", "CreateMessageRequest", s);
