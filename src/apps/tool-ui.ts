@@ -1,5 +1,5 @@
 /** @module A tool's link to an MCP App (its `ui` option): the resource URI, who may see the tool, and which apps a server serves. */
-import { AppDefinitionError, isApp, type App } from "./app.ts";
+import { AppDefinitionError, isApp, UI_EXTENSION, type App } from "./app.ts";
 
 /** Who may use a tool (MCP Apps `_meta.ui.visibility`): the model (the agent), the app's view, or both. */
 export type ToolVisibility = "model" | "app";
@@ -87,4 +87,25 @@ export function appsOfServer(o: { readonly apps?: readonly unknown[]; readonly t
   const links: { tool: string; ui: ToolUi }[] = [];
   for (const t of o.tools.flat() as { name?: string; ui?: ToolUi }[]) if (t?.ui) links.push({ tool: String(t.name), ui: t.ui });
   return servedApps(o.apps, links);
+}
+
+/**
+ * Whether client capabilities declare the MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`):
+ * legacy clients in `initialize`, 2026-07-28 clients in each request's client capabilities.
+ * @param capabilities - the client's capabilities object, as received.
+ */
+export function declaresUi(capabilities: unknown): boolean {
+  const ext = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  return typeof ext === "object" && ext !== null && typeof ext[UI_EXTENSION] === "object" && ext[UI_EXTENSION] !== null;
+}
+
+/**
+ * A tool's `_meta` with its app link: `ui.resourceUri` and `ui.visibility` (merged into the author's `ui`, if
+ * any), and the deprecated flat `ui/resourceUri` that the ext-apps SDK and shinymcp still write and read.
+ * @param ui - the tool's resolved link.
+ * @param meta - the author's `_meta`, kept.
+ */
+export function toolMetaWithUi(ui: ToolUi, meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  const own = meta?.ui !== null && typeof meta?.ui === "object" ? (meta.ui as Record<string, unknown>) : {};
+  return { ...meta, ui: { ...own, resourceUri: ui.resourceUri, visibility: [...ui.visibility] }, "ui/resourceUri": ui.resourceUri };
 }

@@ -103,12 +103,15 @@ function card(a: PreviewApp, index: number): HTMLElement {
     section.setAttribute("data-events", (section.getAttribute("data-events") ?? "") + line.split(" ")[0] + " ");
   };
   let bridge: AppBridge | undefined;
+  let runs = 0;
   run.addEventListener("click", async () => {
+    // Each run is numbered (data-run), and its state (data-state) reset before anything waits.
+    section.setAttribute("data-run", String(++runs));
+    section.removeAttribute("data-state");
+    section.removeAttribute("data-events");
     await bridge?.close().catch(() => {});
     frame.replaceChildren();
     events.textContent = "";
-    section.removeAttribute("data-events");
-    section.removeAttribute("data-state");
     const tool = a.tools.length ? tools.value : undefined;
     let toolArgs: Record<string, unknown> = {};
     try {
