@@ -10,7 +10,7 @@ import { app, serve, tool } from "../../src/index.ts";
 function weatherOf(city: string, dayOffset = 0): { tempC: number; sky: string } {
   let h = 7 + dayOffset * 31;
   for (const ch of city.toLowerCase()) h = (h * 33 + ch.charCodeAt(0)) % 100_003;
-  return { tempC: (h % 35) - 5, sky: ["sunny", "cloudy", "rain", "windy", "snow"][h % 5]! };
+  return { tempC: (h % 35) - 5, sky: ["sunny", "cloudy", "rain", "windy", "snow"][Math.floor(h / 35) % 5]! };
 }
 
 export const dashboard = app({

@@ -1,4 +1,5 @@
 /** @module Projection of tool definitions and call results onto the protocol version in force (PROTOCOL.md §5, §6). */
+import { toolMetaWithUi } from "../apps/tool-ui.ts";
 import { recordedSchemaTexts, type Tool } from "../tool.ts";
 import type { ContentBlock } from "../result.ts";
 import type { VersionFeatures } from "./versions.ts";
@@ -108,7 +109,8 @@ function toolTail(t: Tool, f: VersionFeatures): Record<string, unknown> {
     if (a) out.annotations = a;
   }
   if (d.icons && f.icons) out.icons = d.icons.filter((i) => typeof i?.src === "string").map((i) => pick(i, ICON_KEYS));
-  if (d.meta && f.structured) out._meta = d.meta;
+  const meta = t.ui ? toolMetaWithUi(t.ui, d.meta) : d.meta;
+  if (meta && f.structured) out._meta = meta;
   return out;
 }
 
