@@ -17,7 +17,8 @@ export function errorResult(text: string): CallResult {
 /**
  * Shapes what `run` returned into a CallResult (MCP server/tools CallToolResult).
  * - `toolResult(...)`: content kept as given; `structuredContent` without content gets one JSON text
- *   block; `isError: true` drops `structuredContent` (its JSON text stands in when there is no content).
+ *   block (also for a tool with a `ui` app whose content has no text block); `isError: true` drops
+ *   `structuredContent` (its JSON text stands in when there is no content).
  * - With an output schema, an ordinary value is the structured content (plus its JSON text copy).
  * - Otherwise one text block (see {@link textOf}).
  * Structured content is checked against the tool's output schema; a mismatch or a value JSON cannot
@@ -48,6 +49,8 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
         if (typeof sc === "string") return errorResult(sc);
         out.structuredContent = sc.value;
         if (value.content === undefined) out.content = [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }];
+        // A tool with a view still speaks to text-only hosts (MCP Apps: content is for the model).
+        else if (t.ui && !content.some((b) => b.type === "text")) out.content.push({ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) });
       } else if (hasOutput) {
         return errorResult(`Tool ${t.name} declares an output schema but returned no structuredContent`);
       }
