@@ -10,6 +10,9 @@ import type { Connection } from "./context.ts";
 import type { ServerHandle } from "../tool.ts";
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
+import type { App } from "../apps/app.ts";
+import { appsOfServer } from "../apps/tool-ui.ts";
+import { appResource } from "../apps/resource.ts";
 
 /** Registry and identity of one server; shared by every session and transport. */
 export class Registry implements ServerHandle {
@@ -27,8 +30,10 @@ export class Registry implements ServerHandle {
   readonly #watchers = new Set<WeakRef<Connection>>();
   /** 2026-07-28 listen streams that asked for `toolsListChanged`. */
   readonly #toolListeners = new Set<() => void>();
-  /** Its resources, resource templates and prompts. */
+  /** Its resources, resource templates and prompts (its apps' `ui://` resources among them). */
   readonly content: Catalog;
+  /** The MCP Apps it serves (`serve({ apps })` and those its tools link to), by URI. */
+  readonly apps: ReadonlyMap<string, App>;
   /** `_meta` of every modern result. */
   readonly modernMeta: Record<string, unknown>;
   /** {@link modernMeta} serialized once (the direct serialization of plain text results uses it). */
@@ -38,7 +43,8 @@ export class Registry implements ServerHandle {
   /**
    * @param options - server options; `tools` may nest arrays.
    * @throws ToolDefinitionError on a value that is not a tool, or two tools with one name;
-   *   ContentDefinitionError on a bad or duplicate resource, template or prompt.
+   *   ContentDefinitionError on a bad or duplicate resource, template or prompt; AppDefinitionError on
+   *   two apps with one URI or a tool linking to an app that is not served.
    */
   constructor(options: ServerOptions) {
     if (typeof options?.name !== "string" || options.name === "") throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
@@ -63,7 +69,8 @@ export class Registry implements ServerHandle {
     if (mw !== undefined && !Array.isArray(mw)) throw new ToolDefinitionError(`createServer(): "middleware" must be an array of functions (request, next) => result`);
     this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
     this.listChanged = options.listChanged === true;
-    this.content = new Catalog(options);
+    this.apps = appsOfServer(options);
+    this.content = new Catalog(this.apps.size ? { ...options, resources: [...(options.resources ?? []), ...[...this.apps.values()].map(appResource)] } : options);
     this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
   }
