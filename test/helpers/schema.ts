@@ -12,11 +12,12 @@ import addFormats from "ajv-formats";
 type Validator = ((x: unknown) => boolean) & { errors?: unknown };
 const cache = new Map<string, Validator>();
 
-function validator(version: string, def: string): Validator {
-  const key = `${version}#${def}`;
+function validator(version: string, def: string, open = false): Validator {
+  const key = `${version}#${def}${open ? "#open" : ""}`;
   let v = cache.get(key);
   if (v) return v;
-  const schema = closed(require(`../fixtures/schema/${version}/schema.json`));
+  const official = require(`../fixtures/schema/${version}/schema.json`);
+  const schema = open ? structuredClone(official) : closed(official);
   const modern = "$defs" in schema;
   const ajv = modern ? new Ajv2020({ strict: false, allErrors: true }) : new Ajv({ strict: false, allErrors: true });
   addFormats(ajv as never);
@@ -49,6 +50,10 @@ export function resultDef(version: string, method: string): string {
       return "CallToolResult";
     case "server/discover":
       return "DiscoverResult";
+    case "resources/list":
+      return "ListResourcesResult";
+    case "resources/read":
+      return "ReadResourceResult";
     case "ping":
       return version === "2026-07-28" ? "Result" : "EmptyResult";
     case "resources/list":
@@ -76,10 +81,12 @@ export function resultDef(version: string, method: string): string {
 
 /**
  * Asserts that one response message matches the official schema: the JSON-RPC envelope
- * (JSONRPCResponse / JSONRPCError) and, for results, the method's result definition.
+ * (JSONRPCResponse / JSONRPCError) and, for results, the method's result definition. `open`: the schema as
+ * published, extra properties allowed (for a field a version does not define but tolerates, e.g. tool
+ * `_meta` sent to 2024-11-05 under the MCP Apps extension), instead of closed.
  * @throws Error listing the schema violations.
  */
-export function assertValidResponse(version: string, method: string, msg: Record<string, unknown>): void {
+export function assertValidResponse(version: string, method: string, msg: Record<string, unknown>, o: { open?: boolean } = {}): void {
   const isErr = "error" in msg;
   const envDefs = isErr ? ["JSONRPCError", "JSONRPCErrorResponse"] : ["JSONRPCResponse", "JSONRPCResultResponse"];
   const schema = require(`../fixtures/schema/${version}/schema.json`);
@@ -89,14 +96,14 @@ export function assertValidResponse(version: string, method: string, msg: Record
     // An error whose request id could not be read carries id null (JSON-RPC 2.0 §5), which no MCP schema
     // expresses (before 2025-11-25 id is required, after it is optional but never null). Everything
     // else of it is checked: the envelope with a stand-in id, the error object, no extra members.
-    check(version, envDef, { ...msg, id: 0 });
+    check(version, envDef, { ...msg, id: 0 }, o.open);
   } else {
-    check(version, envDef, msg);
+    check(version, envDef, msg, o.open);
   }
   if (!isErr) {
     // 2026-07-28: a request that may ask answers InputRequiredResult or its own result (basic/patterns/mrtr).
     const inputRequired = (msg.result as { resultType?: unknown } | undefined)?.resultType === "input_required";
-    check(version, inputRequired ? "InputRequiredResult" : resultDef(version, method), msg.result);
+    check(version, inputRequired ? "InputRequiredResult" : resultDef(version, method), msg.result, o.open);
   }
 }
 
@@ -138,7 +145,7 @@ export function assertValidDef(version: string, def: string, value: unknown): vo
   check(version, def, value);
 }
 
-function check(version: string, def: string, value: unknown): void {
-  const v = validator(version, def);
+function check(version: string, def: string, value: unknown, open = false): void {
+  const v = validator(version, def, open);
   if (!v(value)) throw new Error(`${version} ${def} violated: ${JSON.stringify(v.errors, null, 1)}\nvalue: ${JSON.stringify(value)}`);
 }
