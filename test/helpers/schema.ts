@@ -50,10 +50,6 @@ export function resultDef(version: string, method: string): string {
       return "CallToolResult";
     case "server/discover":
       return "DiscoverResult";
-    case "resources/list":
-      return "ListResourcesResult";
-    case "resources/read":
-      return "ReadResourceResult";
     case "ping":
       return version === "2026-07-28" ? "Result" : "EmptyResult";
     case "resources/list":
