@@ -8,6 +8,8 @@ import { resultLine, type RequestId } from "./jsonrpc.ts";
 /** Cache hints sent on cacheable 2026-07-28 results: `server/discover`, `tools/list` (server/utilities/caching). */
 export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
 const CACHE_HINTS_JSON = JSON.stringify(CACHE_HINTS).slice(1, -1);
+/** The hints of a list that differs between clients (e.g. app-only tools, MCP Apps): not for shared caches. */
+const PRIVATE_HINTS_JSON = JSON.stringify({ ...CACHE_HINTS, cacheScope: "private" }).slice(1, -1);
 
 /**
  * A result already projected onto the version in force and serialized, complete with what
@@ -43,13 +45,14 @@ export function completeResult(result: Record<string, unknown>, f: VersionFeatur
  * @param json - the result object as JSON text, e.g. `{"tools":[…]}`.
  * @param f - the version features in force.
  * @param serverMetaJson - the server's `_meta` serialized.
- * @param cacheable - whether cache hints go with it.
+ * @param cacheable - whether cache hints go with it; `"private"`: with `cacheScope: "private"`.
  * @returns the completed result as JSON text.
  */
-export function completeResultJson(json: string, f: VersionFeatures, serverMetaJson: string, cacheable: boolean): string {
+export function completeResultJson(json: string, f: VersionFeatures, serverMetaJson: string, cacheable: boolean | "private"): string {
   if (!f.modern) return json;
   const inner = json.slice(1, -1);
-  return `{"resultType":"complete",${inner === "" ? "" : `${inner},`}${cacheable ? `${CACHE_HINTS_JSON},` : ""}"_meta":${serverMetaJson}}`;
+  const hints = cacheable === "private" ? `${PRIVATE_HINTS_JSON},` : cacheable ? `${CACHE_HINTS_JSON},` : "";
+  return `{"resultType":"complete",${inner === "" ? "" : `${inner},`}${hints}"_meta":${serverMetaJson}}`;
 }
 
 /** A `tools/call` result in wire shape, before projection. */
@@ -110,7 +113,7 @@ function toolTail(t: Tool, f: VersionFeatures): Record<string, unknown> {
   }
   if (d.icons && f.icons) out.icons = d.icons.filter((i) => typeof i?.src === "string").map((i) => pick(i, ICON_KEYS));
   const meta = t.ui ? toolMetaWithUi(t.ui, d.meta) : d.meta;
-  if (meta && f.structured) out._meta = meta;
+  if (meta && (f.structured || f.ui)) out._meta = meta;
   return out;
 }
 
@@ -173,7 +176,7 @@ export function projectResult(r: CallResult, f: VersionFeatures): Record<string,
     };
   }
   const out: Record<string, unknown> = { content: r.content.map((b) => projectBlock(b, f)) };
-  if (r.structuredContent !== undefined && f.structured && !r.isError) {
+  if (r.structuredContent !== undefined && (f.structured || f.ui) && !r.isError) {
     const sc = r.structuredContent;
     if (f.structuredAnyRoot || (typeof sc === "object" && sc !== null && !Array.isArray(sc))) out.structuredContent = sc;
   }

@@ -39,6 +39,23 @@ export interface VersionFeatures {
   readonly blockAnnotations: boolean;
   /** `Implementation.title` (2025-06-18+). */
   readonly implementationTitle: boolean;
+  /**
+   * The MCP Apps extension (io.modelcontextprotocol/ui) is negotiated for this request: tool `_meta` and
+   * `structuredContent` are kept even before 2025-06-18 (those schemas tolerate the extra properties).
+   */
+  readonly ui?: boolean;
+}
+
+const WITH_UI = new Map<string, VersionFeatures>();
+
+/**
+ * The features of a version for a client that declared the MCP Apps extension (one object per version).
+ * @param f - the version's features.
+ */
+export function withUi(f: VersionFeatures): VersionFeatures {
+  let u = WITH_UI.get(f.version);
+  if (!u) WITH_UI.set(f.version, (u = Object.freeze({ ...f, ui: true })));
+  return u;
 }
 
 function features(version: string, since: (v: string) => boolean): VersionFeatures {

@@ -11,7 +11,7 @@ import type { ServerHandle } from "../tool.ts";
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 import type { App } from "../apps/app.ts";
-import { appsOfServer } from "../apps/tool-ui.ts";
+import { appsOfServer, isAppOnly } from "../apps/tool-ui.ts";
 import { appResource } from "../apps/resource.ts";
 
 /** Registry and identity of one server; shared by every session and transport. */
@@ -195,13 +195,20 @@ export class Registry implements ServerHandle {
     for (const ref of this.#watchers) if (ref.deref() === conn) this.#watchers.delete(ref);
   }
 
-  /** The serialized `tools/list` result for one version, computed on first use and kept. */
+  /**
+   * The serialized `tools/list` result for one version, computed on first use and kept. A tool only an
+   * app's view may call (`ui.visibility` without `model`) is listed only for a client that declared the
+   * MCP Apps extension (`f.ui`); such a server's 2026-07-28 lists are `cacheScope: "private"`.
+   */
   toolsListJson(f: VersionFeatures): string {
-    let json = this.#listJson.get(f.version);
+    const key = f.ui ? `${f.version}+ui` : f.version;
+    let json = this.#listJson.get(key);
     if (json === undefined) {
-      const tools = [...this.tools.values()].map((t) => projectToolJson(t, f)).join(",");
-      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, true);
-      this.#listJson.set(f.version, json);
+      const all = [...this.tools.values()];
+      const listed = f.ui ? all : all.filter((t) => !isAppOnly(t.ui));
+      const tools = listed.map((t) => projectToolJson(t, f)).join(",");
+      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, all.some((t) => isAppOnly(t.ui)) ? "private" : true);
+      this.#listJson.set(key, json);
     }
     return json;
   }

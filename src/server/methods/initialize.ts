@@ -5,6 +5,7 @@ import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
 import { withNames, type RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { projectCapabilities } from "../../protocol/project-content.ts";
+import { uiNegotiated, withUiExtension } from "../ui.ts";
 
 const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}";
 const params = v.looseObject({}, NEEDS);
@@ -34,7 +35,7 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
       capabilities = { ...capabilities, tools: { ...capabilities.tools, listChanged: true } };
       registry.watch(conn);
     }
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectCapabilities(capabilities, f), serverInfo: registry.serverInfo(f) };
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities: withUiExtension(projectCapabilities(capabilities, f), ctx, uiNegotiated(ctx)), serverInfo: registry.serverInfo(f) };
     // A resource list that can change is announced to the session (notifications/resources/list_changed).
     if (registry.content.dynamicList) conn.subscriptions.listChanges();
     const instructions = registry.options.instructions;

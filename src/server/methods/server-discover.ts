@@ -1,6 +1,7 @@
 /** @module server/discover (2026-07-28): the versions served, the capabilities and instructions; cacheable (MCP 2026-07-28 server/discovery). */
 import { SUPPORTED_VERSIONS } from "../../protocol/versions.ts";
 import type { MethodSpec } from "../method.ts";
+import { withUiExtension } from "../ui.ts";
 
 /** The `server/discover` entry; the capabilities are the ones the connection's table advertises. */
 export const serverDiscover: MethodSpec<unknown, Record<string, unknown>> = {
@@ -9,7 +10,7 @@ export const serverDiscover: MethodSpec<unknown, Record<string, unknown>> = {
   cacheable: true,
   handle(_p, ctx) {
     const registry = ctx.connection.registry;
-    const result: Record<string, unknown> = { supportedVersions: SUPPORTED_VERSIONS, capabilities: ctx.connection.table.advertised(registry) };
+    const result: Record<string, unknown> = { supportedVersions: SUPPORTED_VERSIONS, capabilities: withUiExtension(ctx.connection.table.advertised(registry), ctx, true) };
     const instructions = registry.options.instructions;
     if (instructions !== undefined) result.instructions = instructions;
     return result;

@@ -10,6 +10,8 @@ import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { THROWN } from "../middleware.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
+import { requestFeatures, uiNegotiated } from "../ui.ts";
+import { isAppOnly } from "../../apps/tool-ui.ts";
 
 /** The checked params of a `tools/call`. */
 export interface ToolsCallParams {
@@ -42,7 +44,8 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   accepts: (p) => (p !== null && typeof p === "object" && typeof (p as ToolsCallParams).name === "string" && isArgs((p as ToolsCallParams).arguments) && !Array.isArray(p) ? (p as ToolsCallParams) : undefined),
   handle(p, ctx) {
     const t = ctx.connection.registry.tools.get(p.name);
-    if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
+    // A tool only an app's view may call does not exist for a client without the MCP Apps extension.
+    if (!t || (isAppOnly(t.ui) && !uiNegotiated(ctx))) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
     const args = p.arguments ?? {};
     // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
     beginRound(ctx, { method: "tools/call", name: p.name, args: p.arguments ?? {} }, p);
@@ -60,7 +63,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     if (r instanceof InputRequired) return inputRequiredLine(id, r, ctx);
     if (tracing.on) tracing.toolResult(r);
     const registry = ctx.connection.registry;
-    const f = ctx.features;
+    const f = requestFeatures(ctx);
     const max = registry.options.maxResultBytes;
     const line = callResultLine(id, r, f, registry.modernMeta, registry.modernMetaJson);
     const bytes = overLimit(line, max);

@@ -2,8 +2,12 @@
 import * as v from "valibot";
 import { ProjectedJson, projectTool } from "../../protocol/project.ts";
 import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
+
+/** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
+const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 import { listPage } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
+import { requestFeatures } from "../ui.ts";
 
 const params = v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }));
 
@@ -21,10 +25,11 @@ export const toolsList: MethodSpec<{ cursor?: unknown } | null | undefined, Proj
     const registry = ctx.connection.registry;
     const cursor = p?.cursor;
     const pageSize = registry.options.pageSize;
+    const f = requestFeatures(ctx);
     if ((cursor === undefined || cursor === "" || cursor === null) && (pageSize === undefined || registry.tools.size <= pageSize)) {
-      return new ProjectedJson(registry.toolsListJson(ctx.features));
+      return new ProjectedJson(registry.toolsListJson(f));
     }
-    const f = ctx.features;
-    return listPage("tools/list", [...registry.tools.values()], (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, STATIC_LIST_CACHE, f);
+    // A list with app-only tools differs between clients: not for shared caches.
+    return listPage("tools/list", registry.listedTools(f), (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, registry.appOnlyTools ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE, f);
   },
 };
