@@ -35,7 +35,8 @@ type Client = { listTools(): Promise<any>; callTool(p: any): Promise<any>; listR
 async function v1(extension: boolean) {
   const transport = new StdioV1({ command: bin, args: [], stderr: "pipe", cwd: empty });
   const client = new ClientV1({ name: "apps-v1", version: "1.0.0" }, { capabilities: extension ? ({ extensions: UI } as never) : {} });
-  const seen = tap(transport as unknown as Transport);
+  // With the extension, initialize declares it back: legacy schemas tolerate capabilities.extensions, they do not define it.
+  const seen = tap(transport as unknown as Transport, { open: extension });
   await client.connect(transport);
   closers.push(() => client.close());
   return { client: client as unknown as Client, seen };

@@ -9,8 +9,10 @@ export type Transport = { send(m: Msg, o?: unknown): Promise<void>; onmessage?: 
  * Taps a client transport without changing its class (the v2 client probes in a sibling process only
  * for the exact base StdioClientTransport): every response the client receives is validated against
  * the schema of the version in force for its request — the `_meta` claim's, else the negotiated one.
+ * `open`: against the schema as published (extra properties allowed), e.g. for a legacy session whose
+ * `initialize` result declares an extension (`capabilities.extensions` is defined from 2026-07-28 on).
  */
-export function tap(t: Transport) {
+export function tap(t: Transport, o: { open?: boolean } = {}) {
   let negotiated: string | undefined;
   const sent = new Map<unknown, Msg>();
   const seen: Msg[] = [];
@@ -30,7 +32,7 @@ export function tap(t: Transport) {
           const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
           if (req.method === "initialize") negotiated = m.result?.protocolVersion;
           const version = claim ?? negotiated ?? "2025-11-25";
-          assertValidResponse(version, req.method, m);
+          assertValidResponse(version, req.method, m, o);
           seen.push({ method: req.method, version, msg: m });
         }
         fn(m, extra);
