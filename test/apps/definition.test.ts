@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { app, AppDefinitionError, tool } from "../../src/index.ts";
 import { bundleView, externalReference, withRuntime } from "../../src/build/view.ts";
+import { appHtml } from "../../src/apps/html.ts";
 import { ROOT } from "../helpers/proc.ts";
 import { mcpbin, oneLineError } from "../cli/run-cli.ts";
 
@@ -80,6 +81,25 @@ describe("the view bundle", () => {
     expect(html).toContain("ui/update-model-context");
     expect(html).not.toContain("</script></script>");
     expect(await withRuntime(base.html)).toBe(base.html);
+  });
+  test("from source (mcpbin dev), the view is bundled again when one of its files changes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcpbin-view-"));
+    try {
+      writeFileSync(join(dir, "v.html"), '<!doctype html><html><body><p id="p"></p><script type="module" src="./v.ts"></script></body></html>');
+      writeFileSync(join(dir, "v.ts"), 'document.getElementById("p")!.textContent = "first";\n');
+      const a = app({ uri: "ui://t/dev", name: "dev", view: join(dir, "v.html") });
+      const first = await appHtml(a);
+      expect(first).toContain('"first"');
+      expect(await appHtml(a)).toBe(first); // unchanged files: the bundle is kept
+      writeFileSync(join(dir, "v.ts"), 'document.getElementById("p")!.textContent = "second";\n');
+      const { utimesSync } = await import("node:fs");
+      utimesSync(join(dir, "v.ts"), new Date(), new Date(Date.now() + 5_000)); // a later mtime, whatever the file system's resolution
+      const second = await appHtml(a);
+      expect(second).toContain('"second"');
+      expect(second).not.toContain('"first"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   test("external references are found unless their origin is declared", () => {
     const doc = '<html><head><script src="https://cdn.example.com/x.js"></script></head><body><a href="https://example.com">a link is fine</a></body></html>';
