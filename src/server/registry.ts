@@ -195,21 +195,34 @@ export class Registry implements ServerHandle {
     for (const ref of this.#watchers) if (ref.deref() === conn) this.#watchers.delete(ref);
   }
 
+  /** Whether some tool is only for an app's view (`ui.visibility` without `model`): lists then differ between clients. */
+  get appOnlyTools(): boolean {
+    for (const t of this.tools.values()) if (isAppOnly(t.ui)) return true;
+    return false;
+  }
+
   /**
-   * The serialized `tools/list` result for one version, computed on first use and kept. A tool only an
-   * app's view may call (`ui.visibility` without `model`) is listed only for a client that declared the
-   * MCP Apps extension (`f.ui`); such a server's 2026-07-28 lists are `cacheScope: "private"`.
+   * The tools a request lists: all of them for a client that declared the MCP Apps extension (`f.ui`),
+   * else those the model may see (a tool with `ui.visibility: ["app"]` is left out).
+   */
+  listedTools(f: VersionFeatures): Tool[] {
+    const all = [...this.tools.values()];
+    return f.ui ? all : all.filter((t) => !isAppOnly(t.ui));
+  }
+
+  /**
+   * The serialized `tools/list` result for one version, computed on first use and kept: {@link listedTools};
+   * a server with app-only tools sends its 2026-07-28 lists as `cacheScope: "private"`.
    */
   toolsListJson(f: VersionFeatures): string {
     const key = f.ui ? `${f.version}+ui` : f.version;
     let json = this.#listJson.get(key);
     if (json === undefined) {
-      const all = [...this.tools.values()];
-      const listed = f.ui ? all : all.filter((t) => !isAppOnly(t.ui));
-      const tools = listed.map((t) => projectToolJson(t, f)).join(",");
-      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, all.some((t) => isAppOnly(t.ui)) ? "private" : true);
+      const tools = this.listedTools(f).map((t) => projectToolJson(t, f)).join(",");
+      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, this.appOnlyTools ? "private" : true);
       this.#listJson.set(key, json);
     }
     return json;
   }
+
 }
