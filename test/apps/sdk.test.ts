@@ -131,7 +131,7 @@ describe("the executable", () => {
       expect(r.result.contents[0].text).toBe(expected);
     }
   });
-  test("2024-11-05 with the extension keeps tool _meta and structuredContent; without, they are left out", async () => {
+  test("2024-11-05 with the extension keeps tool _meta, structuredContent and resource _meta; without, they are left out", async () => {
     for (const extension of [true, false]) {
       const p = new McpProcess([bin], { cwd: empty });
       closers.push(async () => p.kill());
@@ -140,15 +140,19 @@ describe("the executable", () => {
       p.send(INITED);
       const list = await p.request("tools/list", {}, 2);
       const call = await p.request("tools/call", { name: "show_weather", arguments: { city: "Rome" } }, 3);
+      const resources = await p.request("resources/list", {}, 4);
+      const read = await p.request("resources/read", { uri: "ui://weather/dashboard" }, 5);
+      expect(read.result.contents[0].mimeType).toBe(MIME);
       if (extension) {
         // Fields 2024-11-05 does not define, but its schema tolerates (extra properties are allowed there).
-        assertValidResponse("2024-11-05", "tools/list", list, { open: true });
-        assertValidResponse("2024-11-05", "tools/call", call, { open: true });
+        for (const [m, r] of [["tools/list", list], ["tools/call", call], ["resources/list", resources], ["resources/read", read]] as const) assertValidResponse("2024-11-05", m, r, { open: true });
+        expect(resources.result.resources[0]._meta).toEqual({ ui: { prefersBorder: true } });
+        expect(read.result.contents[0]._meta).toEqual(resources.result.resources[0]._meta);
         expect(list.result.tools[0]._meta.ui.resourceUri).toBe("ui://weather/dashboard");
         expect(call.result.structuredContent.city).toBe("Rome");
       } else {
-        assertValidResponse("2024-11-05", "tools/list", list);
-        assertValidResponse("2024-11-05", "tools/call", call);
+        for (const [m, r] of [["tools/list", list], ["tools/call", call], ["resources/list", resources], ["resources/read", read]] as const) assertValidResponse("2024-11-05", m, r);
+        expect(read.result.contents[0]._meta).toBeUndefined();
         expect(list.result.tools[0]._meta).toBeUndefined();
         expect(call.result.structuredContent).toBeUndefined();
       }
