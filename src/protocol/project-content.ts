@@ -48,7 +48,7 @@ function listing(head: Record<string, unknown>, l: Listing, f: VersionFeatures, 
       return o;
     });
   }
-  if (l.meta !== undefined && f.structured) out._meta = l.meta;
+  if (l.meta !== undefined && (f.structured || f.ui)) out._meta = l.meta;
   return out;
 }
 
@@ -77,7 +77,7 @@ export function projectPrompt(l: Listing, args: readonly PromptArgument[], f: Ve
     });
   }
   if (l.icons && f.icons) out.icons = l.icons.map((i) => Object.fromEntries(ICON_KEYS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]])));
-  if (l.meta !== undefined && f.structured) out._meta = l.meta;
+  if (l.meta !== undefined && (f.structured || f.ui)) out._meta = l.meta;
   return out;
 }
 
@@ -88,7 +88,7 @@ export function projectContents(contents: readonly ResourceContents[], f: Versio
     if (c.mimeType !== undefined) o.mimeType = c.mimeType;
     if (c.text !== undefined) o.text = c.text;
     else o.blob = c.blob;
-    if (c._meta !== undefined && f.resourceLink) o._meta = c._meta;
+    if (c._meta !== undefined && (f.resourceLink || f.ui)) o._meta = c._meta;
     return o;
   });
 }

@@ -1,4 +1,5 @@
 /** @module resources/list: the fixed resources and what templates list, one page at a time (MCP server/resources). */
+import { requestFeatures } from "../ui.ts";
 import { projectResource } from "../../protocol/project-content.ts";
 import type { ListedEntry } from "../../content/catalog.ts";
 import type { RequestContext } from "../context.ts";
@@ -7,7 +8,7 @@ import type { MethodSpec } from "../method.ts";
 
 function pageOf(entries: readonly ListedEntry[], p: ListParams, ctx: RequestContext): Record<string, unknown> {
   const registry = ctx.connection.registry;
-  const f = ctx.features;
+  const f = requestFeatures(ctx);
   return listPage("resources/list", entries, (e) => e.uri, "resources", (e) => projectResource(e.uri, e.listing, f), p, registry.options.pageSize, registry.content.listCache, f);
 }
 

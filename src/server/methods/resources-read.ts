@@ -1,4 +1,5 @@
 /** @module resources/read: a fixed resource or the first template that matches the URI, read and projected; not found per era (MCP server/resources). */
+import { requestFeatures } from "../ui.ts";
 import * as v from "valibot";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../../protocol/jsonrpc.ts";
 import { completeResult } from "../../protocol/project.ts";
@@ -76,7 +77,7 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
   },
   line(id, r, ctx) {
     if (r instanceof InputRequired) return inputRequiredLine(id, r, ctx);
-    const f = ctx.features;
+    const f = requestFeatures(ctx);
     return lineOfResult(id, { contents: projectContents(r.contents, f), ...cacheFields(r.cache, f) }, ctx);
   },
 };

@@ -3,11 +3,12 @@ import * as v from "valibot";
 import { ProjectedJson, projectTool } from "../../protocol/project.ts";
 import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 
-/** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
-const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 import { listPage } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
 import { requestFeatures } from "../ui.ts";
+
+/** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
+const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 
 const params = v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }));
 
