@@ -224,5 +224,4 @@ export class Registry implements ServerHandle {
     }
     return json;
   }
-
 }
