@@ -110,3 +110,21 @@ test("serverInfo.title is sent from 2025-06-18 on only", async () => {
     expect("title" in init.serverInfo).toBe(hasTitle);
   }
 });
+
+test("initialize with invalid params (protocolVersion not a string or empty, capabilities not an object) is -32602 and the session stays uninitialized", async () => {
+  const p = spawn();
+  const bad = [
+    { protocolVersion: 20251125, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    { protocolVersion: "", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    { protocolVersion: "2025-11-25", capabilities: "all", clientInfo: { name: "t", version: "1" } },
+  ];
+  for (const [i, params] of bad.entries()) {
+    const r = await p.request("initialize", params, 10 + i, "2025-11-25");
+    expect(r.error.code).toBe(-32602);
+    expect(r.error.message).toContain(i === 2 ? '"capabilities" must be an object' : '"protocolVersion" must be a non-empty string');
+  }
+  // Still uninitialized: a request is refused as before initialize, and a good initialize then succeeds.
+  const early = await p.request("tools/list", {}, 20, "2025-11-25");
+  expect(early.error.code).toBe(-32600);
+  expect((await p.handshake("2025-11-25")).protocolVersion).toBe("2025-11-25");
+});

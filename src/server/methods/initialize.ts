@@ -8,7 +8,10 @@ import { projectCapabilities } from "../../protocol/project-content.ts";
 import { uiNegotiated, withUiExtension } from "../ui.ts";
 
 const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}";
-const params = v.looseObject({}, NEEDS);
+const VERSION = 'Invalid params: initialize: "protocolVersion" must be a non-empty string (e.g. "2025-11-25")';
+const CAPS = 'Invalid params: initialize: "capabilities" must be an object ({} for none)';
+// Bad params are -32602 and leave the session uninitialized (MCP basic/lifecycle: InitializeRequest).
+const params = v.looseObject({ protocolVersion: v.pipe(v.string(VERSION), v.nonEmpty(VERSION)), capabilities: v.optional(v.looseObject({}, CAPS)) }, NEEDS);
 
 /** The `initialize` entry; the capabilities are the ones the connection's table advertises for this server. */
 export const initialize: MethodSpec<Record<string, unknown>, Record<string, unknown>> = {
