@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { compileFixture, McpProcess, INITED } from "../helpers/proc.ts";
 import { assertValidNotification, assertValidRequest, assertValidResponse } from "../helpers/schema.ts";
+import { intercept } from "../helpers/sdk-tap.ts";
 import { HttpProcess, validatingFetch } from "../http/helpers.ts";
 
 /** Resolves with `p`, or fails naming what did not happen within `ms`. */
@@ -33,29 +34,14 @@ const REQUEST_DEFS: Record<string, string> = { "elicitation/create": "ElicitRequ
 /** Validates every message the client receives (responses, the server's requests, notifications) against the negotiated version. */
 function tap(t: Transport) {
   let version = "2025-11-25";
-  const sent = new Map<unknown, Msg>();
   const received: Msg[] = [];
-  const send = t.send.bind(t);
-  t.send = (m, o) => {
-    if ("id" in m && "method" in m) sent.set(m.id, m);
-    return send(m, o);
-  };
-  let handler: Transport["onmessage"];
-  Object.defineProperty(t, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (fn) => {
-      handler = fn && ((m: Msg, extra?: unknown) => {
-        received.push(m);
-        const req = sent.get(m.id);
-        if (req && ("result" in m || "error" in m)) {
-          if (req.method === "initialize") version = m.result?.protocolVersion;
-          assertValidResponse(version, req.method, m);
-        } else if (m.method && m.id !== undefined) assertValidRequest(version, REQUEST_DEFS[m.method] ?? "JSONRPCRequest", m);
-        else if (m.method === "notifications/cancelled") assertValidNotification(version, "CancelledNotification", m);
-        fn(m, extra);
-      });
-    },
+  intercept(t, (m, req) => {
+    received.push(m);
+    if (req && ("result" in m || "error" in m)) {
+      if (req.method === "initialize") version = m.result?.protocolVersion;
+      assertValidResponse(version, req.method, m);
+    } else if (m.method && m.id !== undefined) assertValidRequest(version, REQUEST_DEFS[m.method] ?? "JSONRPCRequest", m);
+    else if (m.method === "notifications/cancelled") assertValidNotification(version, "CancelledNotification", m);
   });
   return received;
 }

@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { compileFixture } from "../helpers/proc.ts";
 import { assertValid, assertValidResponse } from "../helpers/schema.ts";
+import { intercept } from "../helpers/sdk-tap.ts";
 import { HttpProcess, META, modernHeaders, post, validatingFetch } from "../http/helpers.ts";
 
 type Msg = Record<string, any>;
@@ -44,28 +45,13 @@ function client(capabilities: Msg = ALL_CAPS) {
 
 /** Records every response the client receives, validated against 2026-07-28 (input_required included). */
 function tap(t: Transport) {
-  const sent = new Map<unknown, Msg>();
   const seen: { req: Msg; res: Msg }[] = [];
-  const send = t.send.bind(t);
-  t.send = (m, o) => {
-    if ("id" in m && "method" in m) sent.set(m.id, m);
-    return send(m, o);
-  };
-  let handler: Transport["onmessage"];
-  Object.defineProperty(t, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (fn) => {
-      handler = fn && ((m: Msg, extra?: unknown) => {
-        const req = sent.get(m.id);
-        if (req && ("result" in m || "error" in m)) {
-          assertValidResponse(V, req.method, m);
-          seen.push({ req, res: m });
-        }
-        expect(m.method === undefined || m.id === undefined).toBe(true); // no server → client request in this era
-        fn(m, extra);
-      });
-    },
+  intercept(t, (m, req) => {
+    if (req && ("result" in m || "error" in m)) {
+      assertValidResponse(V, req.method, m);
+      seen.push({ req, res: m });
+    }
+    expect(m.method === undefined || m.id === undefined).toBe(true); // no server → client request in this era
   });
   return seen;
 }

@@ -2,9 +2,10 @@
 // receives is validated against the official schema of the version in force for its request (the
 // `_meta` claim's, else the negotiated one), and every progress notification against ProgressNotification.
 import { assertValidNotification, assertValidResponse } from "../helpers/schema.ts";
+import { intercept } from "../helpers/sdk-tap.ts";
 
 type Msg = Record<string, any>;
-type Transport = { send(m: Msg, o?: unknown): Promise<void>; onmessage?: (m: Msg, extra?: unknown) => void };
+type Transport = Parameters<typeof intercept>[0];
 
 /** What {@link tap} saw: validated responses (method, version) and progress notifications (the request's token, and the params). */
 export type Tapped = { method: string; version: string }[] & { progress: { sentToken: unknown; params: Msg }[] };
@@ -15,36 +16,19 @@ export function tap(t: Transport): Tapped {
   // for SDK v1 to settle the call before it has run the handlers of the progress notifications before it.
   for (const v of ["2025-11-25", "2026-07-28"]) assertValidNotification(v, "ProgressNotification", { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
   let negotiated: string | undefined;
-  const sent = new Map<unknown, Msg>();
   const seen = Object.assign([] as { method: string; version: string }[], { progress: [] as { sentToken: unknown; params: Msg }[] });
-  const send = t.send.bind(t);
-  t.send = (m, o) => {
-    if ("id" in m && "method" in m) sent.set(m.id, m);
-    return send(m, o);
-  };
-  let handler: Transport["onmessage"];
-  Object.defineProperty(t, "onmessage", {
-    configurable: true,
-    get: () => handler,
-    set: (fn) => {
-      handler =
-        fn &&
-        ((m: Msg, extra?: unknown) => {
-          const req = sent.get(m.id);
-          if (req && ("result" in m || "error" in m)) {
-            const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
-            if (req.method === "initialize") negotiated = m.result?.protocolVersion;
-            const version = claim ?? negotiated ?? "2025-11-25";
-            assertValidResponse(version, req.method, m);
-            seen.push({ method: req.method, version });
-          } else if (m.method === "notifications/progress") {
-            assertValidNotification(negotiated ?? "2026-07-28", "ProgressNotification", m);
-            const req = [...sent.values()].find((r) => r.params?._meta?.progressToken === m.params.progressToken);
-            seen.progress.push({ sentToken: req?.params?._meta?.progressToken, params: m.params });
-          }
-          fn(m, extra);
-        });
-    },
+  const sent = intercept(t, (m, req) => {
+    if (req && ("result" in m || "error" in m)) {
+      const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+      if (req.method === "initialize") negotiated = m.result?.protocolVersion;
+      const version = claim ?? negotiated ?? "2025-11-25";
+      assertValidResponse(version, req.method, m);
+      seen.push({ method: req.method, version });
+    } else if (m.method === "notifications/progress") {
+      assertValidNotification(negotiated ?? "2026-07-28", "ProgressNotification", m);
+      const req = [...sent.values()].find((r) => r.params?._meta?.progressToken === m.params.progressToken);
+      seen.progress.push({ sentToken: req?.params?._meta?.progressToken, params: m.params });
+    }
   });
   return seen;
 }

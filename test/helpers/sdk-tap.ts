@@ -14,8 +14,26 @@ export type Transport = { send(m: Msg, o?: unknown): Promise<void>; onmessage?: 
  */
 export function tap(t: Transport, o: { open?: boolean } = {}) {
   let negotiated: string | undefined;
-  const sent = new Map<unknown, Msg>();
   const seen: Msg[] = [];
+  intercept(t, (m, req) => {
+    if (req && ("result" in m || "error" in m)) {
+      const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
+      if (req.method === "initialize") negotiated = m.result?.protocolVersion;
+      const version = claim ?? negotiated ?? "2025-11-25";
+      assertValidResponse(version, req.method, m, o);
+      seen.push({ method: req.method, version, msg: m });
+    }
+  });
+  return seen;
+}
+
+/**
+ * Wraps a client transport in place: `onReceive(message, request?)` sees every message the client receives
+ * before the client does, with the request it answers (by id) when it is a response to one the client sent.
+ * @returns the requests sent so far, by id.
+ */
+export function intercept(t: Transport, onReceive: (m: Msg, req: Msg | undefined) => void): Map<unknown, Msg> {
+  const sent = new Map<unknown, Msg>();
   const send = t.send.bind(t);
   t.send = (m, o) => {
     if ("id" in m && "method" in m) sent.set(m.id, m);
@@ -27,18 +45,10 @@ export function tap(t: Transport, o: { open?: boolean } = {}) {
     get: () => handler,
     set: (fn) => {
       handler = fn && ((m: Msg, extra?: unknown) => {
-        const req = sent.get(m.id);
-        if (req && ("result" in m || "error" in m)) {
-          const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];
-          if (req.method === "initialize") negotiated = m.result?.protocolVersion;
-          const version = claim ?? negotiated ?? "2025-11-25";
-          assertValidResponse(version, req.method, m, o);
-          seen.push({ method: req.method, version, msg: m });
-        }
+        onReceive(m, sent.get(m.id));
         fn(m, extra);
       });
     },
   });
-  return seen;
+  return sent;
 }
-
