@@ -1,17 +1,17 @@
 // The conformance server (examples/conformance/server.ts) behind mcpHandler() in a plain Bun.serve app, for
 // scripts/conformance.sh --handler: its serve() options are collected (the collector slot of mcpbin list),
 // then mounted at /mcp of an app that also has its own route. PORT (default 3199).
-import { COLLECT } from "../src/runtime/collector.ts";
+import { installCollector } from "../src/runtime/collector.ts";
 import { mcpHandler, type ServerOptions } from "../src/index.ts";
 
 let collected: ServerOptions | undefined;
-(globalThis as Record<symbol, unknown>)[COLLECT] = (o: ServerOptions) => {
+installCollector((o: ServerOptions) => {
   collected = o;
   return new Promise(() => {});
-};
+});
 void import("../examples/conformance/server.ts");
 while (collected === undefined) await Bun.sleep(1);
-delete (globalThis as Record<symbol, unknown>)[COLLECT];
+installCollector(undefined);
 const mcp = mcpHandler(collected);
 const server = Bun.serve({
   hostname: "127.0.0.1",

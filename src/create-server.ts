@@ -1,7 +1,7 @@
 /** @module createServer(): a server object (its tools can change while it serves, middleware around every request) whose serve() runs it; serve(options) is createServer(options).serve(). */
 import { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
-import type { Tool } from "./tool.ts";
+import type { Tool } from "./tool/types.ts";
 import { serveRegistry } from "./run-server.ts";
 
 /**

@@ -1,6 +1,8 @@
 /** @module Public API for tool authors: explicit named exports only. */
-export { tool, isTool, ToolDefinitionError, ToolArgumentsError, TOOL_NAME } from "./tool.ts";
-export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool.ts";
+export { tool, isTool } from "./tool/define.ts";
+export { ToolDefinitionError, ToolArgumentsError } from "./tool/errors.ts";
+export { TOOL_NAME } from "./tool/name.ts";
+export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool/types.ts";
 export { elicitation } from "./ask/elicit-schema.ts";
 export { AskError, ElicitSchemaError } from "./ask/errors.ts";
 export type { AskErrorCode } from "./ask/errors.ts";

@@ -1,4 +1,5 @@
 /** @module toolResult() and the content-block constructors: the explicit opt-in to protocol-native results. */
+import { CONTENT_BLOCK_BRAND, TOOL_RESULT_BRAND } from "./runtime/contract.ts";
 
 /** Content annotations (MCP server/tools "Annotations"); `lastModified` is sent from 2025-06-18 on. */
 export interface Annotations {
@@ -38,8 +39,9 @@ export type ContentBlock =
       _meta?: Record<string, unknown>;
     };
 
-const BLOCK = Symbol.for("mcpbin.contentBlock");
-const RESULT = Symbol.for("mcpbin.toolResult");
+/** The brands of src/runtime/contract.ts: a block or result made by another copy of mcpbin is taken too. */
+const BLOCK = CONTENT_BLOCK_BRAND;
+const RESULT = TOOL_RESULT_BRAND;
 
 /** A result built by {@link toolResult}; only these are taken as protocol-native results. */
 export interface ToolResult {

@@ -1,4 +1,5 @@
 /** @module Runs a server's Registry for the process: over stdio, or over Streamable HTTP when asked; tracing around it. */
+import { contract } from "./runtime/contract.ts";
 import { writeSync } from "node:fs";
 import { guardStdout } from "./runtime/stdout-guard.ts";
 import { stateKeyProblem } from "./ask/state.ts";
@@ -19,7 +20,7 @@ import { installedCollector } from "./runtime/collector.ts";
  */
 export function serveRegistry(registry: Registry, given: ServerOptions): Promise<void> {
   // For `mcpbin dev`, which says so when a script finishes loading without calling serve().
-  (globalThis as Record<symbol, unknown>)[Symbol.for("mcpbin.served")] = true;
+  contract().served = true;
   const collect = installedCollector();
   if (collect) return Promise.resolve(collect({ ...given, tools: [...registry.tools.values()] }));
   const compiled = isCompiledExecutable();

@@ -1,9 +1,8 @@
 /** @module An app's HTML at run time: embedded by `mcpbin build`, or bundled from source (and again when its files change). */
+import { contract } from "../runtime/contract.ts";
 import type { App } from "./app.ts";
 import type { BundledView } from "../build/view.ts";
 
-/** Where `mcpbin build` puts the bundled documents (src/build/precompute.ts): app URI → HTML. */
-export const EMBEDDED_VIEWS = Symbol.for("mcpbin.views");
 
 const fromSource = new WeakMap<App, Promise<BundledView | string>>();
 
@@ -16,7 +15,7 @@ const fromSource = new WeakMap<App, Promise<BundledView | string>>();
  * @throws ViewBuildError when the view cannot be bundled (missing file, failing bundle, external reference).
  */
 export async function appHtml(a: App): Promise<string> {
-  const embedded = (globalThis as Record<symbol, Map<string, string> | undefined>)[EMBEDDED_VIEWS]?.get(a.uri);
+  const embedded = contract().views?.get(a.uri);
   if (embedded !== undefined) return embedded;
   const { bundleView, isStale, buildAppHtml } = await import("../build/view.ts");
   let pending = fromSource.get(a);

@@ -14,6 +14,7 @@ import { collectScript } from "../loader/script.ts";
 import { Registry } from "../server/registry.ts";
 import { appsOfServer } from "../apps/tool-ui.ts";
 import { buildAppHtml } from "./view.ts";
+import { contract } from "../runtime/contract.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
 const out = process.env.MCPBIN_CHECK_OUT;
@@ -22,11 +23,11 @@ delete process.env.MCPBIN_CHECK_ENTRY;
 delete process.env.MCPBIN_CHECK_OUT;
 
 const store = new Map<string, unknown>();
-const g = globalThis as Record<symbol, unknown>;
-g[Symbol.for("mcpbin.schemas")] = store;
+const c = contract();
+c.schemas = store;
 // The files resources declare are always recorded (the executable needs them); schemas unless turned off.
-g[Symbol.for("mcpbin.files.record")] = true;
-if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS !== "0") g[Symbol.for("mcpbin.schemas.record")] = true;
+c.recordFiles = true;
+if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS !== "0") c.recordSchemas = true;
 let result: Record<string, unknown>;
 let stage = "load";
 try {

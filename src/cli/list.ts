@@ -1,7 +1,7 @@
 /** @module mcpbin list: the tools a config or script serves, as a table or JSON, with their source. */
 import { displayPath } from "../config/load.ts";
 import { Registry } from "../server/registry.ts";
-import type { Tool } from "../tool.ts";
+import type { Tool } from "../tool/types.ts";
 import { sourcePath } from "../loader/collect.ts";
 import type { Source } from "./source.ts";
 

@@ -4,7 +4,7 @@ import { CliError } from "./errors.ts";
 import { startGateway, type Gateway } from "../client/gateway.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 import { expandVars, parseServerEntry, readServersFile, ServersFileError, type UpstreamConfig } from "../client/servers-file.ts";
-import { TOOL_NAME } from "../tool.ts";
+import { TOOL_NAME } from "../tool/name.ts";
 import { serve } from "../serve.ts";
 
 /** The tool count above which common clients stop (Copilot: 128). */

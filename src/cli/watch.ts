@@ -3,7 +3,7 @@ import { watch } from "node:fs";
 import { dirname, sep } from "node:path";
 import { createServer, registryOf } from "../create-server.ts";
 import { loadSource, type Source } from "./source.ts";
-import type { Tool } from "../tool.ts";
+import type { Tool } from "../tool/types.ts";
 
 /** How long after the last file event a reload starts, ms (an editor's save is several events). */
 const SETTLE_MS = 150;

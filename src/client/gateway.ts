@@ -1,5 +1,5 @@
 /** @module The gateway: many upstream servers fronted as one set of tools, with their lifecycle (start, restart with backoff, retry, shutdown). */
-import type { Tool } from "../tool.ts";
+import type { Tool } from "../tool/types.ts";
 import { OutboundError } from "../server/outbound.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
 import { connect } from "./connect.ts";

@@ -1,5 +1,6 @@
 /** @module upstreamTools(): another server's tools as ordinary mcpbin tools whose calls pass through as they are. */
-import { tool, type Tool, type ToolAnnotations, type ToolIcon } from "../tool.ts";
+import { tool } from "../tool/define.ts";
+import type { Tool, ToolAnnotations, ToolIcon } from "../tool/types.ts";
 import { receivedResult } from "../result.ts";
 import type { JsonSchema } from "../schema.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";

@@ -2,14 +2,13 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { contract } from "../runtime/contract.ts";
 
-/** Where an executable finds the files embedded at build time: key → embedded path. */
-export const FILES = Symbol.for("mcpbin.files");
-/** The build's check run records into the store of recorded schemas (src/build/precompute.ts), under keys with this prefix. */
+/**
+ * The build's check run records into the store of recorded schemas (`schemas` of the build contract,
+ * src/runtime/contract.ts), under keys with this prefix; an executable finds them in its `files`.
+ */
 export const FILE_KEY_PREFIX = "file\u0000";
-const STORE = Symbol.for("mcpbin.schemas");
-/** Set while `mcpbin build`'s check run records files. */
-export const FILES_RECORDING = Symbol.for("mcpbin.files.record");
 
 const HERE = import.meta.dir;
 /** Inside an executable made by `bun build --compile`, modules live in Bun's embedded file system. */
@@ -56,11 +55,11 @@ export interface DeclaredFile {
  * @throws Error with a message naming the resource and the path looked at.
  */
 export function declareFile(uri: string, given: string | URL, from: string | undefined): DeclaredFile {
-  const g = globalThis as Record<symbol, unknown>;
+  const c = contract();
   const written = typeof given === "string" ? given : given.href;
   const key = fileKey(uri, written);
-  const recording = g[FILES_RECORDING] === true;
-  const embedded = recording ? undefined : (g[FILES] as Map<string, string> | undefined)?.get(key);
+  const recording = c.recordFiles === true;
+  const embedded = recording ? undefined : c.files?.get(key);
   let path: string;
   if (embedded !== undefined) path = embedded;
   else if (typeof given !== "string" || given.startsWith("file://")) path = fileURLToPath(given);
@@ -70,7 +69,7 @@ export function declareFile(uri: string, given: string | URL, from: string | und
       throw new Error(`the file ${JSON.stringify(written)} was not embedded in this executable; build it with mcpbin build, which embeds the files resources declare`);
     }
     if (!existsSync(path) || !statSync(path).isFile()) throw new Error(`file ${JSON.stringify(written)} not found (looked at ${path}); fix the path (a relative path is resolved against the module that declares the resource)`);
-    if (recording) (g[STORE] as Map<string, string> | undefined)?.set(FILE_KEY_PREFIX + key, path);
+    if (recording) c.schemas?.set(FILE_KEY_PREFIX + key, path);
   }
   let bytes: Uint8Array | undefined;
   return {
@@ -81,7 +80,8 @@ export function declareFile(uri: string, given: string | URL, from: string | und
 
 /**
  * The JavaScript that embeds recorded files (`import … with { type: "file" }`, so `bun build --compile`
- * puts each in the executable) and installs the key → embedded path map.
+ * puts each in the executable) and installs the key → embedded path map as `files` of the build
+ * contract (the generated file binds `contract` from src/runtime/contract.ts).
  * @param recorded - the check run's records; only keys with {@link FILE_KEY_PREFIX} are files (key → absolute path).
  * @returns source lines ("" when there are none), and the records that are not files.
  */
@@ -90,6 +90,6 @@ export function embeddedFilesSource(recorded: readonly (readonly [string, string
   const rest = recorded.filter(([k]) => !k.startsWith(FILE_KEY_PREFIX)) as [string, string][];
   if (files.length === 0) return { source: "", rest };
   const lines = files.map(([, path], i) => `import f${i} from ${JSON.stringify(path)} with { type: "file" };`);
-  lines.push(`globalThis[Symbol.for("mcpbin.files")] = new Map([${files.map(([key], i) => `[${JSON.stringify(key.slice(FILE_KEY_PREFIX.length))}, f${i}]`).join(", ")}]);`);
+  lines.push(`contract().files = new Map([${files.map(([key], i) => `[${JSON.stringify(key.slice(FILE_KEY_PREFIX.length))}, f${i}]`).join(", ")}]);`);
   return { source: lines.join("\n") + "\n", rest };
 }

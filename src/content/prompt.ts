@@ -1,8 +1,9 @@
 /** @module prompt(): prompt templates (MCP server/prompts), their string-only argument schemas, and getting their messages. */
+import { PROMPT_BRAND } from "../runtime/contract.ts";
 import * as v from "valibot";
 import { checkDisplay, ContentDefinitionError, directContext, type ContentContext, type ContentSource, type DisplayFields } from "./common.ts";
 import type { Completer } from "./resource.ts";
-import { issueLine } from "../tool.ts";
+import { issueLine } from "../tool/issues.ts";
 import type { ContentBlock } from "../result.ts";
 
 /** One message of a prompt (MCP PromptMessage). A string content is one text block. */
@@ -50,7 +51,7 @@ export interface PromptDefinition<S extends AnyObjectSchema | undefined = undefi
   get(args: ArgsOf<S>, ctx: ContentContext): PromptValue | Promise<PromptValue>;
 }
 
-const PROMPT = Symbol.for("mcpbin.prompt");
+const PROMPT = PROMPT_BRAND;
 
 /** A defined prompt. */
 export interface Prompt<S extends AnyObjectSchema | undefined = AnyObjectSchema | undefined> {

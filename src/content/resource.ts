@@ -1,4 +1,5 @@
 /** @module resource() and resourceTemplate(): definitions of readable content (MCP server/resources), their checks, and reading them. */
+import { RESOURCE_BRAND, RESOURCE_TEMPLATE_BRAND } from "../runtime/contract.ts";
 import * as v from "valibot";
 import { callerFile, declareFile, type DeclaredFile } from "./files.ts";
 import {
@@ -13,7 +14,7 @@ import {
   type ResourceAnnotations,
 } from "./common.ts";
 import { escapesPath, expandUriTemplate, matchUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplate } from "./uri-template.ts";
-import { issueLine } from "../tool.ts";
+import { issueLine } from "../tool/issues.ts";
 
 /** One item of a read result, version-neutral (MCP TextResourceContents / BlobResourceContents; `blob` is base64). */
 export interface ResourceContents {
@@ -91,7 +92,7 @@ export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefine
   readonly cache?: CacheHints;
 }
 
-const RESOURCE = Symbol.for("mcpbin.resource");
+const RESOURCE = RESOURCE_BRAND;
 /** Where a resource with fixed content (text, blob, file) keeps its contents once read. */
 const FIXED = Symbol("mcpbin.resource.fixed");
 
@@ -103,7 +104,7 @@ const FIXED = Symbol("mcpbin.resource.fixed");
 export function fixedContents(r: Resource): ResourceContents[] | undefined {
   return r.definition.read ? undefined : fixedOf(r as ResourceRecord);
 }
-const TEMPLATE = Symbol.for("mcpbin.resourceTemplate");
+const TEMPLATE = RESOURCE_TEMPLATE_BRAND;
 
 /** A defined resource. */
 export interface Resource {

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { displayPath, firstLine } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
 import { LoaderError } from "./collect.ts";
-import { COLLECT } from "../runtime/collector.ts";
+import { installCollector } from "../runtime/collector.ts";
 import { runAsMain } from "./main-module.ts";
 
 /**
@@ -25,12 +25,11 @@ export async function collectScript(entry: string, fresh?: number): Promise<Serv
   let got: ServerOptions | undefined;
   let collected!: () => void;
   const served = new Promise<void>((r) => (collected = r));
-  const g = globalThis as Record<symbol, unknown>;
-  g[COLLECT] = (options: ServerOptions) => {
+  installCollector((options: ServerOptions) => {
     got ??= options;
     collected();
     return new Promise<never>(() => {});
-  };
+  });
   runAsMain(file);
   try {
     // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
@@ -39,7 +38,7 @@ export async function collectScript(entry: string, fresh?: number): Promise<Serv
   } catch (e) {
     throw new LoaderError(`${label} failed to load: ${firstLine(e)}`);
   } finally {
-    delete g[COLLECT];
+    installCollector(undefined);
   }
   if (!got) throw new LoaderError(`${label} did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config`);
   return got;

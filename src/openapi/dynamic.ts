@@ -2,7 +2,9 @@
 import * as v from "valibot";
 import { textContent, toolResult } from "../result.ts";
 import { normalizeRawSchema, type JsonSchema } from "../schema.ts";
-import { loadAjv, tool, validateJson, type Tool } from "../tool.ts";
+import { loadAjv, validateJson } from "../tool/validate.ts";
+import { tool } from "../tool/define.ts";
+import type { Tool } from "../tool/types.ts";
 import type { OpenApiDocument } from "./document.ts";
 import type { Operation } from "./operations.ts";
 import type { ToolResult } from "../result.ts";

@@ -1,6 +1,7 @@
 /** @module openapiTools(): an OpenAPI document as ordinary mcpbin tools, one per operation or three dynamic ones. */
 import { textContent, toolResult } from "../result.ts";
-import { tool, type Tool, type ToolAnnotations } from "../tool.ts";
+import { tool } from "../tool/define.ts";
+import type { Tool, ToolAnnotations } from "../tool/types.ts";
 import { applySecurity, schemesOf, type AuthOptions, type Scheme } from "./auth.ts";
 import { loadDocument, OpenApiError, type LoadOptions, type OpenApiDocument, type OpenApiSource } from "./document.ts";
 import { dynamicTools, type Caller } from "./dynamic.ts";

@@ -1,6 +1,7 @@
 /** @module Projection of tool definitions and call results onto the protocol version in force (PROTOCOL.md §5, §6). */
 import { toolMetaWithUi } from "../apps/tool-ui.ts";
-import { recordedSchemaTexts, type Tool } from "../tool.ts";
+import { recordedSchemaTexts } from "../tool/schemas.ts";
+import type { Tool } from "../tool/types.ts";
 import type { ContentBlock } from "../result.ts";
 import type { VersionFeatures } from "./versions.ts";
 import { resultLine, type RequestId } from "./jsonrpc.ts";

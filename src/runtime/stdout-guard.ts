@@ -1,12 +1,7 @@
 /** @module Keeps stdout for protocol lines: moves fd 1 to stderr and hands back a private descriptor for the writer. */
+import { contract, type StdoutGuard } from "./contract.ts";
 
-/** How the guard was installed. */
-export interface StdoutGuard {
-  /** The descriptor protocol lines go to. */
-  readonly fd: number;
-  /** "fd": fd 1 now points at stderr, so every write to fd 1 (console.*, process.stdout, Bun.write, native code, child processes that inherit it) lands on stderr. "patch": only the JS entry points are redirected. */
-  readonly mode: "fd" | "patch";
-}
+export type { StdoutGuard };
 
 /**
  * Installs the guard once per process. On Linux and macOS it duplicates fd 1 with `dup` and points
@@ -16,18 +11,16 @@ export interface StdoutGuard {
  * @returns the descriptor to write protocol lines to.
  */
 export function guardStdout(): StdoutGuard {
-  const g = globalThis as { [INSTALLED]?: StdoutGuard };
-  if (g[INSTALLED]) return g[INSTALLED];
+  // Kept in the build contract, so two copies of this module (a linked mcpbin) still install the guard once.
+  const c = contract();
+  if (c.stdoutGuard) return c.stdoutGuard;
   if (process.env.MCPBIN_STDOUT_GUARD !== "patch") {
     const fd = tryDup();
-    if (fd !== undefined) return (g[INSTALLED] = { fd, mode: "fd" });
+    if (fd !== undefined) return (c.stdoutGuard = { fd, mode: "fd" });
   }
   patch();
-  return (g[INSTALLED] = { fd: 1, mode: "patch" });
+  return (c.stdoutGuard = { fd: 1, mode: "patch" });
 }
-
-/** Process-wide, so two copies of this module (a linked mcpbin) still install the guard once. */
-const INSTALLED = Symbol.for("mcpbin.stdoutGuard");
 
 function tryDup(): number | undefined {
   if (process.platform !== "linux" && process.platform !== "darwin") return undefined;

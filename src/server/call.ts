@@ -2,7 +2,9 @@
 import { wellFormedLine } from "../protocol/well-formed.ts";
 import { isToolResult, type ContentBlock } from "../result.ts";
 import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.ts";
-import { outputOf, validateJson, validateWith, type Tool } from "../tool.ts";
+import { outputOf } from "../tool/schemas.ts";
+import { validateJson, validateWith } from "../tool/validate.ts";
+import type { Tool } from "../tool/types.ts";
 import type { CallResult } from "../protocol/project.ts";
 
 /**

@@ -2,7 +2,7 @@
 import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
 import { META } from "../protocol/meta.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
-import type { ServerHandle, ToolContext } from "../tool.ts";
+import type { ServerHandle, ToolContext } from "../tool/types.ts";
 import { AskError } from "../ask/errors.ts";
 import { LegacyAsker } from "../ask/legacy.ts";
 import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "../ask/types.ts";

@@ -1,4 +1,5 @@
 /** @module Middleware around every request (the chain over the method table's invoke()) and the built-ins: rateLimit, maskErrors with ToolError, cacheResults. */
+import { THROWN_KEY } from "../runtime/contract.ts";
 import { errorResult } from "./call.ts";
 import type { CallResult } from "../protocol/project.ts";
 import type { RequestContext } from "./context.ts";
@@ -69,7 +70,7 @@ function handle(spec: MethodSpec, req: McpRequest, checked: unknown): unknown {
 }
 
 /** Where a tool's isError result from a thrown value keeps that value (for {@link maskErrors}). */
-export const THROWN = Symbol.for("mcpbin.thrown");
+export const THROWN = THROWN_KEY;
 
 /**
  * An error whose message is meant for the model: {@link maskErrors} passes it through, where any other

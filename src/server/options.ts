@@ -1,6 +1,7 @@
 /** @module Server options (serve() and the config file share them) with their defaults. */
 import { resolveJsonOptions, type JsonOptions } from "../json.ts";
-import { ToolDefinitionError, type Tool } from "../tool.ts";
+import { ToolDefinitionError } from "../tool/errors.ts";
+import type { Tool } from "../tool/types.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
 import type { Middleware } from "./middleware.ts";

@@ -1,5 +1,7 @@
 /** @module The server's registry: its tools by name, its identity, and per-version tools/list results computed once. */
-import { isTool, ToolDefinitionError, type Tool } from "../tool.ts";
+import { isTool } from "../tool/define.ts";
+import { ToolDefinitionError } from "../tool/errors.ts";
+import type { Tool } from "../tool/types.ts";
 import { META } from "../protocol/meta.ts";
 import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
@@ -7,7 +9,7 @@ import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./opti
 import { Catalog } from "../content/catalog.ts";
 import { compose, type Chain } from "./middleware.ts";
 import type { Connection } from "./context.ts";
-import type { ServerHandle } from "../tool.ts";
+import type { ServerHandle } from "../tool/types.ts";
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 import type { App } from "../apps/app.ts";

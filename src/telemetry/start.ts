@@ -1,4 +1,5 @@
 /** @module Tracing start-up and shutdown for serve(): reads the environment, loads the SDK only when asked, flushes at exit. */
+import { OTEL_API_KEY } from "../runtime/contract.ts";
 import { readTracingEnv } from "./config.ts";
 import { resetTracing, tracing } from "./state.ts";
 
@@ -9,7 +10,7 @@ let shutdown: (() => Promise<void>) | undefined;
 
 /** True when some code in this process has registered a global tracer provider through @opentelemetry/api 1.x. */
 function providerRegistered(): boolean {
-  const api = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[Symbol.for("opentelemetry.js.api.1")];
+  const api = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[OTEL_API_KEY];
   return api?.trace !== undefined;
 }
 

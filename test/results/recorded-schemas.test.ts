@@ -3,16 +3,16 @@
 import { afterEach, expect, test } from "bun:test";
 import * as v from "valibot";
 import { tool, type Tool } from "../../src/index.ts";
-import { resetDefinitionCounts } from "../../src/tool.ts";
+import { resetDefinitionCounts } from "../../src/tool/recorded.ts";
+import { contract } from "../../src/runtime/contract.ts";
 import { projectTool, projectToolJson } from "../../src/protocol/project.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
 
-const STORE = Symbol.for("mcpbin.schemas");
-const RECORD = Symbol.for("mcpbin.schemas.record");
-const g = globalThis as Record<symbol, unknown>;
+// The build contract's record, as the check run and the generated entry fill it.
+const c = contract();
 afterEach(() => {
-  delete g[STORE];
-  delete g[RECORD];
+  delete c.schemas;
+  delete c.recordSchemas;
 });
 
 let built = 0;
@@ -39,13 +39,13 @@ test("recorded tools list byte-identically to converted ones in every version, w
   // A build records in a fresh process, and the executable replays in another: each starts counting
   // definitions of a name at 0.
   resetDefinitionCounts();
-  g[STORE] = new Map<string, unknown>();
-  g[RECORD] = true;
+  c.schemas = new Map<string, unknown>();
+  c.recordSchemas = true;
   defineAll();
-  const texts = g[STORE] as Map<string, unknown>;
+  const texts = c.schemas;
   expect([...texts.values()].every((x) => typeof x === "string")).toBe(true);
   expect(texts.size).toBe(4);
-  delete g[RECORD];
+  delete c.recordSchemas;
 
   built = 0;
   resetDefinitionCounts();
@@ -62,15 +62,15 @@ test("recorded tools list byte-identically to converted ones in every version, w
 
 test("a record belongs to one definition: two tools of one name, or a schema whose fields changed, do not take each other's", () => {
   resetDefinitionCounts();
-  g[STORE] = new Map<string, unknown>();
-  g[RECORD] = true;
+  c.schemas = new Map<string, unknown>();
+  c.recordSchemas = true;
   const define = (idType: "number" | "string") => [
     tool({ name: "search", description: "v1", input: () => v.object({ query: v.string(), limit: v.number() }), run: () => 1 }),
     tool({ name: "search", description: "v2", input: () => v.object({ q: v.string() }), run: () => 1 }),
     tool({ name: "get", description: "by id", input: v.object({ id: idType === "number" ? v.number() : v.string() }), run: () => 1 }),
   ];
   define("number");
-  delete g[RECORD];
+  delete c.recordSchemas;
   resetDefinitionCounts();
   const [, second, get] = define("string");
   expect(Object.keys(second!.inputSchema.properties as object)).toEqual(["q"]);

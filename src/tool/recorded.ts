@@ -1,0 +1,63 @@
+/** @module The build-time record and replay of tool()'s JSON Schema conversions (the store is the build contract's, src/runtime/contract.ts). */
+import type * as v from "valibot";
+import type { JsonSchema } from "../schema.ts";
+import { standardFingerprint } from "../standard-schema.ts";
+import { contract } from "../runtime/contract.ts";
+import { convert, objectRoot } from "./json-schema.ts";
+import { isSchemaFunction, isValibot } from "./schema-kind.ts";
+import { resolveSchema, type ToolSchemas } from "./schemas.ts";
+import type { AnySchema } from "./types.ts";
+
+/** How many tools of each name this process has defined so far (a recorded schema belongs to one definition). */
+const definitions = new Map<string, number>();
+
+/**
+ * Counts one more definition of a tool named `name` in this process.
+ * @returns how many came before it (0 for the first).
+ */
+export function nextDefinition(name: string): number {
+  const nth = definitions.get(name) ?? 0;
+  definitions.set(name, nth + 1);
+  return nth;
+}
+
+/** Forgets the definition counts of {@link precomputedKey}: for tests that record and replay definitions in one process (internal). */
+export function resetDefinitionCounts(): void {
+  definitions.clear();
+}
+
+/**
+ * The key of one recorded conversion: the tool's name, which definition of that name it is (in the order
+ * the program defines them, the same at build time and at run time), input/output, and for a schema given
+ * directly its type and top-level fields with their types, so a stale record misses instead of lying. A
+ * schema function is keyed without the fingerprint: it is not called before it is needed.
+ */
+function precomputedKey(toolName: string, nth: number, what: string, given: AnySchema | (() => AnySchema)): string {
+  const head = `${toolName}\u0000${nth}\u0000${what}`;
+  if (isSchemaFunction(given)) return `${head}\u0000()`;
+  if (!isValibot(given)) return `${head}\u0000${standardFingerprint(given)}`;
+  const entries = (given as { entries?: Record<string, v.GenericSchema> }).entries;
+  let fields = "";
+  if (entries) for (const k in entries) fields += `${k}:${entries[k]!.type},`;
+  return `${head}\u0000${given.type}\u0000${fields}`;
+}
+
+/**
+ * The JSON Schema of a valibot schema given directly or as a function ({@link ToolDefinition.input}):
+ * its text as recorded at build time when there is one (nothing is converted or parsed here, and the
+ * function is not called), else the converted schema (recorded when `mcpbin build` is recording).
+ * The input's converted schema gets its object root checked ({@link objectRoot}) before it is recorded.
+ * @returns the recorded JSON text (a string), or the converted schema (an object).
+ */
+export function jsonSchemaOf(s: ToolSchemas, nth: number, what: "input" | "output"): string | JsonSchema {
+  const c = contract();
+  const store = c.schemas;
+  const given = s[what]!;
+  const key = store ? precomputedKey(s.name, nth, what, given) : "";
+  const hit = store?.get(key);
+  if (typeof hit === "string") return hit;
+  const converted = convert(s.name, what, resolveSchema(s, what));
+  const schema = what === "input" ? objectRoot(s.name, "input", converted) : converted;
+  if (store && c.recordSchemas === true) store.set(key, JSON.stringify(schema));
+  return schema;
+}

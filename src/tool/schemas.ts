@@ -1,0 +1,69 @@
+/** @module A tool's record of its schemas: as given, what a schema function returned (called on first use), and the texts recorded at build time. */
+import type { JsonSchema } from "../schema.ts";
+import { resolved } from "./schema-kind.ts";
+import type { AnySchema, Tool } from "./types.ts";
+
+/** Where a tool keeps the resolvers of its valibot schemas (the function form is called on first use). */
+export const SCHEMAS = Symbol("mcpbin.schemas");
+/** One tool's schemas (made by `tool()`, src/tool/define.ts). */
+export interface ToolSchemas {
+  readonly name: string;
+  /** The valibot schemas as given: a schema, or a function returning one. */
+  readonly input: AnySchema | (() => AnySchema) | undefined;
+  readonly output: AnySchema | (() => AnySchema) | undefined;
+  /** What the functions returned, once called. */
+  inputValue: AnySchema | undefined;
+  outputValue: AnySchema | undefined;
+  /** The JSON Schemas' text, when recorded at build time. */
+  inputText: string | undefined;
+  outputText: string | undefined;
+  /** The recorded texts, parsed on first read. */
+  inputParsed?: JsonSchema;
+  outputParsed?: JsonSchema;
+}
+
+/**
+ * The prototype of a tool with a JSON Schema recorded at build time: `inputSchema`/`outputSchema` parse
+ * the recorded text on first read (kept in the tool's record), so a start parses nothing.
+ */
+export const RECORDED: object = Object.create(Function.prototype, {
+  inputSchema: {
+    get(this: { [SCHEMAS]: ToolSchemas }) {
+      const s = this[SCHEMAS];
+      return (s.inputParsed ??= JSON.parse(s.inputText!) as JsonSchema);
+    },
+  },
+  outputSchema: {
+    get(this: { [SCHEMAS]: ToolSchemas }) {
+      const s = this[SCHEMAS];
+      return s.outputText === undefined ? s.outputParsed : (s.outputParsed ??= JSON.parse(s.outputText) as JsonSchema);
+    },
+  },
+});
+
+/** The tool's valibot schema, calling the function form once (checked to be a schema); undefined when it has none. */
+export function resolveSchema(s: ToolSchemas, what: "input" | "output"): AnySchema {
+  if (what === "input") return (s.inputValue ??= resolved(s.name, "input", s.input!));
+  return (s.outputValue ??= resolved(s.name, "output", s.output!));
+}
+
+/**
+ * The JSON text of the tool's input and output JSON Schemas as recorded by `mcpbin build`, where they
+ * were (a tools/list result splices them in without parsing them).
+ */
+export function recordedSchemaTexts(t: Tool): { readonly input?: string; readonly output?: string } {
+  const r = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
+  return { input: r.inputText, output: r.outputText };
+}
+
+/** The tool's valibot input schema (calling the function form once), or undefined. */
+export function inputOf(t: Tool): AnySchema | undefined {
+  const s = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
+  return s.input === undefined ? undefined : resolveSchema(s, "input");
+}
+
+/** The tool's valibot output schema (calling the function form once), or undefined. */
+export function outputOf(t: Tool): AnySchema | undefined {
+  const s = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
+  return s.output === undefined ? undefined : resolveSchema(s, "output");
+}

@@ -1,0 +1,98 @@
+/** @module Validating a tool's arguments and structured results: valibot, another Standard Schema, or Ajv for raw JSON Schemas. */
+import * as v from "valibot";
+import type { JsonSchema } from "../schema.ts";
+import { standardValidate, vendorOf } from "../standard-schema.ts";
+import { ajvLine, issueLine, type AjvError } from "./issues.ts";
+import { validationCopy } from "./json-schema.ts";
+import { isSchemaFunction, isValibot } from "./schema-kind.ts";
+import { inputOf } from "./schemas.ts";
+import type { AnySchema, ParsedArguments, Tool } from "./types.ts";
+
+/**
+ * Validates arguments against the tool's input schema (valibot `input`, else the raw `inputSchema`
+ * via Ajv against the normalized schema clients see, else "no arguments": any object is accepted).
+ * @param t - the tool.
+ * @param args - the `arguments` object from `tools/call`.
+ * @returns the parsed value (defaults filled in, transforms applied) or the problems.
+ */
+export function parseArguments(t: Tool, args: unknown): ParsedArguments {
+  const given = t.definition.input;
+  const input = isSchemaFunction(given) ? inputOf(t) : (given as AnySchema | undefined);
+  if (input) return validateWith(input, args, "input");
+  if (t.definition.inputSchema) return validateJson(t.inputSchema, args);
+  return { ok: true, value: args };
+}
+
+/**
+ * Validates a value with a tool's schema: valibot's `safeParse`, else the Standard Schema's
+ * `~standard.validate` (synchronously: a schema that answers with a Promise is reported as an issue).
+ * @param schema - the tool's valibot or Standard Schema.
+ * @param value - arguments or structured content.
+ * @param what - which schema it is, for the message about an asynchronous one.
+ * @returns the parsed value or the problems as `path: message` lines.
+ */
+export function validateWith(schema: AnySchema, value: unknown, what: "input" | "output"): ParsedArguments {
+  if (isValibot(schema)) {
+    const r = v.safeParse(schema, value);
+    return r.success ? { ok: true, value: r.output } : { ok: false, issues: r.issues.map(issueLine) };
+  }
+  const r = standardValidate(schema, value);
+  if (r instanceof Promise) {
+    r.catch(() => {});
+    return { ok: false, issues: [`(root): the ${what} schema (${vendorOf(schema)}) validates asynchronously (an async refinement); mcpbin validates synchronously: check that in run() instead`] };
+  }
+  return r;
+}
+
+type JsonValidator = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+type AjvClass = new (options: object) => { compile(schema: object): JsonValidator };
+const validators = new WeakMap<object, JsonValidator>();
+let Ajv2020: AjvClass | undefined;
+let ajvLoading: Promise<void> | undefined;
+
+/**
+ * True when the tool validates through Ajv: a raw `inputSchema`, or a raw `outputSchema` without a
+ * valibot `output`. Such a tool can only be called once {@link loadAjv} has settled.
+ */
+export function usesJsonSchemaValidation(t: Tool): boolean {
+  return t.definition.inputSchema !== undefined || t.definition.outputSchema !== undefined;
+}
+
+/** True once Ajv is loaded (or nothing needs it to be). */
+export function ajvLoaded(): boolean {
+  return Ajv2020 !== undefined;
+}
+
+/**
+ * Loads Ajv, once. It is imported with `import()` so a compiled executable keeps it in a chunk of its
+ * own, read only by servers whose tools use raw JSON Schemas (docs/benchmarks.md, start-up).
+ * @returns resolves when {@link validateJson} can run; rejects if the module cannot be loaded.
+ */
+export function loadAjv(): Promise<void> {
+  return (ajvLoading ??= import("ajv/dist/2020").then((m) => {
+    Ajv2020 = ((m as { default: { default?: AjvClass } & AjvClass }).default.default ?? (m as { default: AjvClass }).default) as AjvClass;
+  }));
+}
+
+/**
+ * Validates a value against a normalized raw JSON Schema (2020-12) with Ajv, compiled once per
+ * schema; Ajv is loaded only when a tool uses a raw schema ({@link loadAjv}, which must have settled).
+ * @param schema - a schema made by `normalizeRawSchema` (a tool's `inputSchema`/`outputSchema`).
+ * @param value - the arguments or structured content.
+ * @returns the value, or the problems as `path: message` lines.
+ */
+export function validateJson(schema: JsonSchema, value: unknown): ParsedArguments {
+  let validate = validators.get(schema);
+  if (!validate) {
+    if (!Ajv2020) throw new Error("internal: validateJson before loadAjv() settled");
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    validate = ajv.compile(validationCopy.get(schema) ?? schema) as JsonValidator;
+    validators.set(schema, validate);
+  }
+  if (validate(value)) return { ok: true, value };
+  return {
+    ok: false,
+    issues: (validate.errors ?? []).map(ajvLine),
+  };
+}
+
