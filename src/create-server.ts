@@ -3,6 +3,9 @@ import { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
 import type { Tool } from "./tool/types.ts";
 import { serveRegistry } from "./run-server.ts";
+import type { Front } from "./client/front.ts";
+import type { Middleware } from "./server/middleware.ts";
+import { installedCollector } from "./runtime/collector.ts";
 
 /**
  * A server made by {@link createServer}. Its tool set is live: {@link addTool}, {@link removeTool} and
@@ -45,7 +48,17 @@ export interface McpServer {
  *   middleware entry that is not a function.
  */
 export function createServer(options: ServerOptions): McpServer {
-  const registry = new Registry(options);
+  // Other servers fronted (`upstreams`): loaded only then; their tools join the registry as the upstreams answer.
+  let front: Promise<Front> | undefined;
+  const getFront = (): Promise<Front> =>
+    (front ??= import("./client/front.ts").then((m) => m.attachUpstreams(registry, options.upstreams!, { naming: options.upstreamNaming })));
+  const waitForUpstreams: Middleware = async (req, next) => {
+    if (req.method === "tools/list" || req.method === "tools/call") await (await getFront()).ready();
+    return next(req);
+  };
+  const registry = new Registry(
+    options.upstreams === undefined ? options : { ...options, listChanged: true, middleware: [waitForUpstreams, ...(options.middleware ?? [])] },
+  );
   let served = false;
   const server: McpServer = {
     name: registry.options.name,
@@ -59,7 +72,12 @@ export function createServer(options: ServerOptions): McpServer {
     serve() {
       if (served) return Promise.reject(new Error(`server "${registry.options.name}": serve() was called twice`));
       served = true;
-      return serveRegistry(registry, options);
+      if (options.upstreams === undefined || installedCollector()) return serveRegistry(registry, options);
+      // Eager upstreams start before the first message is read, so their instructions are in our handshake.
+      return serveRegistry(registry, options, {
+        before: () => getFront().then((f) => f.start()),
+        after: () => (front ? front.then((f) => f.close()) : Promise.resolve()),
+      });
     },
   };
   registry.server = server;

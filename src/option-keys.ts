@@ -10,6 +10,8 @@ export interface OptionKey {
   readonly expected: string;
   /** The keys of an object value, each checked (and named, e.g. `http.port`) on its own. */
   readonly keys?: Readonly<Record<string, OptionKey>>;
+  /** For an object of named entries (e.g. `upstreams`): the keys of every entry (named e.g. `upstreams.github.args`). */
+  readonly entries?: Readonly<Record<string, OptionKey>>;
 }
 
 const text = v.pipe(v.string(), v.nonEmpty());
@@ -54,6 +56,79 @@ export const KNOB_KEYS: Record<string, OptionKey> = {
   shutdownGraceMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
   askTimeoutMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
 };
+
+const strings = v.array(v.string());
+const stringMap = v.record(v.string(), v.string());
+
+/**
+ * The keys of one upstream entry (the `upstreams` option, and per entry of an `mcpServers`/`servers` file:
+ * src/client/servers-file.ts): a command (stdio) or a URL (Streamable HTTP), plus what the gateway does with it.
+ */
+export const UPSTREAM_KEYS: Record<string, OptionKey> = {
+  command: { schema: v.optional(text), expected: "a non-empty string (the program to run over stdio: an absolute path, or a name on PATH)" },
+  args: { schema: v.optional(strings), expected: "an array of strings" },
+  env: { schema: v.optional(stringMap), expected: "an object of strings (variables the child gets besides the allow-listed ones)" },
+  cwd: { schema: v.optional(text), expected: "a non-empty string (the child's working directory)" },
+  url: { schema: v.optional(text), expected: 'a non-empty string (a Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp")' },
+  headers: { schema: v.optional(stringMap), expected: "an object of strings (HTTP headers sent to the upstream)" },
+  type: { schema: v.optional(v.picklist(["stdio", "http", "streamable-http", "streamableHttp"])), expected: oneOf("stdio", "http") },
+  disabled: { schema: v.optional(v.boolean()), expected: "true or false" },
+  include: { schema: v.optional(patterns), expected: 'an array of upstream tool-name glob patterns (e.g. ["search_*"])' },
+  exclude: { schema: v.optional(patterns), expected: 'an array of upstream tool-name glob patterns (e.g. ["delete_*"])' },
+  aliases: { schema: v.optional(stringMap), expected: "an object of upstream tool name → exposed name" },
+  start: { schema: v.optional(v.picklist(["eager", "lazy"])), expected: `${oneOf("eager", "lazy")} (start with the server, or at the first tools/list or tools/call)` },
+  startTimeoutMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (how long its handshake may take before it is left out until it answers)` },
+  timeoutMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call)` },
+  inheritEnv: { schema: v.optional(v.array(text)), expected: "an array of variable names the child inherits from our environment" },
+};
+
+/** The `upstreams` option and its naming strategy (src/client/gateway.ts). */
+export const UPSTREAMS_KEYS: Record<string, OptionKey> = {
+  upstreams: {
+    schema: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x)))),
+    expected: "an object of server name (A-Z a-z 0-9 _ -) → { command, args?, env?, cwd? } or { url, headers? } (other MCP servers fronted beside the own tools)",
+    entries: UPSTREAM_KEYS,
+  },
+  upstreamNaming: {
+    schema: v.optional(v.picklist(["on-collision", "prefix", "none"])),
+    expected: `${oneOf("on-collision", "prefix", "none")} (how upstream tool names become ours)`,
+  },
+};
+
+/**
+ * The first problem of an object against a key table: an unknown key, a value its schema refuses, then
+ * the keys of a nested object value (`keys`) or of each named entry (`entries`), named with a dotted path.
+ * @param rec - the object.
+ * @param table - its keys.
+ * @param prefix - the path so far (e.g. `http.`).
+ * @returns undefined, or the message: `"<path>" is not a known key (allowed: …)` or `"<path>" must be <expected>; got <value>`.
+ */
+export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<string, OptionKey>>, prefix = ""): string | undefined {
+  for (const key of Object.keys(rec)) {
+    if (!Object.hasOwn(table, key)) return `"${prefix}${key}" is not a known key (allowed: ${Object.keys(table).join(", ")})`;
+  }
+  for (const [key, { schema, expected, keys, entries }] of Object.entries(table)) {
+    const bad = checkOption({ schema, expected }, rec[key]);
+    if (bad) return `"${prefix}${key}${bad.sub}" must be ${expected}; got ${describeValue(bad.got)}`;
+    const val = rec[key];
+    if (typeof val !== "object" || val === null) continue;
+    if (keys) {
+      const p = keyProblem(val as Record<string, unknown>, keys, `${prefix}${key}.`);
+      if (p) return p;
+    }
+    if (entries) {
+      for (const [name, entry] of Object.entries(val as Record<string, unknown>)) {
+        const p = keyProblem(entry as Record<string, unknown>, entries, `${prefix}${key}.${name}.`);
+        if (p) return p;
+        const e = entry as Record<string, unknown>;
+        if (entries === UPSTREAM_KEYS && (e.command === undefined) === (e.url === undefined)) {
+          return `"${prefix}${key}.${name}" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint), one of them`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
 
 /** A value as messages name it: `nothing`, `an array`, a short string in quotes, a number, … */
 export function describeValue(x: unknown): string {

@@ -15,10 +15,12 @@ import { installedCollector } from "./runtime/collector.ts";
  * hands the options over, with the tools served at that moment, and resolves.
  * @param registry - the server.
  * @param given - the options it was made from.
+ * @param hooks - `before`: runs before the first message is read (after the command line was checked); `after`: once
+ *   the server stopped, before the promise settles (the upstreams of createServer() start and end there).
  * @returns a promise that settles once the server stopped (stdin closed, or HTTP drained).
  * @throws HttpOptionsError on a bad `--http` value or `http` option (a compiled executable prints it as one line and exits 2).
  */
-export function serveRegistry(registry: Registry, given: ServerOptions): Promise<void> {
+export function serveRegistry(registry: Registry, given: ServerOptions, hooks: { before?: () => Promise<void>; after?: () => Promise<void> } = {}): Promise<void> {
   // For `mcpbin dev`, which says so when a script finishes loading without calling serve().
   contract().served = true;
   const collect = installedCollector();
@@ -41,6 +43,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
     process.exit(2);
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")
+    .then(() => hooks.before?.())
     .then(async () => {
       if (!http) {
         // Started by hand in a terminal: say what this is, instead of waiting silently.
@@ -59,6 +62,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions): Promise
       }
       return served.stopped;
     })
+    .finally(() => hooks.after?.())
     .then(stopTracing)
     .then(() => {
       // Nothing of ours holds the event loop now (stdin cancelled, timers cleared, handlers removed),

@@ -2,6 +2,7 @@
 import { basename } from "node:path";
 import { CliError } from "./errors.ts";
 import { startGateway, type Gateway } from "../client/gateway.ts";
+import { NamingError } from "../client/naming.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 import { expandVars, parseServerEntry, readServersFile, ServersFileError, type UpstreamConfig } from "../client/servers-file.ts";
 import { TOOL_NAME } from "../tool/name.ts";
@@ -90,28 +91,32 @@ export function checkReport(g: Gateway): { text: string; ok: boolean } {
 }
 
 /**
- * Runs `mcpbin proxy`: starts the gateway, then serves its tools over stdio, or over Streamable HTTP when
- * `--http` is among the arguments (serve() reads it); with `--check` prints the report instead.
+ * Runs `mcpbin proxy`: serves the upstreams' tools (`serve({ upstreams })`: eager upstreams start first) over
+ * stdio, or over Streamable HTTP when `--http` is among the arguments (serve() reads it); with `--check`
+ * starts every upstream, prints the report and ends them instead.
  * @returns the exit code (check: 1 when an upstream is down).
  */
 export async function proxy(a: ProxyArgs, version: string): Promise<number> {
   const { servers, naming } = await proxyUpstreams(a);
-  let gateway: Gateway;
-  try {
-    gateway = await startGateway(servers, { naming });
-  } catch (e) {
-    throw new CliError(`proxy: ${(e as Error).message}`, 2);
-  }
   if (a.check) {
+    let gateway: Gateway;
+    try {
+      gateway = await startGateway(servers, { naming });
+      await gateway.ready();
+    } catch (e) {
+      throw new CliError(`proxy: ${(e as Error).message}`, 2);
+    }
     const r = checkReport(gateway);
     process.stdout.write(r.text);
     await gateway.close();
     return r.ok ? 0 : 1;
   }
   try {
-    await serve({ name: a.name ?? "mcpbin-proxy", version, tools: gateway.tools, instructions: gateway.instructions });
-  } finally {
-    await gateway.close();
+    // The upstreams are the server's (createServer's `upstreams`): late joiners and list changes reach the client.
+    await serve({ name: a.name ?? "mcpbin-proxy", version, tools: [], upstreams: servers, upstreamNaming: naming });
+  } catch (e) {
+    if (e instanceof NamingError) throw new CliError(`proxy: ${e.message}`, 2);
+    throw e;
   }
   return 0;
 }

@@ -43,7 +43,7 @@ export interface ClientOptions {
   readonly era?: "auto" | "modern" | "legacy";
   /** Time limit of each request, ms (default 60000; 0 = none); `callTool` may set its own. */
   readonly timeoutMs?: number;
-  /** Time limit of the handshake, ms (default 10000); the `server/discover` probe gets at most 5000 of it. */
+  /** Time limit of the handshake, ms (default 10000; 0 = none); the `server/discover` probe gets at most 5000 of it (5000 when there is no limit). */
   readonly startTimeoutMs?: number;
   /** Client capabilities declared (default `{}`); add `roots`, `sampling`, `elicitation` when `onRequest` answers them. */
   readonly capabilities?: JsonObject;
@@ -120,10 +120,11 @@ export class McpClient {
     try {
       if (era !== "legacy") {
         // The probe gets at most half the budget (and 5 s): a legacy server that never answers it keeps time to initialize.
-        const modern = await this.#discover(era === "auto" ? Math.min(5000, Math.ceil(budget / 2)) : budget, era === "modern");
+        const probe = budget === 0 ? (era === "auto" ? 5000 : 0) : era === "auto" ? Math.min(5000, Math.ceil(budget / 2)) : budget;
+        const modern = await this.#discover(probe, era === "modern");
         if (modern) return;
       }
-      await this.#initialize(Math.max(1, Math.round(budget - (performance.now() - started))));
+      await this.#initialize(budget === 0 ? 0 : Math.max(1, Math.round(budget - (performance.now() - started))));
     } catch (e) {
       if (e instanceof OutboundError && e.code === "timeout") throw new OutboundError("timeout", `${this.label}: no answer to the handshake within ${budget} ms`);
       throw e;

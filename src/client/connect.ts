@@ -20,6 +20,8 @@ export interface ConnectOptions extends ClientOptions {
   readonly inheritEnv?: readonly string[];
   /** HTTP: the fetch to use. */
   readonly fetch?: typeof fetch;
+  /** Aborting it during the handshake ends the connection attempt (the child process ends); the promise rejects "closed". */
+  readonly signal?: AbortSignal;
 }
 
 /** True for a server made by createServer() (connect() reaches it in this process, src/client/in-memory.ts). */
@@ -49,21 +51,34 @@ export async function connect(target: ConnectTarget, opts: ConnectOptions = {}):
     if ("url" in target) return httpTransport(target, { label: opts.name, fetch: opts.fetch });
     return stdioTransport(target, { label: opts.name, stderr: opts.stderr, inheritEnv: opts.inheritEnv });
   };
-  const first = new McpClient(make(), opts);
+  let current: McpClient | undefined;
+  const onAbort = () => void current?.close();
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const open = async (c: McpClient) => {
+    current = c;
+    if (opts.signal?.aborted) throw new OutboundError("closed", `${c.label}: the connection attempt was abandoned`);
+    await c.open();
+    if (opts.signal?.aborted) throw new OutboundError("closed", `${c.label}: the connection attempt was abandoned`);
+  };
   try {
-    await first.open();
-    return first;
-  } catch (e) {
-    await first.close().catch(() => {});
-    const retry = (opts.era ?? "auto") === "auto" && !isTransport(target) && "command" in target && e instanceof OutboundError && e.code === "closed";
-    if (!retry) throw e instanceof OutboundError || !(e instanceof Error) ? e : new OutboundError("closed", e.message);
-    const second = new McpClient(make(), { ...opts, era: "legacy" });
+    const first = new McpClient(make(), opts);
     try {
-      await second.open();
-      return second;
-    } catch (e2) {
-      await second.close().catch(() => {});
-      throw e2;
+      await open(first);
+      return first;
+    } catch (e) {
+      await first.close().catch(() => {});
+      const retry = !opts.signal?.aborted && (opts.era ?? "auto") === "auto" && !isTransport(target) && "command" in target && e instanceof OutboundError && e.code === "closed";
+      if (!retry) throw e instanceof OutboundError || !(e instanceof Error) ? e : new OutboundError("closed", e.message);
+      const second = new McpClient(make(), { ...opts, era: "legacy" });
+      try {
+        await open(second);
+        return second;
+      } catch (e2) {
+        await second.close().catch(() => {});
+        throw e2;
+      }
     }
+  } finally {
+    opts.signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -22,6 +22,11 @@ export interface UpstreamConfig {
   readonly timeoutMs?: number;
   /** More variable names the child inherits from our environment. */
   readonly inheritEnv?: readonly string[];
+  /**
+   * "eager" (default): started with the server; "lazy": at the first `tools/list` or `tools/call` (for an
+   * upstream that is costly to start and seldom needed; its `instructions` then miss the handshake).
+   */
+  readonly start?: "eager" | "lazy";
 }
 
 /** A mistake in an upstream entry; the message names the file, the server and the key. */
@@ -122,7 +127,37 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2_147_483_647) throw new ServersFileError(`"${name}".${k} must be an integer number of milliseconds 0-2147483647`);
     out[k] = n;
   }
+  if (raw.start !== undefined) {
+    if (raw.start !== "eager" && raw.start !== "lazy") throw new ServersFileError(`"${name}".start must be "eager" or "lazy"; got ${JSON.stringify(raw.start)}`);
+    out.start = raw.start;
+  }
+  // Marked as parsed (its ${VAR}s expanded): the gateway does not expand it a second time.
+  Object.defineProperty(out, PARSED, { value: true });
   return out as UpstreamConfig;
+}
+
+/** Set (not enumerable) on an entry {@link parseServerEntry} returned. */
+export const PARSED = Symbol.for("mcpbin.upstream.parsed");
+
+/**
+ * Entries as the `upstreams` option gives them: each checked and `${VAR}`-expanded (unless it already was);
+ * a disabled entry is skipped, one with a mistake or an unset variable is left out and reported.
+ * @param entries - name → entry.
+ * @param env - the variables for `${VAR}`.
+ * @returns as {@link parseServers}.
+ */
+export function parseEntries(entries: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv = process.env): ParsedServers {
+  const servers: Record<string, UpstreamConfig> = {};
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(entries)) {
+    try {
+      const s = typeof raw === "object" && raw !== null && PARSED in raw ? (raw as UpstreamConfig) : parseServerEntry(name, raw, env);
+      if (s && !s.disabled) servers[name] = s;
+    } catch (e) {
+      problems.push(e instanceof ServersFileError && !e.message.startsWith(`"${name}"`) ? `"${name}": ${e.message}` : (e as Error).message);
+    }
+  }
+  return { servers, problems };
 }
 
 /**
@@ -138,17 +173,7 @@ export function parseServers(json: unknown, env: NodeJS.ProcessEnv = process.env
   if (!isObject(json)) throw new ServersFileError(`expected a JSON object with "mcpServers" (or "servers")`);
   const entries = isObject(json.mcpServers) ? json.mcpServers : isObject(json.servers) ? json.servers : undefined;
   if (!entries) throw new ServersFileError(`no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object`);
-  const servers: Record<string, UpstreamConfig> = {};
-  const problems: string[] = [];
-  for (const [name, raw] of Object.entries(entries)) {
-    try {
-      const s = parseServerEntry(name, raw, env);
-      if (s) servers[name] = s;
-    } catch (e) {
-      problems.push(e instanceof ServersFileError && !e.message.startsWith(`"${name}"`) ? `"${name}": ${e.message}` : (e as Error).message);
-    }
-  }
-  return { servers, problems };
+  return parseEntries(entries, env);
 }
 
 /**

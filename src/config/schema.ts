@@ -1,7 +1,7 @@
 /** @module The config file's schema (valibot) and its check, with messages naming file, key and expectation. */
 import * as v from "valibot";
 import { ConfigError, type McpbinConfig } from "./define.ts";
-import { checkOption, describeValue, HTTP_KEYS, JSON_KEYS, KNOB_KEYS, type OptionKey } from "../option-keys.ts";
+import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, keyProblem, UPSTREAMS_KEYS, type OptionKey } from "../option-keys.ts";
 
 const text = v.pipe(v.string(), v.nonEmpty());
 const patterns = v.array(text);
@@ -24,7 +24,7 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
   title: { schema: v.optional(v.string()), expected: "a string (display name)" },
   instructions: { schema: v.optional(v.string()), expected: "a string (guidance for the model)" },
   tools: {
-    schema: v.pipe(v.array(text), v.minLength(1)),
+    schema: v.array(text),
     expected: 'a non-empty array of paths to tool modules or directories, relative to the config file (e.g. ["tools"])',
   },
   include: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["admin_*"])' },
@@ -36,6 +36,7 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
     expected: `true, or an object ${shape(HTTP_KEYS)} (Streamable HTTP; see the README's HTTP section)`,
     keys: HTTP_KEYS,
   },
+  ...UPSTREAMS_KEYS,
 };
 
 /**
@@ -51,25 +52,18 @@ export function checkConfig(value: unknown, file: string): McpbinConfig {
   }
   const rec = value as Record<string, unknown>;
   checkKeys(rec, CONFIG_KEYS, "", file);
+  // A project may be only other servers fronted as one: "tools" may then be empty.
+  if (Array.isArray(rec.tools) && rec.tools.length === 0 && rec.upstreams === undefined) {
+    throw new ConfigError(`${file}: "tools" must be ${CONFIG_KEYS.tools!.expected}; got an array (empty; it may be empty only beside "upstreams")`);
+  }
   if (Array.isArray(rec.include) && rec.include.length === 0) {
     throw new ConfigError(`${file}: "include" is empty, so no tool would be served; remove it or name the tools to serve`);
   }
   return value as McpbinConfig;
 }
 
-/**
- * Checks an object against a key table: unknown keys first, then each key's value, then the keys of
- * a nested object value (named with a dotted path, e.g. `http.port`).
- * @throws ConfigError naming the file, the key and what is expected.
- */
+/** Checks an object against a key table (src/option-keys.ts keyProblem). @throws ConfigError naming the file, the key and what is expected. */
 function checkKeys(rec: Record<string, unknown>, table: Record<string, ConfigKey>, prefix: string, file: string): void {
-  for (const key of Object.keys(rec)) {
-    if (!Object.hasOwn(table, key)) throw new ConfigError(`${file}: "${prefix}${key}" is not a known key (allowed: ${Object.keys(table).join(", ")})`);
-  }
-  for (const [key, { schema, expected, keys }] of Object.entries(table)) {
-    const bad = checkOption({ schema, expected }, rec[key]);
-    if (bad) throw new ConfigError(`${file}: "${prefix}${key}${bad.sub}" must be ${expected}; got ${describeValue(bad.got)}`);
-    const val = rec[key];
-    if (keys && typeof val === "object" && val !== null) checkKeys(val as Record<string, unknown>, keys, `${prefix}${key}.`, file);
-  }
+  const p = keyProblem(rec, table, prefix);
+  if (p) throw new ConfigError(`${file}: ${p}`);
 }

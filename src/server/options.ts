@@ -6,7 +6,9 @@ import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
 import type { Middleware } from "./middleware.ts";
 import type { ContentOptions } from "../content/catalog.ts";
-import { checkOption, describeValue, KNOB_KEYS, MAX_TIMER_MS } from "../option-keys.ts";
+import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../option-keys.ts";
+import type { UpstreamConfig } from "../client/servers-file.ts";
+import type { NamingStrategy } from "../client/naming.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
 export interface ServerOptions extends ContentOptions {
@@ -57,6 +59,15 @@ export interface ServerOptions extends ContentOptions {
    * command-line flag `--http [host:]port` selects HTTP too and wins for host and port; `--stdio` forces stdio.
    */
   readonly http?: HttpOptions | boolean;
+  /**
+   * Other MCP servers fronted beside this server's own tools (src/client/gateway.ts): name → `{ command, args?,
+   * env?, cwd? }` (stdio) or `{ url, headers? }` (Streamable HTTP), with the keys of an `mcpServers` entry
+   * (`include`/`exclude`, `aliases`, `start`, `startTimeoutMs`, `timeoutMs`, `inheritEnv`, `disabled`);
+   * `${VAR}` is expanded from the environment when the server starts (never at build time).
+   */
+  readonly upstreams?: Readonly<Record<string, UpstreamConfig>>;
+  /** How upstream tool names become ours (default "on-collision": only names that collide become `<server>__<tool>`). */
+  readonly upstreamNaming?: NamingStrategy;
 }
 
 /** The defaults, documented in the README. */
@@ -78,6 +89,7 @@ export { MAX_TIMER_MS };
 export const SERVE_KEYS = [
   "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "middleware", "listChanged", "pageSize", "json",
   "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",
+  "upstreams", "upstreamNaming",
 ] as const satisfies readonly (keyof ServerOptions)[];
 const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
 void ALL_KEYS_LISTED;
@@ -106,6 +118,8 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     const value = (o as unknown as Record<string, unknown>)[key];
     if (value !== undefined && checkOption(k, value)) throw new ToolDefinitionError(`serve(): "${key}" must be ${k.expected}; got ${describeValue(value)}`);
   }
+  const upstreams = keyProblem({ upstreams: o.upstreams, upstreamNaming: o.upstreamNaming }, UPSTREAMS_KEYS);
+  if (upstreams) throw new ToolDefinitionError(`serve(): ${upstreams}`);
   return {
     ...o,
     json: resolveJsonOptions(o.json),

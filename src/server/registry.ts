@@ -154,6 +154,27 @@ export class Registry implements ServerHandle {
     return { added, removed, changed };
   }
 
+  /**
+   * Adds (or replaces) and removes tools as one change, with one notification (upstreams joining, or
+   * changing their lists: src/client/front.ts). Nothing happens when nothing is given.
+   * @param add - tools made by tool().
+   * @param remove - names to remove (enabled or not).
+   */
+  changeTools(add: readonly Tool[], remove: readonly string[]): void {
+    if (add.length === 0 && remove.length === 0) return;
+    const tools = this.tools as Map<string, Tool>;
+    for (const name of remove) {
+      tools.delete(name);
+      this.#disabled.delete(name);
+    }
+    for (const t of add) {
+      if (!isTool(t)) throw new ToolDefinitionError(`changeTools(): every tool must be made by tool(); got ${typeof t}`);
+      this.#disabled.delete(t.name);
+      tools.set(t.name, t);
+    }
+    this.#changed();
+  }
+
   /** A legacy session that was told `listChanged` hears of every later change (`notifications/tools/list_changed`). */
   watch(conn: Connection): void {
     this.#watchers.add(new WeakRef(conn));

@@ -48,7 +48,7 @@ test("serve() and the config file refuse an unknown option key, naming the allow
   const fromScript = oneLineError(await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir));
   expect(fromScript).toStartWith("mcpbin: ");
   expect(fromScript).toEndWith(
-    'serve(): "maxInflight" is not a known option (did you mean "maxInFlight"?); allowed: name, version, title, instructions, tools, resources, prompts, apps, middleware, listChanged, pageSize, json, timeoutMs, maxInFlight, maxResultBytes, maxLineBytes, shutdownGraceMs, askTimeoutMs, http',
+    'serve(): "maxInflight" is not a known option (did you mean "maxInFlight"?); allowed: name, version, title, instructions, tools, resources, prompts, apps, middleware, listChanged, pageSize, json, timeoutMs, maxInFlight, maxResultBytes, maxLineBytes, shutdownGraceMs, askTimeoutMs, http, upstreams, upstreamNaming',
   );
   const fromConfig = oneLineError(await mcpbin(["list"], dir));
   expect(fromConfig).toStartWith('mcpbin: mcpbin.config.ts: "maxInflight" is not a known key (allowed: ');
