@@ -8,25 +8,18 @@ import { LegacyAsker } from "../ask/legacy.ts";
 import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "../ask/types.ts";
 import type * as v from "valibot";
 import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
-import type { MethodSpec, MethodTable } from "./method.ts";
-import type { Registry } from "./registry.ts";
+import type { ClientInfo } from "./middleware-api.ts";
+import type { Catalog } from "../content/catalog.ts";
+import type { App } from "../apps/app.ts";
+import type { Tool } from "../tool/types.ts";
+import type { ResolvedOptions } from "./options.ts";
+
+export type { ClientInfo };
 import type { Subscriptions } from "./subscriptions.ts";
 import { logParams, logPasses, type LoggingLevel } from "../protocol/logging.ts";
 
 /** The era of a request: a session negotiated by `initialize`, or a stateless 2026-07-28 request. */
 export type Era = "legacy" | "modern";
-
-/** Who the client is: legacy from `initialize`, 2026-07-28 from each request's `_meta`. */
-export interface ClientInfo {
-  /** `clientInfo.name`, when it sent one. */
-  readonly name?: string;
-  /** `clientInfo.version`, when it sent one. */
-  readonly version?: string;
-  /** Its `Implementation` (name, version, …) when it sent one. */
-  readonly info?: Readonly<Record<string, unknown>>;
-  /** Its declared capabilities (`{}` when none). */
-  readonly capabilities: Readonly<Record<string, unknown>>;
-}
 
 /** What a transport knows about a request beyond its JSON-RPC message. */
 export interface RequestExtras {
@@ -41,7 +34,7 @@ export interface RequestExtras {
 /** The connection a request arrived on, as a request sees it (src/server/dispatcher.ts Session implements it). */
 export interface Connection {
   /** The server: its tools, identity and options. */
-  readonly registry: Registry;
+  readonly registry: ServerState;
   /** Its methods. */
   readonly table: MethodTable;
   /** The legacy version negotiated by `initialize`, once it has been. */
@@ -56,6 +49,113 @@ export interface Connection {
   logLevel: LoggingLevel | undefined;
   /** Its resource subscriptions and listen streams. */
   readonly subscriptions: Subscriptions;
+}
+
+/**
+ * One MCP method in a room of its own (src/server/methods/<method>.ts). The pipeline checks
+ * everything declared here before `handle` runs; errors from these checks come from the table.
+ * @typeParam P - the params `handle` receives (the schema's output).
+ * @typeParam R - the version-neutral result `handle` returns.
+ */
+export interface MethodSpec<P = any, R = any> {
+  /** The method name, as the spec spells it (e.g. `tools/call`). */
+  readonly name: string;
+  /** The eras that have it. */
+  readonly eras: readonly Era[];
+  /** The legacy versions that have it (default: every one); the modern era is one version. */
+  readonly versions?: readonly string[];
+  /** Answered before `initialize` in the legacy era (`initialize`, `ping`). */
+  readonly beforeInitialize?: boolean;
+  /** The server capability it belongs to (a {@link CapabilitySpec} name): not advertised → -32601. */
+  readonly capability?: string;
+  /**
+   * Its params (valibot). Arrays arrive as `null`, absent params as `undefined`. The first issue's
+   * message is the -32602 message: give messages that start with "Invalid params:".
+   */
+  readonly params?: v.GenericSchema<unknown, P>;
+  /**
+   * A hot path's shortcut for {@link params}: the params when they plainly pass the schema (returned
+   * as they are), else undefined, and the schema then decides (and words the error). It must accept
+   * nothing the schema refuses.
+   */
+  readonly accepts?: (params: unknown) => P | undefined;
+  /**
+   * Handles one request. Throw an RpcError for a wire error. A promise makes the request one in
+   * flight (src/server/calls.ts): cancellable, counted, with a time limit when {@link timeoutMs} says so.
+   */
+  handle(params: P, ctx: RequestContext): R | PromiseLike<R>;
+  /** The response line of a result (default: {@link completeResult} of an object, or a {@link ProjectedJson} as is). */
+  line?(id: RequestId, result: R, ctx: RequestContext): string;
+  /** Whether 2026-07-28 results carry cache hints (default false). */
+  readonly cacheable?: boolean;
+  /** The time limit of a request in flight, ms (0 or absent: none). */
+  timeoutMs?(params: P, ctx: RequestContext): number;
+  /** The result of a request that ran out of time (default: a -32603 error). */
+  timedOut?(ms: number, params: P, ctx: RequestContext): R;
+  /** The result of a request aborted by shutdown or a session's end (default: a -32603 error). */
+  aborted?(reason: string, ctx: RequestContext): R;
+}
+
+/** A notification the server acts on (e.g. `notifications/cancelled`); unknown notifications are ignored. */
+export interface NotificationSpec {
+  readonly name: string;
+  /** Handles it; must not throw (a notification gets no answer). */
+  handle(params: Record<string, unknown> | undefined, connection: Connection, calls: { cancel(id: unknown, reason: string | undefined): void }): void;
+}
+
+/** One server capability: advertised by `initialize` and `server/discover` when `advertise` gives a value. */
+export interface CapabilitySpec {
+  /** The capability's key, e.g. `tools`. */
+  readonly name: string;
+  /** Its value for this server (e.g. `{}` or `{ listChanged: true }`), or undefined to not advertise it. */
+  advertise(registry: ServerState): Record<string, unknown> | undefined;
+}
+
+/** The methods, notifications and capabilities of a server. */
+export interface MethodTable {
+  readonly methods: ReadonlyMap<string, MethodSpec>;
+  readonly notifications: ReadonlyMap<string, NotificationSpec>;
+  readonly capabilities: readonly CapabilitySpec[];
+  /** The capabilities advertised for a server, computed once per registry. */
+  advertised(registry: ServerState): Readonly<Record<string, Record<string, unknown>>>;
+}
+
+/** The chain's entry, as the pipeline calls it instead of invoke(). */
+export type Chain = (method: string, params: unknown, ctx: RequestContext) => Promise<unknown>;
+
+/**
+ * The server as the pipeline sees it: what src/server/registry.ts's Registry has (it implements this), so
+ * the request context and the method table need not import the Registry that builds them.
+ */
+export interface ServerState extends ServerHandle {
+  readonly options: ResolvedOptions;
+  /** The server object (createServer()) the registry belongs to: what `ctx.server` is. */
+  server: ServerHandle | undefined;
+  /** The middleware chain, when the options gave any (the pipeline calls it instead of invoke()). */
+  readonly middleware: Chain | undefined;
+  /** Whether `initialize` advertises `tools.listChanged`. */
+  listChanged: boolean;
+  /** Its resources, resource templates and prompts. */
+  readonly content: Catalog;
+  /** The MCP Apps it serves, by URI. */
+  readonly apps: ReadonlyMap<string, App>;
+  /** `_meta` of every modern result, and that serialized once. */
+  readonly modernMeta: Record<string, unknown>;
+  readonly modernMetaJson: string;
+  /** `serverInfo` for a version. */
+  serverInfo(f: VersionFeatures): Record<string, unknown>;
+  /** Replaces the tool set, naming what changed. */
+  replaceTools(next: readonly Tool[]): { added: string[]; removed: string[]; changed: string[] };
+  /** A legacy session told `listChanged`, and its end. */
+  watch(conn: Connection): void;
+  unwatch(conn: Connection): void;
+  /** A 2026-07-28 listen stream's callback when the tools change; returns its removal. */
+  onToolsChanged(fn: () => void): () => void;
+  /** True when some tool is visible only to apps. */
+  readonly appOnlyTools: boolean;
+  /** The tools a version lists, and that tools/list result as JSON. */
+  listedTools(f: VersionFeatures): Tool[];
+  toolsListJson(f: VersionFeatures): string;
 }
 
 const NO_EXTRAS: RequestExtras = Object.freeze({});

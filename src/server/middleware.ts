@@ -2,32 +2,11 @@
 import { THROWN_KEY } from "../runtime/contract.ts";
 import { errorResult } from "./call.ts";
 import type { CallResult } from "../protocol/project.ts";
-import type { RequestContext } from "./context.ts";
-import { checkParams, lookup, type MethodSpec } from "./method.ts";
+import type { Chain, MethodSpec, RequestContext } from "./context.ts";
+import { checkParams, lookup } from "./method.ts";
+import type { McpRequest, Middleware } from "./middleware-api.ts";
 
-/** One request as middleware sees it. `params` may be replaced (tools/call: `{ name, arguments }`). */
-export interface McpRequest {
-  /** The method, e.g. `tools/call`, `tools/list`, `resources/read`, `initialize`. */
-  readonly method: string;
-  /** The params as the method's schema checked them. */
-  params: any;
-  /** The request's context: `client`, `session`, `http`, `auth`, `server`, `signal`, … */
-  readonly ctx: RequestContext;
-}
-
-/** Runs the rest of the chain (then the method's handler) with this request; resolves to its result. */
-export type Next = (request: McpRequest) => Promise<any>;
-
-/**
- * A middleware: reads (or changes) the request, calls `next(request)` and returns its result (or another
- * one), or returns a result without calling it (a short-circuit), or throws an `RpcError`-like error for a
- * JSON-RPC error. Results are the method's version-neutral result: for `tools/call` a CallResult
- * (`{ content, isError?, structuredContent? }`), for list methods an opaque projected value.
- */
-export type Middleware = (request: McpRequest, next: Next) => unknown;
-
-/** The chain's entry, as the pipeline calls it instead of invoke(). */
-export type Chain = (method: string, params: unknown, ctx: RequestContext) => Promise<unknown>;
+export type { McpRequest, Middleware, Next } from "./middleware-api.ts";
 
 /**
  * Composes middleware around the method table. The look-up (-32601) and the params check (-32602) run
@@ -64,9 +43,10 @@ function handle(spec: MethodSpec, req: McpRequest, checked: unknown): unknown {
   let p = req.params;
   if (p !== checked) {
     p = spec.params === undefined ? p : checkParams(spec, p);
-    req.ctx.params = p;
+    // The pipeline's McpRequest carries its own RequestContext (a middleware sees it as a MiddlewareContext).
+    (req.ctx as RequestContext).params = p;
   }
-  return spec.handle(p, req.ctx);
+  return spec.handle(p, req.ctx as RequestContext);
 }
 
 /** Where a tool's isError result from a thrown value keeps that value (for {@link maskErrors}). */
@@ -119,7 +99,7 @@ export function rateLimit(o: { perMinute: number; by?: RateLimitKey }): Middlewa
   const buckets = new Map<string, { tokens: number; at: number }>();
   return (request, next) => {
     if (request.method !== "tools/call") return next(request);
-    const key = keyOf(request.ctx, by);
+    const key = keyOf(request.ctx as RequestContext, by);
     const now = performance.now();
     let b = buckets.get(key);
     if (b === undefined) {
@@ -175,7 +155,7 @@ export function cacheResults(o: { ttlMs: number; maxEntries?: number }): Middlew
     const hit = kept.get(key);
     if (hit !== undefined && now - hit.at < ttl) return hit.result;
     const result = (await next(request)) as CallResult;
-    if (result && !result.isError && !request.ctx.done) {
+    if (result && !result.isError && !(request.ctx as RequestContext).done) {
       kept.delete(key);
       if (kept.size >= max) kept.delete(kept.keys().next().value!);
       kept.set(key, { at: now, result });

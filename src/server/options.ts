@@ -4,7 +4,7 @@ import { ToolDefinitionError } from "../tool/errors.ts";
 import type { Tool } from "../tool/types.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
-import type { Middleware } from "./middleware.ts";
+import type { Middleware } from "./middleware-api.ts";
 import type { ContentOptions } from "../content/catalog.ts";
 import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../option-keys.ts";
 import type { UpstreamConfig } from "../client/servers-file.ts";

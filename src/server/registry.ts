@@ -7,8 +7,8 @@ import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { Catalog } from "../content/catalog.ts";
-import { compose, type Chain } from "./middleware.ts";
-import type { Connection } from "./context.ts";
+import { compose } from "./middleware.ts";
+import type { Chain, Connection, ServerState } from "./context.ts";
 import type { ServerHandle } from "../tool/types.ts";
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
@@ -17,7 +17,7 @@ import { appsOfServer, isAppOnly } from "../apps/tool-ui.ts";
 import { appResource } from "../apps/resource.ts";
 
 /** Registry and identity of one server; shared by every session and transport. */
-export class Registry implements ServerHandle {
+export class Registry implements ServerState {
   readonly options: ResolvedOptions;
   /** The tools served now (enabled), by name; changed by {@link addTool}, {@link removeTool}, {@link enableTool}. */
   readonly tools: ReadonlyMap<string, Tool>;
