@@ -13,6 +13,7 @@ import { BUN, compileFixture, ROOT } from "../helpers/proc.ts";
 import { mcpbin } from "../cli/run-cli.ts";
 import { checkConfig } from "../../src/config/schema.ts";
 import { serve } from "../../src/index.ts";
+import { assemble } from "../../src/loader/project.ts";
 import { pumpLines, stderrLines } from "./lines.ts";
 
 setDefaultTimeout(60_000);
@@ -144,4 +145,9 @@ test("a bad upstreams entry: the config and serve() name the key and what is exp
   expect(err({ ...base, tools: [] })).toEndWith("(empty; it may be empty only beside \"upstreams\")");
   expect(err({ ...base, tools: [], upstreams: { gh: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" } } } })).toBe("accepted");
   expect(() => serve({ name: "x", version: "1", tools: [], upstreams: { gh: { command: "x", timeoutMs: -1 } } })).toThrow('serve(): "upstreams.gh.timeoutMs" must be an integer number of milliseconds');
+  // A project of upstreams only: no own tool is no mistake, and the entries reach serve() as written (expanded at start).
+  const only = assemble({ name: "x", version: "1", tools: [], upstreams: { gh: { command: "gh", env: { T: "${T}" } } } }, "mcpbin.config.ts", [], () => {});
+  expect(only.tools).toEqual([]);
+  expect(only.upstreams).toEqual({ gh: { command: "gh", env: { T: "${T}" } } });
+  expect(() => assemble({ name: "x", version: "1", tools: [] }, "mcpbin.config.ts", [], () => {})).toThrow("no tool, resource or prompt is active");
 });
