@@ -1,42 +1,14 @@
 /** @module createServer(): a server object (its tools can change while it serves, middleware around every request) whose serve() runs it; serve(options) is createServer(options).serve(). */
 import { Registry } from "./server/registry.ts";
+import { rememberRegistry, type McpServer } from "./server/mcp-server.ts";
+
+export { registryOf, type McpServer } from "./server/mcp-server.ts";
 import type { ServerOptions } from "./server/options.ts";
-import type { Tool } from "./tool/types.ts";
 import { serveRegistry } from "./run-server.ts";
 import type { Front } from "./client/front.ts";
-import type { Middleware } from "./server/middleware.ts";
+import type { Middleware } from "./server/middleware-api.ts";
 import { installedCollector } from "./runtime/collector.ts";
 
-/**
- * A server made by {@link createServer}. Its tool set is live: {@link addTool}, {@link removeTool} and
- * {@link enableTool} take effect for the next `tools/list` and `tools/call` of every connection, and
- * legacy sessions that were told `listChanged` get `notifications/tools/list_changed`.
- */
-export interface McpServer {
-  /** `serverInfo.name`. */
-  readonly name: string;
-  /** `serverInfo.version`. */
-  readonly version: string;
-  /** The tools served now (enabled ones), by name. */
-  readonly tools: ReadonlyMap<string, Tool>;
-  /**
-   * Adds a tool, or replaces the tool of that name.
-   * @throws ToolDefinitionError when `t` is not made by tool().
-   */
-  addTool(t: Tool): void;
-  /** Removes a tool (enabled or not); false when there was none of that name. */
-  removeTool(name: string): boolean;
-  /**
-   * Enables (default) or disables a tool: a disabled tool is neither listed nor callable (`Unknown tool`).
-   * @throws ToolDefinitionError when the server has no tool of that name.
-   */
-  enableTool(name: string, enabled?: boolean): void;
-  /**
-   * Serves over stdio, or Streamable HTTP when asked (see `serve()`); resolves when the server stops.
-   * Call it once.
-   */
-  serve(): Promise<void>;
-}
 
 /**
  * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
@@ -81,18 +53,6 @@ export function createServer(options: ServerOptions): McpServer {
     },
   };
   registry.server = server;
-  registries.set(server, registry);
+  rememberRegistry(server, registry);
   return server;
-}
-
-const registries = new WeakMap<McpServer, Registry>();
-
-/**
- * The registry behind a server made by {@link createServer} (internal: mcpbin dev --watch, the in-memory client).
- * @throws Error for an object createServer() did not make.
- */
-export function registryOf(server: McpServer): Registry {
-  const r = registries.get(server);
-  if (r === undefined) throw new Error("not a server made by createServer()");
-  return r;
 }

@@ -5,7 +5,7 @@ import { stdioTransport, type StderrMode, type StdioTarget } from "./stdio.ts";
 import type { ClientTransport } from "./transport.ts";
 import { OutboundError } from "../server/outbound.ts";
 import { inMemoryTransport } from "./in-memory.ts";
-import type { McpServer } from "../create-server.ts";
+import type { McpServer } from "../server/mcp-server.ts";
 
 /** What {@link connect} reaches: a command (stdio), a URL (Streamable HTTP), or a transport of your own. */
 export type ConnectTarget = StdioTarget | HttpTarget | ClientTransport | McpServer;

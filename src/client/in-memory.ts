@@ -1,6 +1,6 @@
 /** @module An in-memory transport to a server of this process (createServer()): the real pipeline, no process, no pipes; what connect(server) uses. */
 import { Session } from "../server/dispatcher.ts";
-import { registryOf, type McpServer } from "../create-server.ts";
+import { registryOf, type McpServer } from "../server/mcp-server.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 
 /**
