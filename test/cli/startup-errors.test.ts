@@ -94,7 +94,7 @@ test("mcpbin dev: an unexpected error at start-up is `mcpbin: <stack>` with exit
   const p = new McpProcess([BUN, join(import.meta.dir, "../../bin/mcpbin.ts"), "dev", "server.ts"], { cwd: dir });
   expect(await p.exited).toBe(1);
   expect(p.lines).toEqual([]);
-  await Bun.sleep(50);
+  await p.stderrEnd(); // all of it: the process has exited and closed stderr
   expect(p.stderr).toStartWith("mcpbin: Error: boom in dev\n");
   expect(p.stderr).not.toContain('throw new Error("boom in dev")');
 });

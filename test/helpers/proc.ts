@@ -3,6 +3,7 @@ import { afterEach } from "bun:test";
 import type { Subprocess } from "bun";
 import { resolve } from "node:path";
 import { assertValidResponse } from "./schema.ts";
+import { within } from "./wait.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const BUN = process.execPath;
@@ -26,6 +27,8 @@ export class McpProcess {
   readonly messages: Msg[] = [];
   stderr = "";
   readonly exited: Promise<number>;
+  /** Resolves with all of stderr once the process closed it (it exited): the marker after which nothing more can be written there. */
+  readonly stderrEnded: Promise<string>;
   #waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
   readonly #raw: Uint8Array[] = [];
   /** Bytes of stdout seen so far, for checks on raw framing. */
@@ -37,7 +40,7 @@ export class McpProcess {
     this.proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? ROOT }) as never;
     this.exited = this.proc.exited;
     void this.#readStdout();
-    void this.#readStderr();
+    this.stderrEnded = this.#readStderr().then(() => this.stderr);
   }
 
   /** Spawns a TypeScript server from source with the test's Bun. */
@@ -114,6 +117,15 @@ export class McpProcess {
       const t = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} on stderr; stderr so far:\n${this.stderr.slice(-2000)}`)), timeoutMs);
       this.#stderrWaiters.push({ pattern, resolve: () => (clearTimeout(t), resolve(this.stderr)) });
     });
+  }
+
+  /**
+   * Waits until the process has closed stderr (it exited), bounded by `timeoutMs`: for a check that
+   * something was never written there.
+   * @returns all of stderr.
+   */
+  stderrEnd(timeoutMs = 10_000): Promise<string> {
+    return within(this.stderrEnded, timeoutMs, "the end of stderr");
   }
 
   /** Writes one message (object or raw line) plus LF. */

@@ -3,6 +3,7 @@
 import type { Subprocess } from "bun";
 import { resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
+import { StreamText } from "../helpers/wait.ts";
 import { assertValidNotification, assertValidRequest, assertValidResponse } from "../helpers/schema.ts";
 
 const ASK_DEFS: Record<string, string> = { "elicitation/create": "ElicitRequest", "sampling/createMessage": "CreateMessageRequest", "roots/list": "ListRootsRequest" };
@@ -12,31 +13,30 @@ export const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.mod
 
 /** A server process serving HTTP; `url` is read from its "MCP over HTTP at …" stderr line. */
 export class HttpProcess {
-  stderr = "";
   url = "";
   readonly exited: Promise<number>;
-  readonly #ready: Promise<void>;
+  readonly #ready: Promise<unknown>;
+  readonly #stderr: StreamText;
 
   constructor(
     readonly proc: Subprocess<"ignore", "pipe", "pipe">,
   ) {
     this.exited = proc.exited;
-    let resolveReady!: () => void;
-    let rejectReady!: (e: Error) => void;
-    this.#ready = new Promise((res, rej) => ((resolveReady = res), (rejectReady = rej)));
-    void (async () => {
-      const dec = new TextDecoder();
-      for await (const chunk of proc.stderr) {
-        this.stderr += dec.decode(chunk, { stream: true });
-        const m = /MCP over HTTP at (\S+)/.exec(this.stderr);
-        if (m && !this.url) {
-          this.url = m[1]!;
-          resolveReady();
-        }
-      }
-      rejectReady(new Error(`server exited before listening:\n${this.stderr}`));
-    })();
-    setTimeout(() => rejectReady(new Error(`server did not listen in 15 s:\n${this.stderr}`)), 15_000).unref();
+    this.#stderr = new StreamText(proc.stderr);
+    this.#ready = this.#stderr.waitFor(/MCP over HTTP at (\S+)/, 15_000).then((text) => (this.url = /MCP over HTTP at (\S+)/.exec(text)![1]!));
+  }
+
+  /** Everything the server wrote on stderr so far. */
+  get stderr(): string {
+    return this.#stderr.text;
+  }
+
+  /**
+   * Waits until stderr from offset `from` on (default: all of it) contains `pattern`, bounded by `timeoutMs`.
+   * @returns the stderr text at that moment.
+   */
+  waitForStderr(pattern: RegExp | string, timeoutMs = 10_000, from = 0): Promise<string> {
+    return this.#stderr.waitFor(pattern, timeoutMs, from);
   }
 
   /** Spawns `cmd` (executable or [bun, script]) with `--http 127.0.0.1:0` and waits until it listens. */

@@ -139,9 +139,10 @@ describe("request shape and size", () => {
     expect(note.status).toBe(202);
   });
   test("the access log has one line per request with method and status, never arguments", async () => {
+    const before = s.stderr.length;
     await post(s.url, call("echo", { text: "SECRET-ARGUMENT-42" }), modernHeaders("tools/call", "echo"));
-    await Bun.sleep(50);
-    expect(s.stderr).toMatch(/mcpbin: http \S+ POST \/mcp tools\/call 200 \d+\.\dms\n/);
+    // The access line of this very request: written once the call ended, after anything it could have logged.
+    await s.waitForStderr(/mcpbin: http \S+ POST \/mcp tools\/call 200 \d+\.\dms\n/, 10_000, before);
     expect(s.stderr).not.toContain("SECRET-ARGUMENT-42");
     expect(s.stderr).toContain("POST /mcp - 413"); // refused before the body was read
   });
@@ -160,7 +161,9 @@ test("bearer token (MCPBIN_HTTP_TOKEN): 401 with WWW-Authenticate when missing o
     expect(ok.status).toBe(200);
     assertValidResponse(MODERN, "tools/call", ok.json);
     expect((await fetch(new URL("/healthz", t.url))).status).toBe(200);
-    await Bun.sleep(50);
+    // The last request's access line comes after every line the refused ones wrote.
+    await t.waitForStderr(/POST \/mcp tools\/call 200 \d+\.\dms\n/);
+    expect(t.stderr).toMatch(/401/);
     expect(t.stderr).not.toContain("s3cret");
   } finally {
     t.kill();

@@ -118,7 +118,7 @@ test("a modern call cut short at shutdown in a legacy-initialized process still 
   await p.handshake("2025-06-18");
   p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 }, _meta: META } });
   p.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 } } });
-  await Bun.sleep(200);
+  await p.request("ping", undefined, 4); // messages are dispatched in order: both calls are in flight now
   p.closeStdin();
   const modern = await p.response(2);
   assertValidResponse(MODERN, "tools/call", modern);

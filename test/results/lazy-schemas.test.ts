@@ -43,7 +43,10 @@ test("compiled: tools/list comes from the recorded JSON Schemas; each function r
   expect(good.result.content[0]!.text).toBe("3 m");
   const out = (await p.request("tools/call", { name: "lazy_out", arguments: { n: 4 } }, 4, "2025-11-25")) as unknown as Result;
   expect(out.result.structuredContent).toEqual({ twice: 8 });
-  await Bun.sleep(50);
+  // The schemas are built (and logged) before the calls that need them answer; stderr is a separate pipe.
+  for (const line of ["built lazy_in input", "built lazy_out input", "built lazy_out output"]) await p.waitForStderr(line);
+  p.closeStdin();
+  await p.stderrEnd(); // nothing else was built: stderr is complete once the process has exited
   expect(p.stderr.trim().split("\n").sort()).toEqual(["built lazy_in input", "built lazy_out input", "built lazy_out output"]);
 }, 30_000);
 
@@ -56,8 +59,8 @@ test("compiled: a schema function that fails at run time (it depends on the envi
     expect(r.result.isError).toBe(true);
     const what = env.LAZY_BREAK ? "input" : "output";
     expect(r.result.content[0]!.text).toBe(`Tool broken cannot run: tool "broken": the ${what} function threw: no ${what} schema today`);
-    await Bun.sleep(50);
-    expect(p.stderr).not.toContain("broken ran");
+    p.closeStdin();
+    expect(await p.stderrEnd()).not.toContain("broken ran"); // all of stderr, once the process has exited
   }
 }, 30_000);
 

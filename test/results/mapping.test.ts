@@ -86,8 +86,7 @@ for (const era of ERAS) {
       expect(r).toMatchObject({ isError: true, content: [{ type: "text", text: "disk full" }] });
       expect(text(r)).not.toContain(" at ");
       const p = procs.get(era)!;
-      for (let i = 0; i < 50 && !p.stderr.includes("disk full"); i++) await Bun.sleep(10);
-      expect(p.stderr).toMatch(/mcpbin: tool throws threw: Error: disk full\n\s+at /);
+      await p.waitForStderr(/mcpbin: tool throws threw: Error: disk full\n\s+at /);
     });
 
     test("B45 data that is not base64 is an isError result", async () => {

@@ -8,11 +8,13 @@ const wait = tool({
   name: "wait",
   description: "Waits ms milliseconds, honouring ctx.signal",
   input: v.object({ ms: v.number() }),
-  run: ({ ms }, ctx) =>
-    new Promise<string>((resolve, reject) => {
+  run: ({ ms }, ctx) => {
+    ctx.progress(0); // says it started, when the call carried a progressToken
+    return new Promise<string>((resolve, reject) => {
       const t = setTimeout(() => resolve(`waited ${ms}`), ms);
       ctx.signal.addEventListener("abort", () => (clearTimeout(t), reject(ctx.signal.reason)));
-    }),
+    });
+  },
 });
 
 await serveStdio(new Registry({ name: "bare", version: "1.0.0", tools: [wait], shutdownGraceMs: 200 }));

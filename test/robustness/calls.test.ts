@@ -23,7 +23,7 @@ async function done(p: McpProcess) {
 }
 
 describe("B20 a slow tool must not block other requests", () => {
-  test("ids 3 and 4 within 300 ms and before id 2; id 2 after ≥ 1500 ms", async () => {
+  test("ids 3 and 4 answered while id 2 still runs; id 2 after ≥ 1500 ms", async () => {
     const p = await spawnFixture();
     await p.handshake(V);
     const t0 = performance.now();
@@ -32,7 +32,7 @@ describe("B20 a slow tool must not block other requests", () => {
     p.send('{"jsonrpc":"2.0","id":4,"method":"ping"}');
     const r3 = await p.response(3);
     const r4 = await p.response(4);
-    expect(performance.now() - t0).toBeLessThan(300);
+    expect(byId(p, 2)).toEqual([]); // the slow call has not answered yet: it did not hold the others back
     expect(textOf(r3)).toBe("fast");
     assertValidResponse(V, "tools/call", r3);
     expect(r4.result).toEqual({});

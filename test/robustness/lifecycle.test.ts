@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { initLine, INITED } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 import { assertAllJson, call, cpuTicks, exitWithin, fixtureBin, killAfterEach, spawnFixture, textOf } from "./harness.ts";
+import { pokeUntilExit, StreamText } from "../helpers/wait.ts";
 
 killAfterEach();
 
@@ -27,17 +28,18 @@ async function rawSpawn(env: Record<string, string> = {}) {
 describe("B09 stay up while stdin is open, exit when it closes", () => {
   test("(a) idle 3 s: no output, under 5% CPU, then answers; (b) stdin EOF: exit 0 within 2 s, nothing left behind", async () => {
     const p = await spawnFixture();
-    await Bun.sleep(300); // start-up
+    // Started once it answers a ping; then the idle window itself (the time passing is what is measured).
+    expect((await p.request("ping", undefined, 0, V)).result).toEqual({});
     const before = cpuTicks(p.proc.pid);
     await Bun.sleep(3000);
     const used = cpuTicks(p.proc.pid) - before;
     expect(used).toBeLessThan(15); // 5% of 300 ticks (3 s at 100 Hz)
-    expect(p.lines.length).toBe(0);
+    expect(p.lines.length).toBe(1); // the ping's answer, nothing while idle
     await p.handshake(V);
     p.closeStdin();
     expect(await exitWithin(p, 2000)).toBe(0);
     expect(existsSync(`/proc/${p.proc.pid}`)).toBe(false);
-    expect(p.lines.length).toBe(1);
+    expect(p.lines.length).toBe(2);
   });
 
   test("(c) binary < /dev/null: exit 0 within 2 s, empty stdout", async () => {
@@ -83,11 +85,9 @@ describe("B10 client goes away (EPIPE)", () => {
       const reader = p.stdout.getReader();
       await reader.read();
       await reader.cancel();
-      await Bun.sleep(100); // let the close land first, so that the next write really fails
-      send('{"jsonrpc":"2.0","id":2,"method":"ping"}');
-      const t = setTimeout(() => p.kill("SIGKILL"), 2000);
-      expect([0, 141]).toContain(await p.exited);
-      clearTimeout(t);
+      // The next write fails and ends the process (pinged again while the close has not landed yet).
+      const code = await pokeUntilExit(p.exited, () => send('{"jsonrpc":"2.0","id":2,"method":"ping"}'), 2000).finally(() => p.kill("SIGKILL"));
+      expect([0, 141]).toContain(code);
     }
     // Mid-line: the client reads 64 KiB of an 8 MiB result, then goes away; a call is still running.
     {
@@ -147,9 +147,12 @@ describe("shutdown", () => {
     send(INITED);
     const sizes = [70_000, 1 << 20, 3 << 20, 200_000];
     sizes.forEach((n, i) => send(JSON.stringify(call(10 + i, "big", { n }))));
-    send(JSON.stringify(call(20, "wait", { ms: 100 })));
+    send(JSON.stringify(call(20, "stubborn", { ms: 100 })));
     p.stdin.end();
-    await Bun.sleep(800); // the pipe is full; the server must wait for us, not exit
+    // The last call has returned (it says so on stderr), so every answer is written or waiting for the
+    // full pipe: only now does the client start reading. The server must wait for it, not exit.
+    const stderr = new StreamText(p.stderr);
+    await stderr.waitFor("stubborn 100 returns");
     const out = await new Response(p.stdout).text();
     expect(await p.exited).toBe(0);
     const lines = out.split("\n");
@@ -177,11 +180,13 @@ describe("shutdown", () => {
     const p = await spawnFixture({ FIXTURE_GRACE_MS: "30000" });
     await p.handshake(V);
     p.send(call(2, "wait", { ms: 60_000, tag: "sig" }));
-    p.send('{"jsonrpc":"2.0","id":3,"method":"ping"}');
-    await p.response(3);
+    p.send(call(3, "ticks", { n: 15 }, { progressToken: "k" }));
+    await p.waitFor((m) => m.method === "notifications/progress");
     p.proc.kill("SIGTERM");
-    await Bun.sleep(200);
-    expect(p.proc.exitCode).toBe(null); // still in its grace period
+    // The call that was running finishes (~300 ms after it started): the server took the signal and is
+    // in its grace period, with the 60 s wait still in flight.
+    expect(textOf(await p.response(3))).toBe("ticked 15");
+    expect(p.proc.exitCode).toBe(null);
     p.proc.kill("SIGINT");
     expect(await exitWithin(p, 3000)).toBe(0);
     const r = await p.response(2);
