@@ -18,6 +18,22 @@ export const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "
 
 type Msg = Record<string, any>;
 
+/** Every server process a test started that has not exited yet (see {@link killLeftovers}). */
+const LIVE = new Set<McpProcess>();
+
+/**
+ * Kills every {@link McpProcess} still running. The preload (test/helpers/timeout.ts) calls it after the
+ * run, so a test that fails before its own clean-up leaves no server behind; files that start one per
+ * test also kill theirs after each test ({@link spawnPerTest}, robustness/harness.ts `killAfterEach`).
+ * @returns how many were killed.
+ */
+export function killLeftovers(): number {
+  const n = LIVE.size;
+  for (const p of [...LIVE]) p.kill();
+  LIVE.clear();
+  return n;
+}
+
 /** One spawned server. Every stdout line must parse as JSON; the tests check that through {@link lines}. */
 export class McpProcess {
   readonly proc: Subprocess<"pipe", "pipe", "pipe">;
@@ -39,6 +55,8 @@ export class McpProcess {
   constructor(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
     this.proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? ROOT }) as never;
     this.exited = this.proc.exited;
+    LIVE.add(this);
+    void this.exited.then(() => LIVE.delete(this));
     void this.#readStdout();
     this.stderrEnded = this.#readStderr().then(() => this.stderr);
   }

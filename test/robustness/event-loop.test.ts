@@ -1,13 +1,14 @@
 // Nothing of mcpbin's keeps the process alive after shutdown: stdin EOF, SIGTERM, SIGINT and EPIPE end a server that has no exit backstop.
 import { describe, expect, test } from "bun:test";
-import { INITED, initLine, McpProcess } from "../helpers/proc.ts";
+import { INITED, initLine, spawnPerTest, type McpProcess } from "../helpers/proc.ts";
 import { call, exitWithin } from "./harness.ts";
 import { pokeUntilExit } from "../helpers/wait.ts";
 
 const BARE = "test/robustness/bare-stdio.ts";
+const spawn = spawnPerTest(BARE); // killed after each test, passed or not
 
 async function started(): Promise<McpProcess> {
-  const p = McpProcess.source(BARE);
+  const p = spawn();
   await p.handshake("2025-06-18");
   p.send(call(2, "wait", { ms: 1_000_000 }, { progressToken: "w" })); // aborted after the 200 ms grace; its timeout timer must go too
   await p.waitFor((m) => m.method === "notifications/progress"); // the call is in flight

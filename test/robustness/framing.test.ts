@@ -88,9 +88,11 @@ describe("B05 byte-order mark before the first message", () => {
 describe("B07 blank and whitespace-only lines", () => {
   test("blank lines produce nothing at all", async () => {
     const p = await spawnFixture();
-    p.write(`\n   \t\n${initLine(V)}\n\n${INITED}\r\n\r\n \t \r\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n\n`);
+    p.write(`\n   \t\n${initLine(V)}\n\n${INITED}\r\n\r\n \t \r\n\uFEFF\n\uFEFF \t\r\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n\n`);
     assertValidResponse(V, "initialize", await p.response(1));
     assertValidResponse(V, "tools/list", await p.response(2));
+    // BOM-only lines are blank lines too (the line reader drops a leading BOM): no -32700 before id 2.
+    expect(p.messages.map((m) => m.id)).toEqual([1, 2]);
     p.closeStdin();
     expect(await exitWithin(p, 5000)).toBe(0);
     expect(p.lines.length).toBe(2);

@@ -1,5 +1,5 @@
 // stdout isolation below console.* (the kind of B01): what each guard mode covers, checked against the README's list.
-import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { McpProcess } from "../helpers/proc.ts";
 import { exitWithin, fixtureBin } from "./harness.ts";
 
@@ -13,8 +13,14 @@ beforeAll(async () => {
   bin = await fixtureBin();
 }, 60_000);
 
+const started: McpProcess[] = [];
+afterEach(() => {
+  for (const p of started.splice(0)) p.kill(); // also when a test failed before its process exited
+});
+
 async function loudSession(env: Record<string, string>) {
   const p = new McpProcess([bin], { env });
+  started.push(p);
   await p.handshake("2025-06-18");
   const r = await p.request("tools/call", { name: "loud", arguments: {} }, 2, "2025-06-18");
   expect(r.result.content).toEqual([{ type: "text", text: "done" }]);
