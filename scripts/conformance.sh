@@ -8,6 +8,8 @@
 #                                     transport (`--http 127.0.0.1:$PORT`) instead of the stdio bridge
 #   scripts/conformance.sh --handler  the same suite against mcpHandler() mounted in a Bun.serve app
 #                                     (scripts/conformance-handler.ts); compare with --http
+#   scripts/conformance.sh --proxy    the same suite against `mcpbin proxy --http` in front of the binary
+#                                     over stdio (one servers-file entry); compare with --http
 # Env:
 #   PEERS  where the peers live (default /tmp/peers), set up once with
 #            npm i --prefix $PEERS/conf-alpha @modelcontextprotocol/conformance@0.2.0-alpha.12
@@ -29,6 +31,7 @@ INSPECTOR="$PEERS/insp2/node_modules/.bin/mcp-inspector"
 TRANSPORT=stdio
 [ "${1:-}" = "--http" ] && TRANSPORT=http
 [ "${1:-}" = "--handler" ] && TRANSPORT=handler
+[ "${1:-}" = "--proxy" ] && TRANSPORT=proxy
 NEEDED="$SUITE"
 [ "$TRANSPORT" = stdio ] && NEEDED="$SUITE $PROXY"
 for f in $NEEDED; do [ -e "$f" ] || { echo "missing $f (see the set-up lines at the top of $0)" >&2; exit 2; }; done
@@ -47,6 +50,9 @@ run_suite() {
     "$BIN" --http "127.0.0.1:$PORT" >"$dir/server.log" 2>&1 &
   elif [ "$TRANSPORT" = handler ]; then
     PORT="$PORT" "$BUN" scripts/conformance-handler.ts >"$dir/server.log" 2>&1 &
+  elif [ "$TRANSPORT" = proxy ]; then
+    printf '{"mcpServers":{"conformance":{"command":"%s"}}}' "$BIN" >"$dir/servers.json"
+    "$BUN" bin/mcpbin.ts proxy --servers "$dir/servers.json" --http "127.0.0.1:$PORT" >"$dir/server.log" 2>&1 &
   else
     node "$PROXY" --port "$PORT" --host 127.0.0.1 --server stream -- "$BIN" >"$dir/proxy.log" 2>&1 &
   fi

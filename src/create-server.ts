@@ -8,7 +8,7 @@ import { serveRegistry } from "./run-server.ts";
 import type { Front } from "./client/front.ts";
 import type { Middleware } from "./server/middleware-api.ts";
 import { installedCollector } from "./runtime/collector.ts";
-
+import { deferredProvider } from "./content/provider.ts";
 
 /**
  * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
@@ -21,15 +21,25 @@ import { installedCollector } from "./runtime/collector.ts";
  */
 export function createServer(options: ServerOptions): McpServer {
   // Other servers fronted (`upstreams`): loaded only then; their tools join the registry as the upstreams answer.
+  // Their resources and prompts are served through a provider that stands for the gateway's once attached.
   let front: Promise<Front> | undefined;
+  const content = options.upstreams === undefined ? undefined : deferredProvider();
   const getFront = (): Promise<Front> =>
-    (front ??= import("./client/front.ts").then((m) => m.attachUpstreams(registry, options.upstreams!, { naming: options.upstreamNaming })));
+    (front ??= import("./client/front.ts").then((m) => {
+      const f = m.attachUpstreams(registry, options.upstreams!, { naming: options.upstreamNaming });
+      content!.set(f.gateway.content);
+      return f;
+    }));
   const waitForUpstreams: Middleware = async (req, next) => {
-    if (req.method === "tools/list" || req.method === "tools/call") await (await getFront()).ready();
+    if (WAITS_FOR_UPSTREAMS.has(req.method)) await (await getFront()).ready();
+    // The capabilities advertised follow the upstreams' (the eager ones have answered by the first message).
+    else if (req.method === "initialize" || req.method === "server/discover") await getFront();
     return next(req);
   };
   const registry = new Registry(
-    options.upstreams === undefined ? options : { ...options, listChanged: true, middleware: [waitForUpstreams, ...(options.middleware ?? [])] },
+    options.upstreams === undefined
+      ? options
+      : { ...options, listChanged: true, middleware: [waitForUpstreams, ...(options.middleware ?? [])], resources: [...(options.resources ?? []), content!.provider] },
   );
   let served = false;
   const server: McpServer = {
@@ -56,3 +66,9 @@ export function createServer(options: ServerOptions): McpServer {
   rememberRegistry(server, registry);
   return server;
 }
+
+/** The methods that wait for every upstream to have started (or passed its start timeout), the lazy ones too. */
+const WAITS_FOR_UPSTREAMS = new Set([
+  "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+  "prompts/list", "prompts/get", "completion/complete", "subscriptions/listen",
+]);

@@ -2,6 +2,7 @@
 import type * as v from "valibot";
 import { AskError } from "./errors.ts";
 import { prepareElicit, prepareRoots, prepareSample, type PreparedAsk } from "./requests.ts";
+import { prepareForward } from "./forward.ts";
 import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "./types.ts";
 
 /** What the legacy asker needs of the request it serves (src/server/context.ts RequestContext provides it). */
@@ -42,6 +43,10 @@ export class LegacyAsker implements Asker {
 
   roots(request?: RootsRequest): Promise<Root[]> {
     return this.#ask(() => prepareRoots(request, this.clientCapabilities), request?.timeoutMs) as Promise<Root[]>;
+  }
+
+  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly timeoutMs?: number }): Promise<Record<string, unknown>> {
+    return this.#ask(() => prepareForward(method, params, this.channel.protocolVersion, this.clientCapabilities), options?.timeoutMs) as Promise<Record<string, unknown>>;
   }
 
   async #ask(prepare: () => PreparedAsk, timeoutMs: number | undefined): Promise<unknown> {

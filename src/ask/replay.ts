@@ -8,6 +8,7 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { checkAnswer, type AskKind } from "./answers.ts";
 import { AskError } from "./errors.ts";
 import { prepareElicit, prepareRoots, prepareSample, type PreparedAsk } from "./requests.ts";
+import { askKindOf, prepareForward } from "./forward.ts";
 import { argumentsDigest, decodeState, encodeState, MAX_STATE_BYTES, STATE_TTL_MS, type StateBinding, type StatePayload } from "./state.ts";
 import type * as v from "valibot";
 import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "./types.ts";
@@ -34,6 +35,14 @@ export interface RetryParams {
 }
 
 const NEVER = new Promise<never>(() => {});
+
+/** The reason `ctx.signal` aborts with when a round ends with input_required (the request goes on in the client's retry). */
+export class RoundEnded extends Error {
+  constructor() {
+    super("input required: the request continues on the client's retry");
+    this.name = "RoundEnded";
+  }
+}
 
 /**
  * The asker of one 2026-07-28 round. Made by {@link modernAsker}; the dispatcher races the tool's
@@ -90,6 +99,11 @@ export class ModernAsker implements Asker {
 
   roots(request?: RootsRequest): Promise<Root[]> {
     return this.#ask(() => prepareRoots(request, this.clientCapabilities), "roots") as Promise<Root[]>;
+  }
+
+  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly key?: string }): Promise<Record<string, unknown>> {
+    const key = options?.key !== undefined && this.#keys.has(options.key) ? undefined : options?.key;
+    return this.#ask(() => prepareForward(method, params, this.#version, this.clientCapabilities, key), askKindOf(method) ?? "elicit") as Promise<Record<string, unknown>>;
   }
 
   #ask(prepare: () => PreparedAsk, kind: AskKind): Promise<unknown> {

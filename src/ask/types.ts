@@ -134,4 +134,12 @@ export interface Asker {
   roots(request?: RootsRequest): Promise<Root[]>;
   /** The capabilities the client declared (legacy: at `initialize`; 2026-07-28: in this request's `_meta`); `{}` when none. */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * Forwards another server's `elicitation/create`, `sampling/createMessage` or `roots/list` as it is
+   * (what `mcpbin proxy` does with an upstream's asks): legacy a server → client request, 2026-07-28
+   * one `input_required` round. Absent on askers with no client.
+   * @returns the client's result (its shape checked).
+   * @throws AskError as {@link Asker.elicit} (`unsupported` when the client lacks the capability).
+   */
+  forward?(method: string, params: Record<string, unknown> | undefined, options?: { readonly timeoutMs?: number; readonly key?: string }): Promise<Record<string, unknown>>;
 }

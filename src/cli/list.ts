@@ -41,7 +41,7 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
   const rows = [...registry.tools.values()].map(toolRow);
   const c = registry.content;
   const where = (s: { dir: string; file: string } | undefined) => (s ? (s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`) : displayPath(src.path));
-  const resources = c.fixedEntries.map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from.source ?? null }));
+  const resources = c.fixedEntries.map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from?.source ?? null }));
   const templates = c.templates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, mimeType: t.definition.mimeType ?? null, source: t.source ?? null }));
   const prompts = [...c.prompts.values()].map((p) => ({ name: p.name, arguments: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)), source: p.source ?? null }));
   if (json) {

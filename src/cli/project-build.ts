@@ -35,7 +35,7 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
   const entry = join(dir, "entry.ts");
   // Modules that contribute no active tool, resource or prompt (all filtered out) are left out of the executable.
   const o = project.options;
-  const used = new Set([...o.tools, ...(o.resources ?? []).flat(), ...(o.prompts ?? []).flat()].map((t) => `${t.source?.dir}\0${t.source?.file}`));
+  const used = new Set([...o.tools, ...(o.resources ?? []).flat(), ...(o.prompts ?? []).flat()].map((t) => (t as { source?: { dir: string; file: string } }).source).map((s) => `${s?.dir}\0${s?.file}`));
   const modules = project.modules.filter((m) => used.has(`${m.dir}\0${m.file}`));
   writeFileSync(entry, entrySource(project.file, basename(project.file), modules));
   return { entry, project, modules, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -29,7 +29,7 @@ export interface CallToolResult extends JsonObject {
 }
 
 /** A server → client request the caller answers (roots/list, sampling/createMessage, elicitation/create). */
-export type ServerRequestHandler = (method: string, params: JsonObject | undefined, ctx: { readonly signal: AbortSignal }) => Promise<unknown>;
+export type ServerRequestHandler = (method: string, params: JsonObject | undefined, ctx: { readonly signal: AbortSignal; readonly key?: string }) => Promise<unknown>;
 
 /** Options of {@link connect} about the protocol (the transport's own options are in {@link ConnectOptions}). */
 export interface ClientOptions {
@@ -63,6 +63,29 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** More `_meta` for the request (e.g. `traceparent`); the protocol's own keys are set by the client. */
   readonly meta?: JsonObject;
+  /** Answers the server's requests that arrive while this call is in flight (instead of the connection's `onRequest`); see {@link RequestOptions}. */
+  readonly onRequest?: ServerRequestHandler;
+  /** Gets the log messages (`notifications/message`) that arrive while this call is in flight; see {@link RequestOptions}. */
+  readonly onLog?: RequestOptions["onLog"];
+  /** 2026-07-28: the client capabilities this call declares; see {@link RequestOptions}. */
+  readonly capabilities?: JsonObject;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+  /** Time limit, ms; default the connection's `timeoutMs`; 0 = none. */
+  readonly timeoutMs?: number;
+  /**
+   * Answers the server's requests (roots/list, sampling, elicitation) that arrive while this request is in
+   * flight. The protocol does not say which request a server's request belongs to: with several such
+   * requests in flight on one connection, it goes to the one sent last.
+   */
+  readonly onRequest?: ServerRequestHandler;
+  /** Gets the `notifications/message` params that arrive while this request is in flight (the same rule as `onRequest`). */
+  readonly onLog?: (params: JsonObject) => void;
+  /** 2026-07-28: the client capabilities this request declares (default the connection's), e.g. those of the client a proxy fronts. */
+  readonly capabilities?: JsonObject;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpbin-client", version: "0.1.0" };
@@ -91,6 +114,9 @@ export class McpClient {
   readonly #progress = new Map<string, NonNullable<CallOptions["onProgress"]>>();
   readonly #serving = new Map<RequestId, AbortController>();
   readonly #toolsChanged = new Set<() => void>();
+  /** Per-request answerers of the server's requests, in the order their requests were sent. */
+  readonly #routes = new Map<number, Pick<RequestOptions, "onRequest" | "onLog">>();
+  #nextRoute = 1;
   #nextToken = 1;
   #listen: AbortController | undefined;
   #ended = false;
@@ -179,14 +205,14 @@ export class McpClient {
   }
 
   /** `params` with the 2026-07-28 `_meta` every modern request carries (PROTOCOL.md §4.2), the caller's `_meta` kept. */
-  #modernParams(params: JsonObject): JsonObject {
+  #modernParams(params: JsonObject, capabilities?: JsonObject): JsonObject {
     const given = params._meta as JsonObject | undefined;
     return {
       ...params,
       _meta: {
         ...given,
         [META_KEYS.protocolVersion]: MODERN_VERSION,
-        [META_KEYS.clientCapabilities]: this.#opts.capabilities ?? {},
+        [META_KEYS.clientCapabilities]: capabilities ?? this.#opts.capabilities ?? {},
         [META_KEYS.clientInfo]: this.#opts.clientInfo ?? DEFAULT_CLIENT_INFO,
       },
     };
@@ -200,13 +226,48 @@ export class McpClient {
    * @returns the result as the server sent it.
    * @throws OutboundError: "rpc" (the server's error, in `rpc`), "timeout", "cancelled", "closed", "unavailable"; the message names the server.
    */
-  async request(method: string, params: JsonObject = {}, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonObject> {
-    const p = this.era === "modern" ? this.#modernParams(params) : Object.keys(params).length === 0 && method === "ping" ? undefined : params;
+  async request(method: string, params: JsonObject = {}, opts: RequestOptions = {}): Promise<JsonObject> {
+    const p = this.era === "modern" ? this.#modernParams(params, opts.capabilities) : Object.keys(params).length === 0 && method === "ping" ? undefined : params;
+    const route = opts.onRequest || opts.onLog ? this.#nextRoute++ : 0;
+    if (route) this.#routes.set(route, { onRequest: opts.onRequest, onLog: opts.onLog });
     try {
-      return (await this.#outbound.request(method, p, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000 })) as JsonObject;
+      const r = (await this.#outbound.request(method, p, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000 })) as JsonObject;
+      const answer = opts.onRequest ?? this.#opts.onRequest;
+      return r?.resultType === "input_required" && answer && this.era === "modern" ? await this.#rounds(method, params, r, answer, opts) : r;
     } catch (e) {
       throw this.#wrap(method, e, opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000);
+    } finally {
+      if (route) this.#routes.delete(route);
     }
+  }
+
+  /**
+   * 2026-07-28 multi round-trip (basic/patterns/mrtr): answers each of the server's `inputRequests` with
+   * `answer` and retries with `inputResponses` and its `requestState`, at most 16 rounds.
+   * @throws OutboundError "rpc" when an answer fails (its error), "unavailable" after 16 rounds.
+   */
+  async #rounds(method: string, params: JsonObject, first: JsonObject, answer: ServerRequestHandler, opts: RequestOptions): Promise<JsonObject> {
+    let r = first;
+    for (let round = 0; round < 16 && r?.resultType === "input_required"; round++) {
+      const asked = (r.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
+      const inputResponses: JsonObject = {};
+      const ac = new AbortController();
+      const signal = opts.signal ? AbortSignal.any([opts.signal, ac.signal]) : ac.signal;
+      try {
+        // All at once: a proxy in front of a 2026-07-28 client asks them in one round of its own.
+        const answers = await Promise.all(Object.entries(asked).map(([key, q]) => answer(String(q?.method), q?.params as JsonObject | undefined, { signal, key })));
+        Object.keys(asked).forEach((key, i) => (inputResponses[key] = answers[i]));
+      } catch (e) {
+        ac.abort();
+        const rpc = e instanceof RpcError ? { code: e.code, message: e.message, data: e.data } : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
+        throw new OutboundError("rpc", `${this.label}: ${method}: the input it asked for could not be given: ${rpc.message}`, rpc);
+      }
+      const next: JsonObject = { ...params, inputResponses };
+      if (r.requestState !== undefined) next.requestState = r.requestState;
+      r = (await this.#outbound.request(method, this.#modernParams(next, opts.capabilities), { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000 })) as JsonObject;
+    }
+    if (r?.resultType === "input_required") throw new OutboundError("unavailable", `${this.label}: ${method}: still asking for input after 16 rounds`);
+    return r;
   }
 
   /** Every page of a paginated list (opaque `cursor`/`nextCursor`, MCP basic/utilities/pagination), at most 1000 pages. */
@@ -254,7 +315,7 @@ export class McpClient {
     const params: JsonObject = { name, arguments: args };
     if (Object.keys(meta).length > 0) params._meta = meta;
     try {
-      return (await this.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs })) as CallToolResult;
+      return (await this.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onRequest: opts.onRequest, onLog: opts.onLog, capabilities: opts.capabilities })) as CallToolResult;
     } finally {
       if (token !== undefined) this.#progress.delete(token);
     }
@@ -275,7 +336,7 @@ export class McpClient {
    * @returns the ReadResourceResult as sent (`contents` with `mimeType`, `_meta` kept).
    * @throws OutboundError as {@link request}.
    */
-  readResource(uri: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonObject> {
+  readResource(uri: string, opts: RequestOptions = {}): Promise<JsonObject> {
     return this.request("resources/read", { uri }, opts);
   }
 
@@ -290,7 +351,7 @@ export class McpClient {
    * @returns the GetPromptResult as sent.
    * @throws OutboundError as {@link request}.
    */
-  getPrompt(name: string, args: Record<string, string> = {}, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonObject> {
+  getPrompt(name: string, args: Record<string, string> = {}, opts: RequestOptions = {}): Promise<JsonObject> {
     return this.request("prompts/get", { name, arguments: args }, opts);
   }
 
@@ -396,22 +457,25 @@ export class McpClient {
       }
     } else if (method === "notifications/tools/list_changed") {
       for (const l of [...this.#toolsChanged]) l();
+    } else if (method === "notifications/message" && params) {
+      [...this.#routes.values()].findLast((r) => r.onLog)?.onLog!(params);
     } else if (method === "notifications/cancelled" && params) {
       this.#serving.get(params.requestId as RequestId)?.abort();
     }
     this.#opts.onNotification?.(method, params);
   }
 
-  /** A request from the server: `ping` answered here, the rest by `onRequest` (else -32601). */
+  /** A request from the server: `ping` answered here, the rest by the latest request's `onRequest` or the connection's (else -32601). */
   async #serverRequest(id: RequestId, method: string, params: JsonObject | undefined): Promise<void> {
     let line: string;
+    const answer = [...this.#routes.values()].findLast((r) => r.onRequest)?.onRequest ?? this.#opts.onRequest;
     if (method === "ping") line = resultLine(id, {});
-    else if (!this.#opts.onRequest) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+    else if (!answer) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     else {
       const ac = new AbortController();
       this.#serving.set(id, ac);
       try {
-        line = resultLine(id, await this.#opts.onRequest(method, params, { signal: ac.signal }));
+        line = resultLine(id, await answer(method, params, { signal: ac.signal }));
       } catch (e) {
         line = errorLine(id, e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, (e as Error)?.message ?? String(e)));
       } finally {

@@ -7,6 +7,13 @@ import { exposedNames, NamingError, safeName, SEPARATOR, withHash, type NamingSt
 import type { StderrMode } from "./stdio.ts";
 import type { UpstreamConfig } from "./servers-file.ts";
 import { passesFilters, passthroughTool } from "./upstream-tools.ts";
+import { upstreamContent, type UpstreamContent } from "./upstream-content.ts";
+
+/**
+ * The client capabilities a gateway declares to its upstreams: their asks are forwarded to the client in
+ * front, which answers or refuses each (-32601 when it lacks the capability: src/client/relay.ts).
+ */
+export const FORWARDED_CAPABILITIES = Object.freeze({ roots: {}, sampling: {}, elicitation: { form: {}, url: {} } });
 
 /** Options of {@link startGateway}. */
 export interface GatewayOptions {
@@ -42,6 +49,8 @@ const DEFAULT_START_TIMEOUT_MS = 10_000;
 /** One upstream's connection over time: at most one connect at a time, tried again with backoff after a failure or a crash. */
 class Upstream {
   client: McpClient | undefined;
+  /** Every notification of the current connection (the content provider's relay). */
+  onNotification: ((method: string, params: JsonObject | undefined) => void) | undefined;
   /** Its tools as last listed (undefined until it first answered). */
   listed: UpstreamTool[] | undefined;
   /** Upstream tool name → exposed name, for the tools served now. */
@@ -93,6 +102,8 @@ class Upstream {
       startTimeoutMs: 0,
       timeoutMs: c.timeoutMs,
       signal: ac.signal,
+      capabilities: FORWARDED_CAPABILITIES,
+      onNotification: (method, params) => this.onNotification?.(method, params),
     }).then(
       (client) => {
         this.#connecting = undefined;
@@ -104,6 +115,8 @@ class Upstream {
         this.error = undefined;
         this.#lastLogged = undefined;
         this.#delay = this.opts.restartDelayMs ?? 500;
+        // Its log messages during calls reach our client, which filters them by the level it asked for.
+        if (client.era === "legacy" && client.serverCapabilities.logging) client.request("logging/setLevel", { level: "debug" }).catch(() => {});
         void client.closed.then((e) => this.#lost(client, e));
         this.onUp(client);
         return client;
@@ -194,6 +207,12 @@ export interface ToolsChange {
 export interface Gateway {
   /** The passthrough tools served now, named by the naming strategy. */
   readonly tools: Tool[];
+  /**
+   * The upstreams' resources, templates and prompts (`serve({ resources: [gateway.content] })`; a server with
+   * `upstreams` serves them itself): URIs rewritten when there are two or more upstreams (or naming
+   * "prefix"), prompt names like tool names, asks forwarded.
+   */
+  readonly content: UpstreamContent;
   /** The upstreams' `instructions`, each under a `## <server>` heading; undefined when none gave any. */
   readonly instructions: string | undefined;
   /** One entry per configured upstream, in configuration order. */
@@ -260,11 +279,27 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     .filter(([, c]) => c.disabled !== true)
     .map(([name, c]) => {
       const u: Upstream = new Upstream(name, c, opts, (client) => {
-        synced.set(u, sync(u, client));
+        // Its prompts are named with the others' once it is up (prompts/get needs the names before any prompts/list).
+        synced.set(u, sync(u, client).then(() => content.refreshPrompts().catch(() => {})));
         client.onToolsChanged(() => void sync(u, client));
       });
       return u;
     });
+  const content = upstreamContent(
+    ups.map((u) => ({
+      name: u.name,
+      connect: () => u.ready(),
+      get capabilities() {
+        return u.client?.serverCapabilities;
+      },
+      get connected() {
+        return u.client !== undefined;
+      },
+    })),
+    strategy,
+    strategy === "prefix" || ups.length > 1,
+  );
+  for (const u of ups) u.onNotification = (method, params) => content.notify(u.name, method, params);
 
   const kept = (u: Upstream) => (u.listed ?? []).filter((t) => passesFilters(t.name, u.config.include, u.config.exclude));
   const aliases = Object.fromEntries(ups.map((u) => [u.name, u.config.aliases ?? {}]));
@@ -302,7 +337,9 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       const retryable = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
       const before = tools.get(name);
       try {
-        const t = passthroughTool(def, name, (tool, args, o) => u.call(tool, args, o, retryable), u.config.timeoutMs);
+        const rw = content.rewriter;
+        const rewrite = rw.on ? { meta: (m: unknown) => rw.meta(u.name, m), block: (b: unknown) => rw.block(u.name, b) } : undefined;
+        const t = passthroughTool(def, name, (tool, args, o) => u.call(tool, args, o, retryable), u.config.timeoutMs, rewrite);
         taken.add(name);
         next.set(def.name, name);
         if (!before || JSON.stringify(before.definition) !== JSON.stringify(t.definition) || JSON.stringify(before.inputSchema) !== JSON.stringify(t.inputSchema)) {
@@ -370,6 +407,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     get tools() {
       return [...tools.values()];
     },
+    content,
     get instructions() {
       const sections = ups.filter((u) => u.client?.instructions).map((u) => `## ${u.name}\n${u.client!.instructions}`);
       return sections.length > 0 ? sections.join("\n\n") : undefined;

@@ -7,6 +7,18 @@ import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool }
 import { META as META_KEYS } from "../protocol/meta.ts";
 import { OutboundError } from "../server/outbound.ts";
 import { safeName, SEPARATOR, withHash } from "./naming.ts";
+import { relay, type RelayContext } from "./relay.ts";
+import type { LoggingLevel } from "../protocol/logging.ts";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
+import { MODERN_VERSION } from "../protocol/versions.ts";
+
+/** How one upstream's URIs become ours in what its tools send (src/client/uri-rewrite.ts, bound to the upstream). */
+export interface ToolUriRewrite {
+  /** A tool's or result's `_meta` with its MCP Apps view links rewritten. */
+  meta(meta: unknown): unknown;
+  /** A content block with its `resource_link` or embedded resource URI rewritten. */
+  block(block: unknown): unknown;
+}
 
 /** How a passthrough tool reaches its upstream: a client's `callTool`, or the gateway's (restart, retry). */
 export type UpstreamCall = (name: string, args: JsonObject, opts: CallOptions) => Promise<CallToolResult>;
@@ -45,10 +57,12 @@ export function passesFilters(name: string, include?: readonly string[], exclude
  * @param exposed - its name here (`^[A-Za-z0-9_-]{1,64}$`).
  * @param call - how calls reach the upstream.
  * @param timeoutMs - time limit per call (undefined: the caller's default).
+ * @param rewrite - how the upstream's URIs become ours (a gateway's; none: as they are). The upstream's
+ *   asks during a call (roots, sampling, elicitation) go to our client ({@link relay}).
  * @returns the tool.
  * @throws ToolDefinitionError when the upstream's schemas are not usable JSON Schemas (the caller leaves such a tool out).
  */
-export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number): Tool {
+export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number, rewrite?: ToolUriRewrite): Tool {
   const upstreamName = def.name;
   return tool({
     name: exposed,
@@ -59,22 +73,31 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
     verbatimSchemas: true,
     annotations: def.annotations as ToolAnnotations | undefined,
     icons: def.icons as ToolIcon[] | undefined,
-    meta: def._meta as Record<string, unknown> | undefined,
+    meta: (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as Record<string, unknown> | undefined,
     run: async (args, ctx) => {
       let relayed = false;
       let r: CallToolResult;
       try {
-        r = await call(upstreamName, args as JsonObject, {
-          signal: ctx.signal,
-          onProgress: (p) => {
-            relayed = true;
-            ctx.progress(p.progress, p.total, p.message);
-          },
-          timeoutMs,
-        });
+        r = await relay(ctx as unknown as RelayContext, (onRequest, signal) =>
+          call(upstreamName, args as JsonObject, {
+            signal,
+            onProgress: (p) => {
+              relayed = true;
+              ctx.progress(p.progress, p.total, p.message);
+            },
+            timeoutMs,
+            onRequest,
+            capabilities: (ctx as unknown as RelayContext).clientCapabilities as JsonObject | undefined,
+            // Its log messages reach our client when it asked for their level (ctx.log filters).
+            onLog: (p) => ctx.log(p.level as LoggingLevel, p.data, typeof p.logger === "string" ? p.logger : undefined),
+            meta: { [META_KEYS.logLevel]: "debug" },
+          }),
+        );
       } catch (e) {
         // The upstream's protocol error, a timeout, a lost connection: the model reads what happened and where.
         if (!(e instanceof OutboundError)) throw e;
+        // A capability our client lacks (2026-07-28 -32021): the client learns it as the upstream said it.
+        if (e.rpc?.code === ErrorCode.MissingRequiredClientCapability && ctx.protocolVersion === MODERN_VERSION) throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);
         return receivedResult({ content: [{ type: "text", text: `Tool ${exposed} failed: ${e.message}` }], isError: true });
       }
       // Progress relayed in the same turn as the result would leave in the same write as the response; the
@@ -87,7 +110,11 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
         meta = Object.keys(rest).length > 0 ? rest : undefined;
       }
       if (r.resultType !== undefined && r.resultType !== "complete") {
-        return receivedResult({ content: [{ type: "text", text: `Tool ${exposed}: the upstream asked for input (resultType ${JSON.stringify(r.resultType)}), which this proxy cannot relay yet` }], isError: true });
+        return receivedResult({ content: [{ type: "text", text: `Tool ${exposed}: the upstream answered with resultType ${JSON.stringify(r.resultType)}, which is not a result` }], isError: true });
+      }
+      if (rewrite) {
+        const content = Array.isArray(r.content) ? r.content.map((b) => rewrite.block(b) as JsonObject) : r.content;
+        return receivedResult({ ...r, content, _meta: meta === undefined ? undefined : (rewrite.meta(meta) as JsonObject) });
       }
       return receivedResult({ ...r, _meta: meta });
     },

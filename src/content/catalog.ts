@@ -2,18 +2,28 @@
 import { ContentDefinitionError, type CacheHints, type ContentContext, type ContentSource } from "./common.ts";
 import { isResource, isResourceTemplate, type ListedResource, type Resource, type ResourceTemplate } from "./resource.ts";
 import { isPrompt, type Prompt } from "./prompt.ts";
+import { isContentProvider, type ContentProvider } from "./provider.ts";
 
 /** What `serve()` takes for content; nested arrays are flattened. */
 export interface ContentOptions {
-  readonly resources?: readonly (Resource | ResourceTemplate | readonly (Resource | ResourceTemplate)[])[];
-  readonly prompts?: readonly (Prompt | readonly Prompt[])[];
+  /** Resources and templates; a {@link ContentProvider} (e.g. `gateway.content`) here serves its resources and prompts too. */
+  readonly resources?: readonly (Resource | ResourceTemplate | ContentProvider | readonly (Resource | ResourceTemplate | ContentProvider)[])[];
+  /** Prompts; a {@link ContentProvider} may be given here as well (it counts once). */
+  readonly prompts?: readonly (Prompt | ContentProvider | readonly (Prompt | ContentProvider)[])[];
 }
 
 /** A concrete resource to list: its URI and listing fields, and what offered it. */
 export interface ListedEntry {
   readonly uri: string;
   readonly listing: ListedResource;
-  readonly from: Resource | ResourceTemplate;
+  /** Undefined for a provider's entry. */
+  readonly from: Resource | ResourceTemplate | undefined;
+}
+
+/** A wire object's listing fields as the projection reads them (`_meta` is `meta` there). */
+export function listingOf(w: Record<string, unknown>): Record<string, unknown> {
+  const { _meta, ...rest } = w;
+  return _meta !== undefined && typeof _meta === "object" && _meta !== null ? { ...rest, meta: _meta } : rest;
 }
 
 /** Where a URI leads: a resource, or the first template that matches it with the matched variables. */
@@ -36,6 +46,8 @@ export class Catalog {
   readonly resources: ReadonlyMap<string, Resource>;
   readonly templates: readonly ResourceTemplate[];
   readonly prompts: ReadonlyMap<string, Prompt>;
+  /** Content from elsewhere (an upstream's), consulted after the server's own. */
+  readonly providers: readonly ContentProvider[];
 
   /**
    * @throws ContentDefinitionError on a value not made by resource()/resourceTemplate()/prompt(), or two
@@ -45,10 +57,12 @@ export class Catalog {
     const resources = new Map<string, Resource>();
     const templates = new Map<string, ResourceTemplate>();
     const prompts = new Map<string, Prompt>();
+    const providers = new Set<ContentProvider>();
     const fix = (a: { source?: ContentSource }, b: { source?: ContentSource }, key: string) =>
       a.source && b.source ? `rename one, or filter one out with include/exclude in the config` : `keep only one of them in serve()'s "${key}"`;
     for (const x of (o.resources ?? []).flat()) {
-      if (isResource(x)) {
+      if (isContentProvider(x)) providers.add(x);
+      else if (isResource(x)) {
         const prev = resources.get(x.uri);
         if (prev) throw new ContentDefinitionError(`two resources have the URI "${x.uri}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
         resources.set(x.uri, x);
@@ -61,6 +75,10 @@ export class Catalog {
       }
     }
     for (const x of (o.prompts ?? []).flat()) {
+      if (isContentProvider(x)) {
+        providers.add(x);
+        continue;
+      }
       if (!isPrompt(x)) throw new ContentDefinitionError(`serve(): every entry of "prompts" must be made by prompt(); got ${x === null ? "null" : typeof x}`);
       const prev = prompts.get(x.name);
       if (prev) throw new ContentDefinitionError(`two prompts are named "${x.name}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "prompts")}`);
@@ -69,6 +87,7 @@ export class Catalog {
     this.resources = resources;
     this.templates = [...templates.values()];
     this.prompts = prompts;
+    this.providers = [...providers];
   }
 
   #fixed: ListedEntry[] | undefined;
@@ -80,17 +99,42 @@ export class Catalog {
 
   /** Whether the server has anything to read (the `resources` capability). */
   get hasResources(): boolean {
-    return this.resources.size > 0 || this.templates.length > 0;
+    return this.resources.size > 0 || this.templates.length > 0 || this.providers.some((p) => p.serves.resources);
   }
 
-  /** Whether `resources/list` is computed per request (a template has `list`): it can change, and is private. */
+  /** Whether the server has prompts (its own or a provider's). */
+  get hasPrompts(): boolean {
+    return this.prompts.size > 0 || this.providers.some((p) => p.serves.prompts);
+  }
+
+  /** Whether `resources/list` is computed per request (a template has `list`, or a provider lists): it can change, and is private. */
   get dynamicList(): boolean {
-    return this.templates.some((t) => t.definition.list !== undefined);
+    return this.templates.some((t) => t.definition.list !== undefined) || this.providers.some((p) => p.serves.resources);
+  }
+
+  /** Whether `resources/list` can change while a client is connected (a template lists, or a provider says so). */
+  get listChanges(): boolean {
+    return this.templates.some((t) => t.definition.list !== undefined) || this.providers.some((p) => p.serves.resourcesListChanged);
+  }
+
+  /** Whether `prompts/list` can change while a client is connected (only a provider's can). */
+  get promptListChanges(): boolean {
+    return this.providers.some((p) => p.serves.promptsListChanged);
+  }
+
+  /** Whether resource changes reach subscribers: the server's own always; a provider's when it says so. */
+  get subscribable(): boolean {
+    return this.resources.size > 0 || this.templates.length > 0 || this.providers.some((p) => p.serves.subscribe);
+  }
+
+  /** The provider that owns a URI nothing of the server's own serves. */
+  providerOf(uri: string): ContentProvider | undefined {
+    return this.find(uri) ? undefined : this.providers.find((p) => p.serves.resources && p.owns(uri));
   }
 
   /** Whether anything can be completed (the `completions` capability). */
   get hasCompletions(): boolean {
-    return this.templates.some((t) => t.definition.complete !== undefined) || [...this.prompts.values()].some((p) => p.definition.complete !== undefined || Object.keys(p.options).length > 0);
+    return this.providers.some((p) => p.serves.completions) || this.templates.some((t) => t.definition.complete !== undefined) || [...this.prompts.values()].some((p) => p.definition.complete !== undefined || Object.keys(p.options).length > 0);
   }
 
   /** Cache hints of `resources/list` (2026-07-28): every page of it has the same. */
@@ -105,6 +149,7 @@ export class Catalog {
    */
   async listed(ctx: ContentContext): Promise<ListedEntry[]> {
     const out: ListedEntry[] = [...this.fixedEntries];
+    const fromProviders = await Promise.all(this.providers.filter((p) => p.serves.resources).map((p) => p.listResources(ctx)));
     const seen = new Set(this.resources.keys());
     for (const t of this.templates) {
       if (!t.definition.list) continue;
@@ -115,6 +160,13 @@ export class Catalog {
         if (seen.has(item.uri)) continue;
         seen.add(item.uri);
         out.push({ uri: item.uri, listing: item.mimeType === undefined && t.definition.mimeType !== undefined ? { ...item, mimeType: t.definition.mimeType } : item, from: t });
+      }
+    }
+    for (const items of fromProviders) {
+      for (const w of items) {
+        if (typeof w?.uri !== "string" || typeof w.name !== "string" || seen.has(w.uri)) continue;
+        seen.add(w.uri);
+        out.push({ uri: w.uri, listing: listingOf(w) as unknown as ListedResource, from: undefined });
       }
     }
     return out;

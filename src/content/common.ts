@@ -57,6 +57,7 @@ export function directContext(ctx?: Partial<ContentContext>): ContentContext {
     elicit: ctx?.elicit ? (ctx.elicit.bind(ctx) as Asker["elicit"]) : NO_CLIENT.elicit,
     sample: ctx?.sample ? ctx.sample.bind(ctx) : NO_CLIENT.sample,
     roots: ctx?.roots ? ctx.roots.bind(ctx) : NO_CLIENT.roots,
+    ...(ctx?.forward ? { forward: ctx.forward.bind(ctx) } : {}),
     clientCapabilities: ctx?.clientCapabilities ?? NO_CLIENT.clientCapabilities,
   };
 }
@@ -107,9 +108,9 @@ export function checkDisplay(what: string, d: DisplayFields & { readonly cache?:
   }
 }
 
-/** One change a definition reports: a resource's content (uri) or a template's list (no uri). */
+/** One change a definition reports: a resource's content (uri), a template's list (no uri), or a provider's prompt list. */
 export interface ContentChange {
-  readonly kind: "resource" | "list";
+  readonly kind: "resource" | "list" | "prompts";
   readonly uri?: string;
   /** The definition that changed. */
   readonly source: object;

@@ -5,6 +5,7 @@ import type { VersionFeatures } from "../protocol/versions.ts";
 import type { ServerHandle, ToolContext } from "../tool/types.ts";
 import { AskError } from "../ask/errors.ts";
 import { LegacyAsker } from "../ask/legacy.ts";
+import { ModernAsker } from "../ask/replay.ts";
 import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "../ask/types.ts";
 import type * as v from "valibot";
 import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
@@ -326,6 +327,17 @@ export class RequestContext implements ToolContext {
   /** The client's roots (MCP client/roots); see {@link Asker.roots}. */
   roots(request?: RootsRequest): Promise<Root[]> {
     return this.#ask.roots(request);
+  }
+
+  /** Forwards another server's ask as it is; see {@link Asker.forward}. */
+  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly timeoutMs?: number; readonly key?: string }): Promise<Record<string, unknown>> {
+    const a = this.#ask;
+    return a.forward ? a.forward(method, params, options) : Promise.reject(new AskError("unsupported", "this request cannot ask the client (2026-07-28: only tools/call, prompts/get and resources/read may)"));
+  }
+
+  /** 2026-07-28: the id of the call that this request's round belongs to (the same in every round of it); undefined otherwise. */
+  get callId(): string | undefined {
+    return this.#asker instanceof ModernAsker ? this.#asker.callId : undefined;
   }
 
   /**

@@ -1,6 +1,6 @@
 /** @module 2026-07-28 multi round-trip requests in the server: a round per request that may ask (tools/call, prompts/get, resources/read), its race against the first unanswered ask, and its errors. */
 import { AskError } from "../ask/errors.ts";
-import { InputRequired, modernAsker, type ModernAsker } from "../ask/replay.ts";
+import { InputRequired, modernAsker, RoundEnded, type ModernAsker } from "../ask/replay.ts";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { tracing } from "../telemetry/state.ts";
 import type { RequestContext } from "./context.ts";
@@ -37,7 +37,7 @@ export function raceRound<T>(ctx: RequestContext, pending: PromiseLike<T>): Prom
   const asker = rounds.get(ctx);
   if (!asker) return pending;
   return Promise.race([pending, asker.stopped]).then((x) => {
-    if (x instanceof InputRequired) ctx.abort(new Error("input required: the request continues on the client's retry"));
+    if (x instanceof InputRequired) ctx.abort(new RoundEnded());
     return x;
   });
 }

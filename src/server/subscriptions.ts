@@ -9,6 +9,7 @@ export const MAX_SUBSCRIPTIONS = 1000;
 /** What one listen stream receives (the acknowledged filter). */
 export interface ListenFilter {
   readonly resourcesListChanged?: boolean;
+  readonly promptsListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
 }
 
@@ -19,7 +20,8 @@ export interface ListenFilter {
 export class Subscriptions {
   readonly #uris = new Set<string>();
   #listChanges = false;
-  readonly #streams = new Map<RequestId, { readonly list: boolean; readonly uris: ReadonlySet<string> }>();
+  #promptChanges = false;
+  readonly #streams = new Map<RequestId, { readonly list: boolean; readonly prompts: boolean; readonly uris: ReadonlySet<string> }>();
   #stop: (() => void) | undefined;
 
   /** @param send - writes a line to the client; `relatedId` names a listen stream (HTTP routes it there). */
@@ -28,6 +30,11 @@ export class Subscriptions {
   /** Legacy subscriptions held. */
   get size(): number {
     return this.#uris.size;
+  }
+
+  /** Whether this session holds a legacy subscription to a URI. */
+  has(uri: string): boolean {
+    return this.#uris.has(uri);
   }
 
   /** Legacy `resources/subscribe`: `notifications/resources/updated` for this URI from now on. @returns false when the limit is reached. */
@@ -50,12 +57,18 @@ export class Subscriptions {
     this.#listen();
   }
 
+  /** A legacy session whose prompt list can change (a provider's) gets `notifications/prompts/list_changed`. */
+  promptChanges(): void {
+    this.#promptChanges = true;
+    this.#listen();
+  }
+
   /**
    * Opens a 2026-07-28 listen stream: later notifications carry `_meta[subscriptionId]` = its id.
    * @returns a function that closes it.
    */
   open(id: RequestId, filter: ListenFilter): () => void {
-    this.#streams.set(id, { list: filter.resourcesListChanged === true, uris: new Set(filter.resourceSubscriptions ?? []) });
+    this.#streams.set(id, { list: filter.resourcesListChanged === true, prompts: filter.promptsListChanged === true, uris: new Set(filter.resourceSubscriptions ?? []) });
     this.#listen();
     return () => {
       this.#streams.delete(id);
@@ -68,6 +81,7 @@ export class Subscriptions {
     this.#uris.clear();
     this.#streams.clear();
     this.#listChanges = false;
+    this.#promptChanges = false;
     this.#idle();
   }
 
@@ -76,13 +90,18 @@ export class Subscriptions {
   }
 
   #idle(): void {
-    if (this.#uris.size === 0 && this.#streams.size === 0 && !this.#listChanges && this.#stop) {
+    if (this.#uris.size === 0 && this.#streams.size === 0 && !this.#listChanges && !this.#promptChanges && this.#stop) {
       this.#stop();
       this.#stop = undefined;
     }
   }
 
   #deliver(c: ContentChange): void {
+    if (c.kind === "prompts") {
+      if (this.#promptChanges) this.send('{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}', undefined);
+      for (const [id, s] of this.#streams) if (s.prompts) this.send(notificationLine("notifications/prompts/list_changed", { _meta: { [META.subscriptionId]: id } }), id);
+      return;
+    }
     const updated = c.kind === "resource";
     if (updated ? this.#uris.has(c.uri!) : this.#listChanges) {
       this.send(updated ? notificationLine("notifications/resources/updated", { uri: c.uri }) : '{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}', undefined);

@@ -1,7 +1,7 @@
 /** @module completion/complete: values for a prompt argument or a template variable, at most 100 (MCP server/utilities/completion). */
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { completionOf } from "../../content/catalog.ts";
+import { completionOf, MAX_COMPLETIONS } from "../../content/catalog.ts";
 import { directContext, thrownMessage } from "../../content/common.ts";
 import type { MethodSpec } from "../method.ts";
 
@@ -30,8 +30,23 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
   capability: "completions",
   params,
   handle(p, ctx) {
-    const fn = ctx.connection.registry.content.completer(p.ref, p.argument.name);
+    const content = ctx.connection.registry.content;
+    const fn = content.completer(p.ref, p.argument.name);
     if (fn === null) {
+      // Another server's prompt or template (an upstream's): its completion as it sent it.
+      const dctx = directContext({ signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion });
+      for (const x of content.providers) {
+        if (!x.serves.completions) continue;
+        const pending = x.complete(p, dctx);
+        if (pending) {
+          return pending.then(
+            (c) => ({ completion: c.values.length > MAX_COMPLETIONS ? completionOf(c.values) : c }),
+            (e: unknown) => {
+              throw e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, `Completion of ${p.argument.name} failed: ${thrownMessage(e)}`);
+            },
+          );
+        }
+      }
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${p.ref.type === "ref/prompt" ? `unknown prompt ${JSON.stringify(p.ref.name)}` : `no resource template ${JSON.stringify(p.ref.uri)}`}`);
     }
     if (fn === undefined) return EMPTY;

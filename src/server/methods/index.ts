@@ -18,14 +18,17 @@ import { loggingSetLevel } from "./logging-set-level.ts";
 
 /**
  * Server capabilities: advertised when `advertise` gives a value (MCP ServerCapabilities), derived
- * from what the server has. `resources.subscribe`: any resource's changed() reaches subscribers;
- * `listChanged` only when the resource list can change (a template lists resources); tool and prompt
- * lists are fixed for the life of the process. `logging`: tools may log (ctx.log).
+ * from what the server has. `resources.subscribe`: any resource's changed() reaches subscribers (a
+ * provider's when it says so); `listChanged` only when the resource list can change (a template lists
+ * resources, or a provider's can change); the prompt list changes only when a provider's can. `logging`: tools may log (ctx.log).
  */
 export const CAPABILITIES: readonly CapabilitySpec[] = [
   { name: "tools", advertise: () => ({}) },
-  { name: "resources", advertise: (r) => (r.content.hasResources ? (r.content.dynamicList ? { subscribe: true, listChanged: true } : { subscribe: true }) : undefined) },
-  { name: "prompts", advertise: (r) => (r.content.prompts.size > 0 ? {} : undefined) },
+  {
+    name: "resources",
+    advertise: (r) => (r.content.hasResources ? { ...(r.content.subscribable ? { subscribe: true } : {}), ...(r.content.listChanges ? { listChanged: true } : {}) } : undefined),
+  },
+  { name: "prompts", advertise: (r) => (r.content.hasPrompts ? (r.content.promptListChanges ? { listChanged: true } : {}) : undefined) },
   { name: "completions", advertise: (r) => (r.content.hasCompletions ? {} : undefined) },
   { name: "logging", advertise: (r) => (r.tools.size > 0 ? {} : undefined) },
 ];

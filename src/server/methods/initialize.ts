@@ -40,7 +40,8 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
     }
     const result: Record<string, unknown> = { protocolVersion: version, capabilities: withUiExtension(projectCapabilities(capabilities, f), ctx, uiNegotiated(ctx)), serverInfo: registry.serverInfo(f) };
     // A resource list that can change is announced to the session (notifications/resources/list_changed).
-    if (registry.content.dynamicList) conn.subscriptions.listChanges();
+    if (registry.content.listChanges) conn.subscriptions.listChanges();
+    if (registry.content.promptListChanges) conn.subscriptions.promptChanges();
     const instructions = registry.options.instructions;
     if (instructions !== undefined && f.instructions) result.instructions = instructions;
     return result;

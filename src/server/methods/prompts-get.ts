@@ -36,7 +36,18 @@ export const promptsGet: MethodSpec<GetParams, PromptResult | InputRequired> = {
   capability: "prompts",
   params,
   handle(p, ctx) {
-    const prompt = ctx.connection.registry.content.prompts.get(p.name);
+    const content = ctx.connection.registry.content;
+    const prompt = content.prompts.get(p.name);
+    const provider = prompt ? undefined : content.providers.find((x) => x.serves.prompts && x.hasPrompt(p.name));
+    if (provider) {
+      // Another server's prompt (an upstream's): its messages as it sent them; its asks relayed.
+      const args = p.arguments ?? {};
+      if (typeof args !== "object" || args === null || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: the arguments of prompt "${p.name}" must be an object of strings`);
+      beginRound(ctx, { method: "prompts/get", name: p.name, args }, p);
+      return raceRound(ctx, provider.getPrompt(p.name, args as Record<string, unknown>, ctx)).then(undefined, (e: unknown) => {
+        throw failure(p.name, e, ctx);
+      });
+    }
     if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
     beginRound(ctx, { method: "prompts/get", name: p.name, args: p.arguments ?? {} }, p);
     let value: unknown;

@@ -1,6 +1,8 @@
 /** @module prompts/list: the server's prompts, one page at a time (MCP server/prompts). */
 import { projectPrompt } from "../../protocol/project-content.ts";
-import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
+import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../../content/catalog.ts";
+import type { PromptArgument } from "../../content/prompt.ts";
+import type { Listing } from "../../protocol/project-content.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
 
@@ -13,6 +15,22 @@ export const promptsList: MethodSpec<ListParams, Record<string, unknown>> = {
   handle(p, ctx) {
     const registry = ctx.connection.registry;
     const f = ctx.features;
-    return listPage("prompts/list", [...registry.content.prompts.values()], (x) => x.name, "prompts", (x) => projectPrompt(x.definition, x.arguments, f), p, registry.options.pageSize, STATIC_LIST_CACHE, f);
+    const own = [...registry.content.prompts.values()].map((x) => ({ name: x.name, listing: x.definition as Listing, args: x.arguments }));
+    const providers = registry.content.providers.filter((x) => x.serves.prompts);
+    const page = (items: readonly { name: string; listing: Listing; args: readonly PromptArgument[] }[], cache: typeof STATIC_LIST_CACHE) =>
+      listPage("prompts/list", items, (x) => x.name, "prompts", (x) => projectPrompt(x.listing, x.args, f), p, registry.options.pageSize, cache, f);
+    if (providers.length === 0) return page(own, STATIC_LIST_CACHE);
+    // A provider's prompts (an upstream's) are asked for each time: private, never cached.
+    return Promise.all(providers.map((x) => x.listPrompts(ctx))).then((lists) => {
+      const seen = new Set(own.map((x) => x.name));
+      const all = [...own];
+      for (const w of lists.flat()) {
+        if (typeof w?.name !== "string" || seen.has(w.name)) continue;
+        seen.add(w.name);
+        const args = Array.isArray(w.arguments) ? (w.arguments as PromptArgument[]).filter((a) => typeof a?.name === "string") : [];
+        all.push({ name: w.name, listing: listingOf(w) as unknown as Listing, args });
+      }
+      return page(all, PRIVATE_NO_CACHE);
+    });
   },
 };

@@ -37,6 +37,8 @@ export function resourceNotFound(uri: string, ctx: RequestContext): RpcError {
 
 /** A reader's failure as the wire error: a refused read -32602, anything else -32603 with its message (the stack on stderr). */
 function failure(uri: string, e: unknown, ctx: RequestContext): RpcError {
+  // An upstream's not-found (src/client/upstream-content.ts) is this era's.
+  if (e instanceof RpcError && e.code === ErrorCode.ResourceNotFound) return resourceNotFound(uri, ctx);
   // The round's wire errors (a bad inputResponses value; -32021 at 2026-07-28) as they are.
   rethrowWire(e, ctx);
   if (e instanceof RpcError) return e;
@@ -54,7 +56,18 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
   handle(p, ctx) {
     const c = ctx.connection.registry.content;
     const found = c.find(p.uri);
-    if (!found) throw resourceNotFound(p.uri, ctx);
+    if (!found) {
+      const provider = c.providerOf(p.uri);
+      if (!provider) throw resourceNotFound(p.uri, ctx);
+      // Another server's resource (an upstream's): its contents and cache hints as it sent them; its asks relayed.
+      beginRound(ctx, { method: "resources/read", name: p.uri, args: {} }, p);
+      return raceRound(ctx, provider.read(p.uri, ctx)).then(
+        (r) => (r instanceof InputRequired ? r : { contents: r.contents, cache: r.cache ?? PRIVATE_NO_CACHE }),
+        (e: unknown) => {
+          throw failure(p.uri, e, ctx);
+        },
+      );
+    }
     const def = "resource" in found ? found.resource.definition : found.template.definition;
     const cache = def.cache ?? PRIVATE_NO_CACHE;
     beginRound(ctx, { method: "resources/read", name: p.uri, args: {} }, p);

@@ -16,8 +16,13 @@ export const resourcesSubscribe: MethodSpec<{ uri: string }, Record<string, neve
   capability: "resources",
   params,
   handle(p, ctx) {
-    if (!ctx.connection.registry.content.find(p.uri)) throw resourceNotFound(p.uri, ctx);
+    const c = ctx.connection.registry.content;
+    const provider = c.find(p.uri) ? undefined : c.providerOf(p.uri);
+    if (!provider && !c.find(p.uri)) throw resourceNotFound(p.uri, ctx);
+    if (provider && !provider.serves.subscribe) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: changes of ${p.uri} are not delivered (its server does not offer subscriptions)`);
+    const had = ctx.connection.subscriptions.has(p.uri);
     if (!ctx.connection.subscriptions.subscribe(p.uri)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: this session already holds ${MAX_SUBSCRIPTIONS} subscriptions; unsubscribe from some first`);
+    if (provider && !had) provider.subscribe(p.uri);
     return EMPTY;
   },
 };
@@ -29,7 +34,9 @@ export const resourcesUnsubscribe: MethodSpec<{ uri: string }, Record<string, ne
   capability: "resources",
   params,
   handle(p, ctx) {
-    ctx.connection.subscriptions.unsubscribe(p.uri);
+    const subs = ctx.connection.subscriptions;
+    if (subs.has(p.uri)) ctx.connection.registry.content.providerOf(p.uri)?.unsubscribe(p.uri);
+    subs.unsubscribe(p.uri);
     return EMPTY;
   },
 };

@@ -1,6 +1,7 @@
 /** @module resources/templates/list: the server's resource templates, one page at a time (MCP server/resources). */
 import { projectTemplate } from "../../protocol/project-content.ts";
-import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
+import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../../content/catalog.ts";
+import type { Listing } from "../../protocol/project-content.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
 
@@ -13,6 +14,21 @@ export const resourcesTemplatesList: MethodSpec<ListParams, Record<string, unkno
   handle(p, ctx) {
     const registry = ctx.connection.registry;
     const f = ctx.features;
-    return listPage("resources/templates/list", registry.content.templates, (t) => t.uriTemplate, "resourceTemplates", (t) => projectTemplate(t.uriTemplate, t.definition, f), p, registry.options.pageSize, STATIC_LIST_CACHE, f);
+    const own = registry.content.templates.map((t) => ({ uriTemplate: t.uriTemplate, listing: t.definition as Listing }));
+    const providers = registry.content.providers.filter((x) => x.serves.resources);
+    const page = (items: readonly { uriTemplate: string; listing: Listing }[], cache: typeof STATIC_LIST_CACHE) =>
+      listPage("resources/templates/list", items, (t) => t.uriTemplate, "resourceTemplates", (t) => projectTemplate(t.uriTemplate, t.listing, f), p, registry.options.pageSize, cache, f);
+    if (providers.length === 0) return page(own, STATIC_LIST_CACHE);
+    // A provider's templates (an upstream's) are asked for each time: private, never cached.
+    return Promise.all(providers.map((x) => x.listTemplates(ctx))).then((lists) => {
+      const seen = new Set(own.map((t) => t.uriTemplate));
+      const all = [...own];
+      for (const w of lists.flat()) {
+        if (typeof w?.uriTemplate !== "string" || typeof w.name !== "string" || seen.has(w.uriTemplate)) continue;
+        seen.add(w.uriTemplate);
+        all.push({ uriTemplate: w.uriTemplate, listing: listingOf(w) as unknown as Listing });
+      }
+      return page(all, PRIVATE_NO_CACHE);
+    });
   },
 };

@@ -43,16 +43,26 @@ export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknow
     const c = ctx.connection.registry.content;
     const n = p.notifications;
     const registry = ctx.connection.registry;
-    const honoured: { toolsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] } = {};
+    const honoured: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] } = {};
     // A live tool set (createServer's listChanged, or changed already) tells the stream of each change.
     if (n.toolsListChanged === true && registry.listChanged) honoured.toolsListChanged = true;
-    if (n.resourcesListChanged === true && c.dynamicList) honoured.resourcesListChanged = true;
-    if (n.resourceSubscriptions !== undefined && c.hasResources) honoured.resourceSubscriptions = [...new Set(n.resourceSubscriptions)].filter((uri) => c.find(uri) !== undefined);
+    if (n.resourcesListChanged === true && c.listChanges) honoured.resourcesListChanged = true;
+    if (n.promptsListChanged === true && c.promptListChanges) honoured.promptsListChanged = true;
+    if (n.resourceSubscriptions !== undefined && c.hasResources) {
+      honoured.resourceSubscriptions = [...new Set(n.resourceSubscriptions)].filter((uri) => c.find(uri) !== undefined || c.providerOf(uri)?.serves.subscribe === true);
+    }
+    // A provider's resources (an upstream's) are subscribed upstream while the stream is open.
+    const upstream = (honoured.resourceSubscriptions ?? []).flatMap((uri) => {
+      const x = c.providerOf(uri);
+      return x ? [[x, uri] as const] : [];
+    });
+    for (const [x, uri] of upstream) x.subscribe(uri);
     const id = ctx.requestId;
     ctx.notify("notifications/subscriptions/acknowledged", { notifications: honoured, _meta: { [META.subscriptionId]: id } });
     const closeContent = ctx.connection.subscriptions.open(id, honoured as ListenFilter);
     const stopTools = honoured.toolsListChanged ? registry.onToolsChanged(() => ctx.notify("notifications/tools/list_changed", { _meta: { [META.subscriptionId]: id } })) : undefined;
     const close = () => {
+      for (const [x, uri] of upstream) x.unsubscribe(uri);
       closeContent();
       stopTools?.();
     };

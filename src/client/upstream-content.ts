@@ -1,0 +1,237 @@
+/** @module Upstreams' resources, templates and prompts served as ours (`gateway.content`): URIs rewritten both ways, prompt names by the tool naming strategy, subscriptions and list changes relayed, asks forwarded. */
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
+import { OutboundError } from "../server/outbound.ts";
+import { emitContentChange, type CacheHints, type ContentContext } from "../content/common.ts";
+import { contentProvider, type ContentProvider, type WireObject } from "../content/provider.ts";
+import type { ResourceContents } from "../content/resource.ts";
+import type { PromptMessage, PromptResult } from "../content/prompt.ts";
+import type { JsonObject, McpClient } from "./client.ts";
+import { exposedNames, type NamingStrategy } from "./naming.ts";
+import { relay, type RelayContext } from "./relay.ts";
+import { UriRewriter } from "./uri-rewrite.ts";
+
+/** One upstream as the content provider reaches it. */
+export interface ContentUpstream {
+  readonly name: string;
+  /** The connected client (connecting or restarting when needed). @throws OutboundError */
+  connect(): Promise<McpClient>;
+  /** What it advertised at its last handshake; undefined before it has answered one (it may serve anything). */
+  readonly capabilities: JsonObject | undefined;
+  /** Whether it is connected now (refreshPrompts asks only those: it never starts a lazy upstream). */
+  readonly connected: boolean;
+}
+
+/** The provider, and what the gateway tells it. */
+export interface UpstreamContent extends ContentProvider {
+  readonly rewriter: UriRewriter;
+  /** A notification from an upstream (resources/updated, resources/list_changed, prompts/list_changed). */
+  notify(server: string, method: string, params: JsonObject | undefined): void;
+  /** Lists every upstream's prompts again and names them (at start, and after a prompts/list_changed). */
+  refreshPrompts(): Promise<void>;
+}
+
+/** One capability of an upstream: what it advertised, or (not started yet) everything it could. */
+function caps(u: ContentUpstream, key: string): JsonObject | undefined {
+  if (u.capabilities === undefined) return key === "resources" ? { subscribe: true, listChanged: true } : key === "prompts" ? { listChanged: true } : {};
+  const c = u.capabilities[key];
+  return typeof c === "object" && c !== null ? (c as JsonObject) : undefined;
+}
+
+/** An upstream's failure as the wire error: its own error code and message (a not-found becomes ours), else -32603 naming it. */
+function wireError(e: unknown): unknown {
+  if (!(e instanceof OutboundError)) return e;
+  const rpc = e.rpc;
+  if (e.code === "rpc" && rpc) {
+    const data = rpc.data as { uri?: unknown } | undefined;
+    if (rpc.code === ErrorCode.ResourceNotFound || (rpc.code === ErrorCode.InvalidParams && typeof data?.uri === "string")) return new RpcError(ErrorCode.ResourceNotFound, rpc.message, rpc.data);
+    return new RpcError(rpc.code, rpc.message, rpc.data);
+  }
+  return new RpcError(ErrorCode.InternalError, e.message);
+}
+
+/** Cache hints a 2026-07-28 upstream sent with a read; undefined from a legacy one. */
+function hintsOf(r: JsonObject): CacheHints | undefined {
+  const ttl = r.ttlMs;
+  const scope = r.cacheScope;
+  return Number.isSafeInteger(ttl) && (ttl as number) >= 0 && (scope === "public" || scope === "private") ? { ttlMs: ttl as number, scope } : undefined;
+}
+
+/**
+ * The content provider of a gateway: every upstream that advertised `resources` or `prompts` serves them
+ * through it. Lists ask every upstream each time (an upstream that fails is left out of that list, with
+ * one line on stderr); reads, prompts and completions go to the upstream the URI or name leads to, with
+ * the upstream's asks relayed to our client ({@link relay}). Items keep every field the upstream sent
+ * (`mimeType`, `_meta`, annotations, icons), each client getting its version's projection.
+ * @param ups - the upstreams, in configuration order.
+ * @param naming - the tool naming strategy, applied to prompt names.
+ * @param rewrite - whether URIs are rewritten (two or more upstreams with resources, or strategy "prefix").
+ */
+export function upstreamContent(ups: readonly ContentUpstream[], naming: NamingStrategy, rewrite: boolean): UpstreamContent {
+  const rw = new UriRewriter(
+    ups.map((u) => u.name),
+    rewrite,
+  );
+  const byName = new Map(ups.map((u) => [u.name, u]));
+  const withCap = (key: string) => ups.filter((u) => caps(u, key));
+  let prompts = new Map<string, { server: string; name: string }>();
+  const subscribers = new Map<string, number>();
+  /** 2026-07-28 upstreams: one listen stream per URI subscribed. */
+  const listens = new Map<string, AbortController>();
+  const left = (u: ContentUpstream, what: string) => (e: unknown) => {
+    process.stderr.write(`mcpbin: upstream "${u.name}": ${what} left out: ${(e as Error)?.message ?? e}\n`);
+    return [] as JsonObject[];
+  };
+  const upstreamOf = (uri: string): { u: ContentUpstream; uri: string } | undefined => {
+    const b = rw.back(uri);
+    const u = b && byName.get(b.server);
+    return u && caps(u, "resources") ? { u, uri: b.uri } : undefined;
+  };
+  /** The prompts of these upstreams, named together (the names then in force for prompts/get). */
+  const promptsOf = async (list: readonly ContentUpstream[]): Promise<WireObject[]> => {
+    const lists = await Promise.all(list.map(async (u) => ({ u, items: await u.connect().then((c) => c.listPrompts()).catch(left(u, "its prompts")) })));
+    prompts = nameAll(lists.map((l) => ({ server: l.u.name, names: l.items.filter((p) => typeof p?.name === "string").map((p) => p.name as string) })), naming);
+    const exposed = new Map([...prompts].map(([k, v]) => [`${v.server}\u0000${v.name}`, k]));
+    return lists.flatMap((l) => l.items.filter((p) => typeof p?.name === "string").map((p) => ({ ...p, name: exposed.get(`${l.u.name}\u0000${p.name}`)! })));
+  };
+  const message = (server: string, m: JsonObject): PromptMessage => ({ role: m.role as PromptMessage["role"], content: rw.block(server, m.content) as PromptMessage["content"] });
+
+  const provider = contentProvider({
+    rewriter: rw,
+    // Read when the server first advertises its capabilities (upstreams started eagerly have answered by then).
+    serves: {
+      get resources() {
+        return withCap("resources").length > 0;
+      },
+      get prompts() {
+        return withCap("prompts").length > 0;
+      },
+      get completions() {
+        return withCap("completions").length > 0;
+      },
+      get subscribe() {
+        return ups.some((u) => caps(u, "resources")?.subscribe === true);
+      },
+      get resourcesListChanged() {
+        return ups.some((u) => caps(u, "resources")?.listChanged === true);
+      },
+      get promptsListChanged() {
+        return ups.some((u) => caps(u, "prompts")?.listChanged === true);
+      },
+    },
+    async listResources(): Promise<WireObject[]> {
+      const one = async (u: ContentUpstream): Promise<JsonObject[]> =>
+        (await (await u.connect()).listResources()).filter((r) => typeof r?.uri === "string").map((r) => ({ ...r, uri: rw.out(u.name, r.uri as string), ...(r._meta !== undefined ? { _meta: rw.meta(u.name, r._meta) } : {}) }));
+      const lists = await Promise.all(withCap("resources").map((u) => one(u).catch(left(u, "its resources"))));
+      return lists.flat();
+    },
+    async listTemplates(): Promise<WireObject[]> {
+      const one = async (u: ContentUpstream): Promise<JsonObject[]> =>
+        (await (await u.connect()).listResourceTemplates()).filter((t) => typeof t?.uriTemplate === "string").map((t) => ({ ...t, uriTemplate: rw.out(u.name, t.uriTemplate as string) }));
+      const lists = await Promise.all(withCap("resources").map((u) => one(u).catch(left(u, "its resource templates"))));
+      return lists.flat();
+    },
+    owns: (uri: string) => upstreamOf(uri) !== undefined,
+    async read(uri: string, ctx: ContentContext): Promise<{ contents: ResourceContents[]; cache?: CacheHints }> {
+      const to = upstreamOf(uri)!;
+      let r: JsonObject;
+      try {
+        const client = await to.u.connect();
+        r = await relay(ctx as RelayContext, (onRequest, signal) => client.readResource(to.uri, { signal, onRequest, capabilities: ctx.clientCapabilities as JsonObject }));
+      } catch (e) {
+        throw wireError(e);
+      }
+      const contents = (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : []).map((c) => ({ ...c, uri: rw.out(to.u.name, c.uri) }));
+      if (contents.length === 0) throw new RpcError(ErrorCode.InternalError, `upstream "${to.u.name}" answered the read of ${to.uri} with no contents`);
+      return { contents, cache: hintsOf(r) };
+    },
+    listPrompts: (): Promise<WireObject[]> => promptsOf(withCap("prompts")),
+    hasPrompt: (name: string) => prompts.has(name),
+    async getPrompt(name: string, args: Readonly<Record<string, unknown>>, ctx: ContentContext): Promise<PromptResult> {
+      const to = prompts.get(name)!;
+      let r: JsonObject;
+      try {
+        const client = await byName.get(to.server)!.connect();
+        r = await relay(ctx as RelayContext, (onRequest, signal) => client.getPrompt(to.name, args as Record<string, string>, { signal, onRequest, capabilities: ctx.clientCapabilities as JsonObject }));
+      } catch (e) {
+        throw wireError(e);
+      }
+      const messages = (Array.isArray(r.messages) ? (r.messages as JsonObject[]) : []).map((m) => message(to.server, m));
+      return typeof r.description === "string" ? { description: r.description, messages } : { messages };
+    },
+    complete(params: { ref: { type: string; uri?: string; name?: string }; argument: { name: string; value: string }; context?: unknown }, ctx: ContentContext) {
+      let server: string | undefined;
+      let ref: JsonObject | undefined;
+      if (params.ref.type === "ref/prompt" && typeof params.ref.name === "string") {
+        const to = prompts.get(params.ref.name);
+        if (to) [server, ref] = [to.server, { ...params.ref, name: to.name }];
+      } else if (params.ref.type === "ref/resource" && typeof params.ref.uri === "string") {
+        const to = upstreamOf(params.ref.uri);
+        if (to) [server, ref] = [to.u.name, { ...params.ref, uri: to.uri }];
+      }
+      if (server === undefined) return undefined;
+      const u = byName.get(server)!;
+      if (!caps(u, "completions")) return Promise.resolve({ values: [] });
+      return (async () => {
+        try {
+          const r = await (await u.connect()).request("completion/complete", { ref: ref!, argument: params.argument, ...(params.context !== undefined ? { context: params.context } : {}) }, { signal: ctx.signal });
+          const c = (r.completion ?? {}) as { values?: unknown; total?: number; hasMore?: boolean };
+          const values = Array.isArray(c.values) ? c.values.filter((x): x is string => typeof x === "string") : [];
+          return { values, ...(typeof c.total === "number" ? { total: c.total } : {}), ...(typeof c.hasMore === "boolean" ? { hasMore: c.hasMore } : {}) };
+        } catch (e) {
+          throw wireError(e);
+        }
+      })();
+    },
+    subscribe(uri: string): void {
+      const n = (subscribers.get(uri) ?? 0) + 1;
+      subscribers.set(uri, n);
+      const to = upstreamOf(uri);
+      if (n !== 1 || !to || caps(to.u, "resources")?.subscribe !== true) return;
+      void to.u
+        .connect()
+        .then((c) => {
+          if (c.era === "legacy") return c.request("resources/subscribe", { uri: to.uri });
+          // A 2026-07-28 upstream: a listen stream for this URI, open until the last subscriber leaves.
+          const ac = new AbortController();
+          listens.set(uri, ac);
+          return c.request("subscriptions/listen", { notifications: { resourceSubscriptions: [to.uri] } }, { signal: ac.signal, timeoutMs: 0 }).catch((e: unknown) => {
+            if (!ac.signal.aborted) throw e;
+          });
+        })
+        .catch(left(to.u, `the subscription to ${to.uri}`));
+    },
+    unsubscribe(uri: string): void {
+      const n = (subscribers.get(uri) ?? 0) - 1;
+      if (n > 0) return void subscribers.set(uri, n);
+      subscribers.delete(uri);
+      listens.get(uri)?.abort();
+      listens.delete(uri);
+      const to = upstreamOf(uri);
+      if (!to || caps(to.u, "resources")?.subscribe !== true) return;
+      void to.u.connect().then((c) => (c.era === "legacy" ? c.request("resources/unsubscribe", { uri: to.uri }) : undefined)).catch(() => {});
+    },
+    notify(server: string, method: string, params: JsonObject | undefined): void {
+      if (method === "notifications/resources/updated" && typeof params?.uri === "string") emitContentChange({ kind: "resource", uri: rw.out(server, params.uri), source: provider });
+      else if (method === "notifications/resources/list_changed") emitContentChange({ kind: "list", source: provider });
+      else if (method === "notifications/prompts/list_changed") void provider.refreshPrompts().then(() => emitContentChange({ kind: "prompts", source: provider }));
+    },
+    async refreshPrompts(): Promise<void> {
+      await promptsOf(withCap("prompts").filter((u) => u.connected));
+    },
+  });
+  return provider;
+}
+
+/** Exposed prompt name → the upstream and its name there, by the naming strategy (as tools are named). */
+function nameAll(servers: readonly { server: string; names: readonly string[] }[], naming: NamingStrategy): Map<string, { server: string; name: string }> {
+  let names: Map<string, Map<string, string>>;
+  try {
+    names = exposedNames(servers.map((s) => ({ server: s.server, tools: s.names })), naming);
+  } catch {
+    // Strategy "none" with two prompts of one name: prompts are not a start error; they are told apart as on-collision.
+    names = exposedNames(servers.map((s) => ({ server: s.server, tools: s.names })), "on-collision");
+  }
+  const out = new Map<string, { server: string; name: string }>();
+  for (const s of servers) for (const n of s.names) out.set(names.get(s.server)!.get(n)!, { server: s.server, name: n });
+  return out;
+}
