@@ -1,8 +1,9 @@
-// Bounded HTTP load test on loopback with wrk: mcpbin's Streamable HTTP transport (both eras) beside the
-// official SDK's HTTP servers, same run, same workload (tools/call add_numbers, JSON responses).
+// Bounded HTTP load test on loopback with wrk: mcpbin's Streamable HTTP transport (both eras) beside a raw
+// Bun.serve JSON echo (the limit on Bun) and the official SDK's HTTP servers, same run, same workload
+// (tools/call add_numbers, JSON responses); writes the table and docs/benchmarks-http.svg.
 //   node_modules/.bin/bun scripts/bench-http.ts [--seconds 8] [--connections 16] [--rounds 2] [--write]
 // Needs: wrk (apt-get install wrk), the peers in /tmp/peers (scripts/bench/setup-peers.sh), Node for SDK v1.
-// --write replaces the generated block of the HTTP section in docs/benchmarks.md.
+// --write replaces the generated block of the HTTP section in docs/benchmarks.md and draws docs/benchmarks-http.svg.
 import { spawn, spawnSync, type Subprocess } from "bun";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -46,6 +47,7 @@ const node = sh(["which", "node"]).trim();
 const peerBun = resolve(PEERS, "node_modules/.bin/bun");
 
 const TARGETS: Target[] = [
+  { name: "raw Bun.serve JSON echo", what: "parses the body, answers x+y as a JSON-RPC result; no MCP (the limit on Bun)", cmd: (p) => [process.execPath, "scripts/bench-http/raw-echo.ts", String(p)], modern: true },
   { name: "mcpbin (2026-07-28)", what: "compiled binary, --http, stateless", cmd: (p) => [bin, "--http", `127.0.0.1:${p}`], modern: true },
   { name: "mcpbin (2025-11-25 session)", what: "compiled binary, --http, one Mcp-Session-Id", cmd: (p) => [bin, "--http", `127.0.0.1:${p}`], modern: false, session: true, legacyVersion: "2025-11-25" },
   { name: "SDK v2 createMcpHandler (2026-07-28)", what: "@modelcontextprotocol/server 2.4.0 on Bun.serve", cmd: (p) => [peerBun, "sdk-v2-http.mjs", String(p)], cwd: `${PEERS}/servers`, modern: true },
@@ -138,6 +140,7 @@ function errorCell(rs: Run[]): string {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const base = median(results.get(TARGETS[0]!.name)!.map((r) => r.rps));
+const mcpbinModern = median(results.get("mcpbin (2026-07-28)")!.map((r) => r.rps));
 const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "?";
 const lines = [
   `Run ${new Date().toISOString().slice(0, 16)}Z on ${cpu}, ${ROUNDS} rounds (median shown; the lower of the rounds for throughput in brackets), ` +
@@ -145,7 +148,9 @@ const lines = [
     `wrk 4.1.0 \`-t1 -c${CONNECTIONS} -d${SECONDS}s\` after an equal warm-up, server pinned to CPU 0 and wrk to CPU 1 (taskset), 127.0.0.1 only. ` +
     `Every request: \`tools/call add_numbers {x:2,y:3}\`, answered with application/json; each server's answer was checked before its run, and wrk counted every non-2xx response and socket error (kinds in brackets; a timeout is a response slower than wrk's 2 s).`,
   "",
-  "| server | what | requests/s | p50 ms | p99 ms | requests | errors | vs mcpbin 2026-07-28 |",
+  `Target (issue 20): mcpbin's requests/s ≥ 0.5× the raw echo's. Measured: ${(mcpbinModern / base).toFixed(2)}× (2026-07-28), ${(median(results.get("mcpbin (2025-11-25 session)")!.map((r) => r.rps)) / base).toFixed(2)}× (2025-11-25 session): ${mcpbinModern / base >= 0.5 ? "met" : "**not met**"}.`,
+  "",
+  "| server | what | requests/s | p50 ms | p99 ms | requests | errors | vs raw echo |",
   "|---|---|---|---|---|---|---|---|",
   ...TARGETS.map((t) => {
     const rs = results.get(t.name)!;
@@ -153,7 +158,42 @@ const lines = [
     return `| ${t.name} | ${t.what} | ${rps.toFixed(0)} (${Math.min(...rs.map((r) => r.rps)).toFixed(0)}) | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ${rs.reduce((a, r) => a + r.requests, 0)} | ${errorCell(rs)} | ${(rps / base).toFixed(2)}× |`;
   }),
 ];
-const table = lines.join("\n");
+const table = lines.join("\n") + "\n\n![requests/s and p99 over --http](benchmarks-http.svg)";
+
+/** The same numbers as a bar chart: requests/s (ratio to the raw echo) and p99, one bar per server. */
+function drawHttpChart(title: string): string {
+  const rows = TARGETS.map((t) => {
+    const rs = results.get(t.name)!;
+    return { name: t.name, own: t.name.startsWith("mcpbin"), rps: median(rs.map((r) => r.rps)), p99: median(rs.map((r) => r.p99)) };
+  });
+  const esc = (x: string) => x.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  const labelW = 300, plotW = 460, valueW = 170, barH = 14, gap = 4;
+  const parts: string[] = [];
+  let y = 46;
+  const panel = (heading: string, value: (r: (typeof rows)[number]) => number, text: (r: (typeof rows)[number]) => string, limit?: number) => {
+    parts.push(`<text x="8" y="${y}" class="h">${esc(heading)}</text>`);
+    y += 10;
+    const max = Math.max(...rows.map(value));
+    if (limit !== undefined) parts.push(`<line x1="${labelW + (limit / max) * plotW}" y1="${y - 2}" x2="${labelW + (limit / max) * plotW}" y2="${y + rows.length * (barH + gap)}" class="target"/>`);
+    for (const r of rows) {
+      const w = Math.max(1, (value(r) / max) * plotW);
+      parts.push(`<text x="${labelW - 6}" y="${y + barH - 3}" class="lbl${r.own ? " own" : ""}">${esc(r.name)}</text><rect x="${labelW}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${r.own ? "#d9480f" : r.name.startsWith("raw") ? "#495057" : "#74c0fc"}"/><text x="${labelW + plotW + 6}" y="${y + barH - 3}" class="val">${esc(text(r))}</text>`);
+      y += barH + gap;
+    }
+    y += 30;
+  };
+  panel("requests/s of tools/call (linear; dashed: 0.5× the raw echo, issue 20's target)", (r) => r.rps, (r) => `${r.rps.toFixed(0)}/s (${(r.rps / base).toFixed(2)}×)`, base * 0.5);
+  panel("p99 latency ms under the same load (linear; lower is better)", (r) => r.p99, (r) => `${r.p99.toFixed(2)} ms`);
+  const width = labelW + plotW + valueW;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y}" viewBox="0 0 ${width} ${y}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">
+<style>.t{font-size:15px;font-weight:600}.s{font-size:11px;fill:#495057}.h{font-size:13px;font-weight:600}.lbl{font-size:11px;text-anchor:end;fill:#212529}.own{font-weight:700;fill:#d9480f}.val{font-size:11px;fill:#212529}.target{stroke:#c92a2a;stroke-width:1.5;stroke-dasharray:4 3}</style>
+<rect width="100%" height="100%" fill="#fff"/>
+<text x="8" y="20" class="t">mcpbin over Streamable HTTP vs a raw Bun.serve echo and the official SDKs</text>
+<text x="8" y="36" class="s">${esc(title)}</text>
+${parts.join("\n")}
+</svg>
+`;
+}
 console.log(table);
 if (opt.write) {
   const file = resolve(ROOT, "docs/benchmarks.md");
@@ -164,4 +204,5 @@ if (opt.write) {
   const j = doc.indexOf(end);
   if (i === -1 || j === -1) throw new Error(`docs/benchmarks.md has no ${begin} … ${end} block in its HTTP section`);
   writeFileSync(file, doc.slice(0, i + begin.length) + "\n" + table + "\n" + doc.slice(j));
+  writeFileSync(resolve(ROOT, "docs/benchmarks-http.svg"), drawHttpChart(`${new Date().toISOString().slice(0, 16)}Z · ${cpu} · wrk -t1 -c${CONNECTIONS} -d${SECONDS}s · ${ROUNDS} rounds, median · load average ${loadBefore} at start`));
 }

@@ -81,6 +81,7 @@ process.stderr.write("bench: building the servers with mcpbin build\n");
 const built: Built = {
   baseline: await buildRaw("scripts/bench/peers/baseline-bun.ts", "baseline-bun"),
   bench: build("examples/bench/server.ts", "bench-mcpbin"),
+  realistic: build("examples/bench/realistic.ts", "realistic"),
   many: build("examples/bench/many-tools.ts", "many-tools"),
   manyLazy: build("examples/bench/many-tools-lazy.ts", "many-tools-lazy"),
   toolkit: build("examples/toolkit/server.ts", "toolkit"),

@@ -13,13 +13,15 @@ export interface Entry {
   /** Harness options for this server. */
   options: Partial<BenchOptions>;
   /** Key for the targets: which mcpbin server this is. */
-  role?: "bench" | "many" | "many-lazy" | "toolkit" | "baseline";
+  role?: "bench" | "realistic" | "many" | "many-lazy" | "toolkit" | "baseline";
 }
 
 /** Paths of the servers scripts/bench.ts builds itself. */
 export interface Built {
   baseline: string;
   bench: string;
+  /** The 16-tool server shaped like a real one (examples/bench/realistic.ts, issue 20). */
+  realistic: string;
   many: string;
   /** The same 200 tools with their input schemas given as functions. */
   manyLazy: string;
@@ -34,11 +36,13 @@ export function ownEntries(b: Built): Entry[] {
   return [
     { name: "baseline (raw Bun echo, compiled)", group: "baseline", cmd: [b.baseline], options: { check: "id" }, role: "baseline" },
     { name: "mcpbin add_numbers/echo", group: "mcpbin", cmd: [b.bench], options: {}, role: "bench" },
+    { name: "mcpbin 16 tools, realistic", group: "mcpbin", cmd: [b.realistic], options: {}, role: "realistic" },
     { name: "mcpbin 200 tools", group: "mcpbin", cmd: [b.many], options: {}, role: "many" },
     { name: "mcpbin 200 tools, lazy schemas", group: "mcpbin", cmd: [b.manyLazy], options: { coldOnly: true }, role: "many-lazy" },
     { name: "mcpbin toolkit example", group: "mcpbin", cmd: [b.toolkit], options: { coldOnly: true, call: TOOLKIT_CALL }, role: "toolkit" },
     { name: "baseline [2026-07-28]", group: "baseline", cmd: [b.baseline], options: { check: "id", ...MODERN }, role: "baseline" },
     { name: "mcpbin add_numbers/echo [2026-07-28]", group: "mcpbin", cmd: [b.bench], options: MODERN, role: "bench" },
+    { name: "mcpbin 16 tools, realistic [2026-07-28]", group: "mcpbin", cmd: [b.realistic], options: MODERN, role: "realistic" },
     { name: "mcpbin 200 tools [2026-07-28]", group: "mcpbin", cmd: [b.many], options: MODERN, role: "many" },
   ];
 }

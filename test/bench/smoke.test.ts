@@ -23,11 +23,13 @@ afterAll(() => {
 const OWN = [
   "baseline (raw Bun echo, compiled)",
   "mcpbin add_numbers/echo",
+  "mcpbin 16 tools, realistic",
   "mcpbin 200 tools",
   "mcpbin 200 tools, lazy schemas",
   "mcpbin toolkit example",
   "baseline [2026-07-28]",
   "mcpbin add_numbers/echo [2026-07-28]",
+  "mcpbin 16 tools, realistic [2026-07-28]",
   "mcpbin 200 tools [2026-07-28]",
 ];
 
@@ -42,8 +44,10 @@ test("--smoke completes: every server measured, every response checked (ids, x+y
   const negotiated = Object.fromEntries(results.filter((r) => r.name.startsWith("mcpbin") && !r.name.includes("toolkit") && !r.name.includes("lazy")).map((r) => [r.name, r.protocolVersion_negotiated]));
   expect(negotiated).toEqual({
     "mcpbin add_numbers/echo": "2025-06-18",
+    "mcpbin 16 tools, realistic": "2025-06-18",
     "mcpbin 200 tools": "2025-06-18",
     "mcpbin add_numbers/echo [2026-07-28]": "2026-07-28",
+    "mcpbin 16 tools, realistic [2026-07-28]": "2026-07-28",
     "mcpbin 200 tools [2026-07-28]": "2026-07-28",
   });
   for (const r of results.filter((x) => !x.name.includes("toolkit") && !x.name.includes("lazy"))) {
@@ -78,6 +82,22 @@ test("the benchmark's builds answer valid responses in both eras (official schem
   expect(list.result.tools.length).toBe(200);
   const call = await many.request("tools/call", { name: "get_issue_0", arguments: { id: "A-1" }, _meta: META }, 2, "2026-07-28");
   expect(JSON.parse(call.result.content[0].text)).toEqual({ id: "A-1", kind: "issue", verb: "get", limit: 20, sort: "desc" });
+});
+
+test("the realistic 16-tool build serves what it claims: a sleep with progress, big results, the raw-schema tool", async () => {
+  const p = new McpProcess([join(ROOT, ".bench-build/realistic")]);
+  procs.push(p);
+  await p.handshake("2025-11-25");
+  const list = (await p.request("tools/list", {}, 2, "2025-11-25")).result;
+  expect(list.tools.length).toBe(16);
+  const call = async (name: string, args: Record<string, unknown>, id: number) => (await p.request("tools/call", { name, arguments: args }, id, "2025-11-25")).result;
+  expect((await call("sleep", { ms: 5 }, 3)).content).toEqual([{ type: "text", text: "slept 5 ms" }]);
+  expect((await call("big_text", {}, 4)).content[0].text.length).toBe(65536);
+  expect((await call("big_table", {}, 5)).structuredContent.rows.length).toBe(200);
+  expect(JSON.parse((await call("query_records", { table: "users", limit: 5 }, 6)).content[0].text)).toEqual({ table: "users", rows: [] });
+  const bad = await call("query_records", { table: "nope" }, 7);
+  expect(bad.isError).toBe(true);
+  expect(bad.content[0].text).toContain("table");
 });
 
 test("schemas converted at build time (mcpbin build) list exactly as converting at start does", async () => {
