@@ -241,7 +241,7 @@ test("Streamable HTTP (legacy session): the asks travel on the call's SSE stream
   controller.abort("gave up");
   await expect(call).rejects.toThrow();
   await withTimeout(askCancelled, 10_000, "notifications/cancelled for the elicitation over SSE");
-  await withTimeout((async () => { while (!server.stderr.includes("wait_for_answer: ended")) await Bun.sleep(20); })(), 10_000, "the tool's stderr line");
+  await server.waitForStderr("wait_for_answer: ended");
   expect(server.stderr).toContain("wait_for_answer: ended: cancelled; signal aborted: true");
 });
 

@@ -142,7 +142,7 @@ test("scale-out over HTTP: rounds alternate between two processes with the same 
   expect(v.checked.responses).toBeGreaterThanOrEqual(3);
   // The side effect after the last ask ran once, in one of the two processes (its stderr line arrives on its own pipe: wait for it).
   const has = (p: HttpProcess) => p.stderr.includes("confirm_delete: deleting");
-  for (let i = 0; i < 500 && !has(a!) && !has(b!); i++) await Bun.sleep(20);
+  await Promise.any([a!.waitForStderr("confirm_delete: deleting"), b!.waitForStderr("confirm_delete: deleting")]);
   expect([has(a!), has(b!)].filter(Boolean).length).toBe(1);
 });
 
