@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -123,6 +125,39 @@ test("an upstream that answers after its start timeout is left out, then joins: 
   await stderr.next(/^mcpbin: upstream "late" joined: 5 tools$/);
   const after = (await client.listTools()).tools.map((t) => t.name);
   expect(after).toEqual([...before, "a1", "a2", "b1", "b2", "c1"]);
+  expect(text(await client.callTool({ name: "b2", arguments: {} }))).toBe("b2");
+});
+
+test("SDK v2 client (2026-07-28): a late upstream's tools arrive on the listen stream; killed, its restart that does not answer makes the call an isError result naming it within its start timeout", async () => {
+  const file = join(work, "late-v2.json");
+  writeFileSync(file, JSON.stringify({ mcpServers: { late: { command: BUN, args: [RAW, "late"], startTimeoutMs: 300 } } }));
+  const transport = new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", file], stderr: "pipe" });
+  const stderr = stderrLines();
+  void pumpLines(transport.stderr as never, stderr);
+  let onTools: (names: string[]) => void = () => {};
+  const client = new ClientV2(
+    { name: "v2-client", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" }, listChanged: { tools: { onChanged: (_e: unknown, tools: { name: string }[] | null) => onTools((tools ?? []).map((t) => t.name)) } } } as never,
+  );
+  await client.connect(transport);
+  closers.push(() => client.close());
+  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  expect((await client.listTools()).tools).toEqual([]);
+  const joined = new Promise<string[]>((resolve) => (onTools = resolve));
+  const first = Number((await stderr.nth(/^\[late\] late upstream waiting, pid \d+$/, 1)).split(" ").pop());
+  process.kill(first, "SIGUSR1");
+  expect(await joined).toEqual(["a1", "a2", "b1", "b2", "c1"]);
+  expect(text(await client.callTool({ name: "a1", arguments: {} }))).toBe("a1");
+
+  // Killed: the restart does not answer (the new process holds every line), so the call fails within 300 ms, naming it.
+  process.kill(first, "SIGKILL");
+  await stderr.next(/^mcpbin: upstream "late": late: the server process was ended by SIGKILL; restarting in \d+ ms$/);
+  const failed = await client.callTool({ name: "b2", arguments: {} });
+  expect(failed.isError).toBe(true);
+  expect(text(failed)).toBe("Tool b2 failed: late: no answer to the handshake within 300 ms");
+  // When the new process answers, the same tools serve again.
+  const second = Number((await stderr.nth(/^\[late\] late upstream waiting, pid \d+$/, 2)).split(" ").pop());
+  process.kill(second, "SIGUSR1");
   expect(text(await client.callTool({ name: "b2", arguments: {} }))).toBe("b2");
 });
 

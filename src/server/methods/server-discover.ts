@@ -10,7 +10,10 @@ export const serverDiscover: MethodSpec<unknown, Record<string, unknown>> = {
   cacheable: true,
   handle(_p, ctx) {
     const registry = ctx.connection.registry;
-    const result: Record<string, unknown> = { supportedVersions: SUPPORTED_VERSIONS, capabilities: withUiExtension(ctx.connection.table.advertised(registry), ctx, true) };
+    let capabilities = ctx.connection.table.advertised(registry);
+    // A live tool set (createServer's listChanged, upstreams, or changed already): a subscriptions/listen stream hears of changes.
+    if (registry.listChanged && capabilities.tools !== undefined) capabilities = { ...capabilities, tools: { ...capabilities.tools, listChanged: true } };
+    const result: Record<string, unknown> = { supportedVersions: SUPPORTED_VERSIONS, capabilities: withUiExtension(capabilities, ctx, true) };
     const instructions = registry.options.instructions;
     if (instructions !== undefined) result.instructions = instructions;
     return result;
