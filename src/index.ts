@@ -49,6 +49,8 @@ export type { ClientTransport, TransportSink } from "./client/transport.ts";
 export type { StdioTarget, StderrMode } from "./client/stdio.ts";
 export type { HttpTarget } from "./client/http.ts";
 export { upstreamTools, passthroughTool } from "./client/upstream-tools.ts";
+export { upstreamContent } from "./client/upstream-content.ts";
+export type { ContentProvider } from "./content/provider.ts";
 export type { UpstreamToolsOptions, UpstreamCall } from "./client/upstream-tools.ts";
 export { safeName, exposedNames, NamingError } from "./client/naming.ts";
 export type { NamingStrategy } from "./client/naming.ts";

@@ -7,7 +7,7 @@ import { exposedNames, NamingError, safeName, SEPARATOR, withHash, type NamingSt
 import type { StderrMode } from "./stdio.ts";
 import type { UpstreamConfig } from "./servers-file.ts";
 import { passesFilters, passthroughTool } from "./upstream-tools.ts";
-import { upstreamContent, type UpstreamContent } from "./upstream-content.ts";
+import { contentOfUpstreams, type UpstreamContent } from "./upstream-content.ts";
 
 /**
  * The client capabilities a gateway declares to its upstreams: their asks are forwarded to the client in
@@ -285,7 +285,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       });
       return u;
     });
-  const content = upstreamContent(
+  const content = contentOfUpstreams(
     ups.map((u) => ({
       name: u.name,
       connect: () => u.ready(),

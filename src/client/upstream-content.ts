@@ -66,7 +66,7 @@ function hintsOf(r: JsonObject): CacheHints | undefined {
  * @param naming - the tool naming strategy, applied to prompt names.
  * @param rewrite - whether URIs are rewritten (two or more upstreams with resources, or strategy "prefix").
  */
-export function upstreamContent(ups: readonly ContentUpstream[], naming: NamingStrategy, rewrite: boolean): UpstreamContent {
+export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: NamingStrategy, rewrite: boolean): UpstreamContent {
   const rw = new UriRewriter(
     ups.map((u) => u.name),
     rewrite,
@@ -220,6 +220,23 @@ export function upstreamContent(ups: readonly ContentUpstream[], naming: NamingS
     },
   });
   return provider;
+}
+
+/**
+ * Another server's resources, templates and prompts, ready to serve beside your own
+ * (`serve({ tools, resources: [...mine, await upstreamContent(gh)] })`): URIs and prompt names as the server has
+ * them, every field kept, projected onto each client's version; reads and prompts that ask are relayed to
+ * your client (give connect() the `capabilities` it may ask for). Lists are asked for each time.
+ * Subscriptions reach the server; its change notifications are relayed by the gateway (`serve({ upstreams })`,
+ * `mcpbin proxy`), not here.
+ * @param client - a connected client.
+ * @returns a provider for `serve()`'s `resources` (or `prompts`), its prompt names read once now.
+ * @throws OutboundError when listing the prompts fails.
+ */
+export async function upstreamContent(client: McpClient): Promise<ContentProvider> {
+  const p = contentOfUpstreams([{ name: client.label, connect: () => Promise.resolve(client), capabilities: client.serverCapabilities, connected: true }], "none", false);
+  await p.refreshPrompts();
+  return p;
 }
 
 /** Exposed prompt name → the upstream and its name there, by the naming strategy (as tools are named). */

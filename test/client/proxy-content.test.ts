@@ -1,12 +1,13 @@
 // mcpbin proxy passing resources, templates, prompts and asks through: an SDK v1 upstream (stdio, legacy:
-// real server → client requests) and the compiled ask fixture (an mcpbin executable: 2026-07-28 with the
-// proxy, asking by input_required), fronted by one proxy and driven by the official SDK v1 client (legacy)
-// and the SDK v2 client (2026-07-28). Two upstreams, so URIs are rewritten (`v1+docs://…`). Every response
-// a client receives is validated against the official schema of its version (tap).
+// real server → client requests), an SDK v2 upstream (Streamable HTTP, 2026-07-28) and the compiled ask
+// fixture (an mcpbin executable: 2026-07-28 with the proxy, asking by input_required), fronted by one proxy
+// and driven by the official SDK v1 client (legacy) and the SDK v2 client (2026-07-28). Several upstreams,
+// so URIs are rewritten (`v1+docs://…`). Every response a client receives is validated against the official
+// schema of its version (tap).
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -19,20 +20,24 @@ import { tap } from "./tap.ts";
 
 const MCPBIN = resolve(ROOT, "bin/mcpbin.ts");
 const V1 = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-content.ts");
+const V2 = resolve(ROOT, "test/fixtures/upstreams/sdk-v2-content-http.ts");
 type Msg = Record<string, any>;
 
 let serversFile: string;
+let v2: HttpProcess;
 const closers: (() => Promise<unknown> | void)[] = [];
 beforeAll(async () => {
-  const askBin = await compileFixture("test/fixtures/servers/ask.ts", "proxy-ask-upstream");
+  let askBin: string;
+  [askBin, v2] = await Promise.all([compileFixture("test/fixtures/servers/ask.ts", "proxy-ask-upstream"), HttpProcess.start([BUN, V2], { args: [] })]);
   serversFile = join(mkdtempSync(join(tmpdir(), "mcpbin-proxy-content-")), "servers.json");
-  writeFileSync(serversFile, JSON.stringify({ mcpServers: { v1: { command: BUN, args: [V1] }, asks: { command: askBin, include: ["confirm_delete"] } } }));
+  writeFileSync(serversFile, JSON.stringify({ mcpServers: { v1: { command: BUN, args: [V1] }, v2: { url: v2.url }, asks: { command: askBin, include: ["confirm_delete"] } } }));
 }, 60_000);
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
 afterAll(async () => {
   for (const c of closers.splice(0)) await c();
+  v2?.kill();
 });
 
 const text = (r: Msg) => (r.content as { text: string }[])[0]!.text;
@@ -73,7 +78,7 @@ function v2Client() {
   return c;
 }
 
-test("SDK v1 client → proxy: resources, templates and prompts through the URI rewrite; asks forwarded as requests; subscriptions relayed", async () => {
+test("SDK v1 client → proxy: resources, templates and prompts through the URI rewrite; asks forwarded as requests; subscriptions and prompts/list_changed relayed", async () => {
   asked.length = 0;
   const { client, seen, stderr } = await v1Front(true);
   const caps = client.getServerCapabilities()!;
@@ -83,6 +88,7 @@ test("SDK v1 client → proxy: resources, templates and prompts through the URI 
   // Lists: every URI carries its upstream (reversible), every field kept.
   const { resources } = await client.listResources();
   expect(resources).toContainEqual({ uri: "v1+docs://readme", name: "readme", mimeType: "text/markdown", description: "The readme" });
+  expect(resources).toContainEqual({ uri: "v2+notes://today", name: "today", title: "Today", mimeType: "text/plain" });
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["asks+vault://{name}", "v1+docs://pages/{n}"]);
 
@@ -90,15 +96,19 @@ test("SDK v1 client → proxy: resources, templates and prompts through the URI 
   const readme = await client.readResource({ uri: "v1+docs://readme" });
   expect(readme.contents).toEqual([{ uri: "v1+docs://readme", mimeType: "text/markdown", text: "# v1 readme", _meta: { "example.com/rev": 7 } }]);
   expect((await client.readResource({ uri: "v1+docs://pages/3" })).contents).toEqual([{ uri: "v1+docs://pages/3", mimeType: "text/plain", text: "page 3" }]);
+  // A 2026-07-28 upstream's read reaches 2025-11-25 without resultType and cache hints (the tap's closed schema refuses them).
+  const today = await client.readResource({ uri: "v2+notes://today" });
+  expect(today).toEqual({ contents: [{ uri: "v2+notes://today", mimeType: "text/plain", text: "v2 notes", _meta: { "example.com/rev": 2 } }] });
   // A URI no upstream owns: not found (-32002 with data.uri at 2025-11-25), never empty contents.
   const missing = await client.readResource({ uri: "nobody+x://y" }).then(() => undefined, (e: Msg) => e);
   expect(missing).toMatchObject({ code: -32002, data: { uri: "nobody+x://y" } });
 
-  // Prompts keep their names (no collision); the embedded resource's URI is rewritten.
+  // Prompts are named like tools: two upstreams' `greet` become v1__greet and v2__greet, the others keep theirs; an embedded resource's URI is rewritten.
   const { prompts } = await client.listPrompts();
-  expect(prompts.map((p) => p.name).sort()).toEqual(["briefing", "greet"]);
-  expect(prompts.find((p) => p.name === "greet")).toMatchObject({ title: "Greeting", arguments: [{ name: "who", required: true }] });
-  const greet = await client.getPrompt({ name: "greet", arguments: { who: "Ada" } });
+  expect(prompts.map((p) => p.name).sort()).toEqual(["briefing", "v1__greet", "v2__greet"]);
+  expect(prompts.find((p) => p.name === "v1__greet")).toMatchObject({ title: "Greeting", arguments: [{ name: "who", required: true }] });
+  expect((await client.getPrompt({ name: "v2__greet", arguments: { who: "Ada" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hi Ada from v2" } }]);
+  const greet = await client.getPrompt({ name: "v1__greet", arguments: { who: "Ada" } });
   expect(greet.messages[0]!.content).toEqual({ type: "text", text: "Hello Ada" });
   expect((greet.messages[1]!.content as Msg).resource.uri).toBe("v1+docs://readme");
   // A tool's resource_link: rewritten too.
@@ -121,6 +131,13 @@ test("SDK v1 client → proxy: resources, templates and prompts through the URI 
   await client.unsubscribeResource({ uri: "v1+docs://readme" });
   await stderr.next(/^\[v1\] unsubscribed docs:\/\/readme$/);
   expect(updated).toEqual(["v1+docs://readme"]);
+
+  // An upstream's prompts/list_changed becomes ours, and the new prompt is listed and served.
+  const changed = new Promise<void>((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, async () => resolve()));
+  await client.callTool({ name: "add_prompt", arguments: {} });
+  await Promise.race([changed, Bun.sleep(10_000).then(() => Promise.reject(new Error("no notifications/prompts/list_changed in 10 s")))]);
+  expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain("later");
+  expect((await client.getPrompt({ name: "later" })).messages[0]!.content).toEqual({ type: "text", text: "later" });
   expect(seen.filter((s) => s.version === "2025-11-25").length).toBeGreaterThanOrEqual(14);
 });
 
@@ -149,7 +166,10 @@ test("SDK v2 client (2026-07-28) → proxy over stdio: legacy results become val
   // resultType, ttlMs and cacheScope on results of a 2025-11-25 upstream (the tap validates each against 2026-07-28).
   const readme = await client.readResource({ uri: "v1+docs://readme" });
   expect(readme.contents[0]).toMatchObject({ uri: "v1+docs://readme", text: "# v1 readme", _meta: { "example.com/rev": 7 } });
-  expect((await client.getPrompt({ name: "greet", arguments: { who: "Bo" } })).messages[0]!.content).toEqual({ type: "text", text: "Hello Bo" });
+  // A 2026 upstream's cache hints pass through; a legacy upstream's read gets ours (ttl 0, private).
+  expect(await client.readResource({ uri: "v2+notes://today" })).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
+  expect(readme).toMatchObject({ ttlMs: 0, cacheScope: "private" }); // resultType: the tap checks it (the SDK drops it)
+  expect((await client.getPrompt({ name: "v1__greet", arguments: { who: "Bo" } })).messages[0]!.content).toEqual({ type: "text", text: "Hello Bo" });
   expect((await client.listResourceTemplates()).resourceTemplates.length).toBe(2);
 
   // The legacy upstream's elicitation/create: our client gets input_required, answers, retries; the upstream call is the same one.
@@ -163,7 +183,7 @@ test("SDK v2 client (2026-07-28) → proxy over stdio: legacy results become val
   const calls = seen.filter((s) => s.method === "tools/call");
   expect(calls.every((s) => s.version === "2026-07-28")).toBe(true);
   expect(calls.length).toBe(5); // ask_name: input_required + complete; confirm_delete: 2 × input_required + complete
-  expect(seen.filter((s) => s.method === "resources/read").length).toBe(3);
+  expect(seen.filter((s) => s.method === "resources/read").length).toBe(4);
 });
 
 test("proxy --http, SDK v2 client at 2026-07-28: a prompt that asks, relayed across HTTP requests", async () => {

@@ -74,3 +74,32 @@ test("SDK v2 client (2026-07-28) in front of upstreamTools: the legacy upstream'
   expect(steps.content).toEqual([{ type: "text", text: "token string" }]);
   expectSteps(progressOnWire(seen));
 });
+
+test("upstreamContent(): another server's resources and prompts served beside our own, both eras, fields kept", async () => {
+  const { createServer, prompt, resource, upstreamContent: content } = await import("../../src/index.ts");
+  const { connect: connectTo } = await import("../../src/client/connect.ts");
+  const other = createServer({
+    name: "other",
+    version: "1.0.0",
+    tools: [],
+    resources: [resource({ uri: "other://readme", name: "readme", title: "Readme", mimeType: "text/markdown", text: "# other", meta: { "example.com/k": 1 } })],
+    prompts: [prompt({ name: "hello", description: "Says hello", get: () => "hello from other" })],
+  });
+  const upstream = await connectTo(other, { name: "other" });
+  const mine = resource({ uri: "mine://a", name: "a", text: "mine" });
+  const hubServer = createServer({ name: "hub", version: "1.0.0", tools: [], resources: [mine, await content(upstream)] });
+  for (const era of ["legacy", "modern"] as const) {
+    const c = await connectTo(hubServer, { era });
+    const listed = await c.listResources();
+    expect(listed.map((r) => r.uri)).toEqual(["mine://a", "other://readme"]);
+    expect(listed[1]).toMatchObject({ name: "readme", title: "Readme", mimeType: "text/markdown", _meta: { "example.com/k": 1 } });
+    expect((await c.readResource("other://readme")).contents).toEqual([{ uri: "other://readme", mimeType: "text/markdown", text: "# other" }]);
+    expect((await c.readResource("mine://a")).contents).toMatchObject([{ text: "mine" }]);
+    expect((await c.listPrompts()).map((p) => p.name)).toEqual(["hello"]);
+    expect((await c.getPrompt("hello")).messages).toEqual([{ role: "user", content: { type: "text", text: "hello from other" } }]);
+    const missing = await c.readResource("other://nope").then(() => undefined, (e) => e);
+    expect(missing?.rpc).toMatchObject({ code: era === "modern" ? -32602 : -32002, data: { uri: "other://nope" } });
+    await c.close();
+  }
+  await upstream.close();
+});
