@@ -99,7 +99,6 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     if (challenge) return plain(401, "Unauthorized: a valid bearer token is required", { "www-authenticate": challenge });
     if (draining) return plain(503, "Service Unavailable: the server is shutting down", { connection: "close", "retry-after": "1" });
     const headers = new Headers();
-    guard.cors(req, headers);
     try {
       if (req.method === "POST") return await post(req, srv, x, path, headers);
       if (req.method === "DELETE") return del(req, x, path, headers);
@@ -278,7 +277,13 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   }
 
   return {
-    handle: route,
+    // CORS in one place, on every answer (errors, 202s and SSE streams included): a browser client
+    // can read why it was refused (401's WWW-Authenticate, 404's expired session, 413, 415, …).
+    handle: async (req, srv) => {
+      const res = await route(req, srv);
+      guard.cors(req, res.headers);
+      return res;
+    },
     drain: () => void (draining = true),
     idle,
     abortAll(reason) {

@@ -4,6 +4,9 @@ import { isLoopback, type ResolvedHttpOptions } from "./http-options.ts";
 /** Headers a browser client may send, for CORS preflight answers. */
 const ALLOW_HEADERS = "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id";
 
+/** Response headers a browser client must be able to read (the session, the version, a 401's challenge). */
+const EXPOSE_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
+
 /** The checks of one server, prepared once from its options. */
 export class HttpGuard {
   readonly #origins: Set<string>;
@@ -64,23 +67,29 @@ export class HttpGuard {
     return m ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"';
   }
 
-  /** CORS response headers for an allowed browser origin (none without an Origin header). */
+  /**
+   * Adds the CORS response headers (Fetch standard, CORS protocol) for an allowed browser origin, on
+   * any answer, errors included, so the page can read the status, body and exposed headers. An origin
+   * that is not allowed gets none: its 403 stays opaque to the page, as the refusal intends.
+   * `Vary: Origin` is set on every answer, since the headers depend on it.
+   * @param req - the request (its `Origin` header).
+   * @param headers - the response's headers, changed in place.
+   */
   cors(req: Request, headers: Headers): void {
+    if (!/(^|,)\s*origin\s*(,|$)/i.test(headers.get("vary") ?? "")) headers.append("vary", "Origin");
     const origin = req.headers.get("origin");
     if (origin === null || !this.originAllowed(origin)) return;
     headers.set("access-control-allow-origin", origin);
-    headers.set("access-control-expose-headers", "mcp-session-id, mcp-protocol-version, www-authenticate");
-    headers.append("vary", "Origin");
+    headers.set("access-control-expose-headers", EXPOSE_HEADERS);
   }
 
-  /** The answer to a CORS preflight (`OPTIONS`) from an allowed origin. */
+  /** The answer to a CORS preflight (`OPTIONS`) from an allowed origin; the CORS headers are added by the caller, as on every answer. */
   preflight(req: Request): Response {
     const headers = new Headers({
       "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
       "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? ALLOW_HEADERS,
       "access-control-max-age": "600",
     });
-    this.cors(req, headers);
     return new Response(null, { status: 204, headers });
   }
 }
