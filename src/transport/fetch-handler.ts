@@ -168,9 +168,15 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     const meta = metaOf(msg.params);
     // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
     if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
-    if (msg.id !== undefined && msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
+    if (msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
       // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
-      return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
+      if (msg.id !== undefined) return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
+      // A notification needs no claim (2026-07-28 Streamable HTTP: only requests carry one); the header
+      // identifies it. Without a session it has nothing to act on, as in modern(): accepted, 202.
+      if (sid === null) {
+        finish(x, path, 202);
+        return new Response(null, { status: 202, headers });
+      }
     }
     return legacy(msg, sid);
 

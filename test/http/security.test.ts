@@ -110,6 +110,18 @@ describe("modern header checks (-32020 with HTTP 400)", () => {
     expect([r.status, r.json.error.code]).toEqual([400, -32602]);
     assertValidResponse(MODERN, "tools/list", r.json);
   });
+  test("a 2026-07-28 notification's _meta is optional: identified by its MCP-Protocol-Version header, it is accepted with 202", async () => {
+    const note = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "user" } };
+    const bare = await post(s.url, note, modernHeaders("notifications/cancelled"));
+    expect([bare.status, bare.text]).toEqual([202, ""]);
+    const noParams = await post(s.url, { jsonrpc: "2.0", method: "notifications/initialized" }, modernHeaders("notifications/initialized"));
+    expect([noParams.status, noParams.text]).toEqual([202, ""]);
+    const claimed = await post(s.url, { ...note, params: { ...note.params, _meta: META } }, modernHeaders("notifications/cancelled"));
+    expect(claimed.status).toBe(202);
+    // Neither claim nor modern header nor session: still legacy traffic without a session, 400.
+    const legacy = await post(s.url, note, LEGACY);
+    expect(legacy.status).toBe(400);
+  });
   test("initialize with the modern claim is a removed method: 404 with -32601", async () => {
     const r = await post(s.url, { jsonrpc: "2.0", id: 3, method: "initialize", params: { _meta: META } }, modernHeaders("initialize"));
     expect([r.status, r.json.error.code]).toEqual([404, -32601]);
