@@ -2,6 +2,7 @@
 import { ErrorCode, errorLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "./context.ts";
 import { lineOf, type MethodSpec } from "./method.ts";
+import { tracing, type CallOutcomeType } from "../telemetry/state.ts";
 
 /** One request in flight. */
 interface InFlight {
@@ -10,6 +11,8 @@ interface InFlight {
   readonly params: unknown;
   settle: (line: string | undefined) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Notes on the request's span how the server ended it (tracing on only). */
+  note: ((t: CallOutcomeType) => void) | undefined;
 }
 
 /**
@@ -40,7 +43,7 @@ export class Calls {
   track(ctx: RequestContext, pending: PromiseLike<unknown>): Promise<string | undefined> {
     const spec = ctx.spec!;
     const params = ctx.params;
-    const call: InFlight = { ctx, spec, params, settle: undefined!, timer: undefined };
+    const call: InFlight = { ctx, spec, params, settle: undefined!, timer: undefined, note: tracing.on ? tracing.outcome() : undefined };
     this.#inflight.set(ctx.requestId, call);
     return new Promise<string | undefined>((resolve) => {
       call.settle = resolve;
@@ -49,6 +52,7 @@ export class Calls {
         call.timer = setTimeout(() => {
           if (ctx.done) return;
           ctx.abort(new Error(`timed out after ${limit} ms`));
+          call.note?.("timeout");
           this.#finish(call, spec.timedOut ? this.#line(call, spec.timedOut(limit, params, ctx)) : errorLine(ctx.requestId, new RpcError(ErrorCode.InternalError, `The request timed out after ${limit} ms`)));
         }, limit);
       }
@@ -64,14 +68,17 @@ export class Calls {
   }
 
   /**
-   * The client cancelled a request (`notifications/cancelled`): its signal aborts and it gets no response.
+   * The client cancelled a request (`notifications/cancelled`, or a closed HTTP connection), or the
+   * transport's own time limit ran out: its signal aborts and it gets no response from here.
    * @param id - the request id named by the notification (any value: unknown ids are ignored).
    * @param reason - the client's reason, when given.
+   * @param why - `timeout` when the transport's time limit ended it (the span's `error.type`).
    */
-  cancel(id: unknown, reason: string | undefined): void {
+  cancel(id: unknown, reason: string | undefined, why: "cancelled" | "timeout" = "cancelled"): void {
     const call = this.#inflight.get(id as RequestId);
     if (!call || call.ctx.done) return;
     call.ctx.abort(new Error(reason !== undefined ? `cancelled: ${reason}` : "cancelled by the client"));
+    call.note?.(why);
     this.#finish(call, undefined);
   }
 
@@ -82,6 +89,7 @@ export class Calls {
   abortAll(reason: string): void {
     for (const call of [...this.#inflight.values()]) {
       call.ctx.abort(new Error(reason));
+      call.note?.("aborted");
       const { spec, ctx } = call;
       this.#finish(call, spec.aborted ? this.#line(call, spec.aborted(reason, ctx)) : errorLine(ctx.requestId, new RpcError(ErrorCode.InternalError, reason)));
     }

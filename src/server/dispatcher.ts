@@ -89,6 +89,17 @@ export class Session implements Connection {
     this.subscriptions.close();
   }
 
+  /**
+   * Ends one request in flight from the transport, as a client's `notifications/cancelled` would:
+   * its signal aborts and it gets no response from the pipeline (MCP basic/utilities/cancellation).
+   * @param id - the request's id (unknown ids are ignored).
+   * @param reason - why, for the tool's `ctx.signal.reason`.
+   * @param why - `cancelled` (the HTTP connection closed) or `timeout` (the transport's time limit), for the span.
+   */
+  cancel(id: RequestId, reason: string, why: "cancelled" | "timeout"): void {
+    this.calls.cancel(id, reason, why);
+  }
+
   /** Whether the server has a tool of this name (tracing names spans by it). */
   hasTool(name: string): boolean {
     return this.registry.tools.has(name);
@@ -98,16 +109,17 @@ export class Session implements Connection {
    * Handles one line of input (PROTOCOL.md §1-2): JSON parse (-32700), batch (2025-03-26 sessions
    * only, else -32600), envelope (-32600), then {@link handleMessage}.
    * @param text - one line, CR and BOM already stripped.
+   * @param extras - what the transport knows of the request (HTTP headers, session, token), for each message.
    */
-  handleLine(text: string): Reply {
+  handleLine(text: string, extras?: RequestExtras): Reply {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       return errorLine(null, new RpcError(ErrorCode.ParseError, "Parse error: the line is not valid JSON"));
     }
-    if (Array.isArray(value)) return this.#batch(value);
-    return this.handleValue(value);
+    if (Array.isArray(value)) return this.#batch(value, extras);
+    return this.handleValue(value, extras);
   }
 
   /** Handles one parsed JSON value (not an array); a response of the client's goes to {@link outbound}. */
@@ -119,7 +131,7 @@ export class Session implements Connection {
     return undefined;
   }
 
-  #batch(values: unknown[]): Reply {
+  #batch(values: unknown[], extras: RequestExtras | undefined): Reply {
     if (this.version !== "2025-03-26") {
       return errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26"));
     }
@@ -129,7 +141,7 @@ export class Session implements Connection {
         const id = (v as { id?: unknown }).id;
         return errorLine(typeof id === "string" || typeof id === "number" ? id : null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: initialize must not be batched"));
       }
-      return Array.isArray(v) ? errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: nested batch")) : this.handleValue(v);
+      return Array.isArray(v) ? errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: nested batch")) : this.handleValue(v, extras);
     });
     return Promise.all(replies).then((lines) => {
       const present = lines.filter((l): l is string => typeof l === "string");

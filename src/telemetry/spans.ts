@@ -4,7 +4,7 @@ import { isCallerError, type Message, type Reply, type RequestId } from "../prot
 import { META, metaOf } from "../protocol/meta.ts";
 import type { CallResult } from "../protocol/project.ts";
 import { SUPPORTED_VERSIONS } from "../protocol/versions.ts";
-import { tracing, type MessageHandler, type TraceScope } from "./state.ts";
+import { tracing, type CallOutcomeType, type MessageHandler, type TraceScope } from "./state.ts";
 
 // `require`, not `import`: the bundler then takes the packages' CommonJS builds, whose own imports of
 // Node built-ins stay lazy. ESM builds would hoist `zlib`, `stream`, `async_hooks`… into the start-up of
@@ -18,6 +18,8 @@ interface SpanRecord {
   readonly span: Span;
   toolError: boolean;
   invalidArguments: boolean;
+  /** Set when the server ended the request itself (time limit, cancellation, shutdown, result over the limit). */
+  outcome: CallOutcomeType | undefined;
 }
 
 const RECORD = createContextKey("mcpbin.mcp.server.span");
@@ -46,6 +48,7 @@ export function enableTracing(tracer: Tracer, transport: NetworkTransport = "pip
   tracing.toolResult = noteToolResult;
   tracing.invalidArguments = noteInvalidArguments;
   tracing.round = noteRound;
+  tracing.outcome = outcomeNoter;
   tracing.on = true;
 }
 
@@ -94,7 +97,10 @@ function traceMessage<X>(tracer: Tracer, base: Attributes, msg: Message, handle:
   const { name, attributes } = spanStart(scope, msg, base);
   const ambient = trace.getSpanContext(context.active());
   const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links: ambient ? [{ context: ambient }] : undefined }, parent);
-  const record: SpanRecord = { span, toolError: false, invalidArguments: false };
+  const record: SpanRecord = { span, toolError: false, invalidArguments: false, outcome: undefined };
+  // A legacy HTTP session's id (Mcp-Session-Id); never on 2026-07-28 requests, which have no session.
+  const sessionId = sessionIdOf(extras);
+  if (sessionId !== undefined) span.setAttribute("mcp.session.id", sessionId);
   const ctx = trace.setSpan(parent, span).setValue(RECORD, record);
   let reply: Reply;
   try {
@@ -135,7 +141,16 @@ function protocolVersion(scope: TraceScope, msg: Message): string | undefined {
 /** Sets the outcome attributes and status from the response line, then ends the span. */
 function finish(record: SpanRecord, id: RequestId | undefined, line: string | undefined): void {
   const span = record.span;
-  if (line !== undefined && id !== undefined) {
+  if (record.outcome !== undefined) {
+    // The server ended the request itself. A client's cancellation is not the server's failure (status
+    // stays UNSET, as gRPC's CANCELLED on a server span); a time limit, a shutdown or an oversized result is.
+    span.setAttribute("error.type", record.outcome);
+    if (record.outcome !== "cancelled") span.setStatus({ code: SpanStatusCode.ERROR });
+    if (line !== undefined && id !== undefined) {
+      const code = errorCode(id, line);
+      if (code !== undefined) span.setAttribute("rpc.response.status_code", String(code));
+    }
+  } else if (line !== undefined && id !== undefined) {
     const code = errorCode(id, line);
     if (code !== undefined) {
       const text = String(code);
@@ -179,6 +194,20 @@ function noteToolResult(result: CallResult): void {
 function noteInvalidArguments(): void {
   const record = context.active().getValue(RECORD) as SpanRecord | undefined;
   if (record) record.invalidArguments = true;
+}
+
+function outcomeNoter(): ((t: CallOutcomeType) => void) | undefined {
+  const record = context.active().getValue(RECORD) as SpanRecord | undefined;
+  if (!record) return undefined;
+  return (t) => {
+    record.outcome ??= t;
+  };
+}
+
+/** The legacy HTTP session id in a transport's extras (`{ session: { id } }`), if any. */
+function sessionIdOf(extras: unknown): string | undefined {
+  const id = (extras as { session?: { id?: unknown } } | undefined)?.session?.id;
+  return typeof id === "string" ? id : undefined;
 }
 
 function noteRound(callId: string, round: number): void {

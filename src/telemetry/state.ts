@@ -31,15 +31,28 @@ export interface TracingHooks {
   invalidArguments(): void;
   /** Notes one 2026-07-28 round of a call that asks: `mcpbin.call.id` links the rounds' spans, `mcpbin.call.round` counts from 1. */
   round(callId: string, round: number): void;
+  /**
+   * For a request in flight: a function that later notes on its MCP span how it ended when the server
+   * ended it otherwise than with the handler's value (`error.type` `timeout`, `cancelled`, `aborted`,
+   * `result_too_large`), callable from outside the span's context (a timer, a cancel notification's
+   * span, the shutdown). Undefined when no MCP span is active.
+   */
+  outcome(): ((errorType: CallOutcomeType) => void) | undefined;
 }
+
+/** How the server ended a request in flight, as the span's `error.type` (OpenTelemetry MCP conventions: "other failures … follow the generic rules"). */
+export type CallOutcomeType = "timeout" | "cancelled" | "aborted" | "result_too_large";
 
 function off<X>(msg: Message, handle: MessageHandler<X>, extras: X): Reply {
   return handle(msg, extras);
 }
 function nothing(): void {}
+function none(): undefined {
+  return undefined;
+}
 
 /** The process-wide switch; mutated only by `src/telemetry/start.ts` (and tests). */
-export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing, round: nothing };
+export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing, round: nothing, outcome: none };
 
 /** Turns tracing off again (tests, or when setting up the SDK failed); spans already open still end. */
 export function resetTracing(): void {
@@ -48,4 +61,5 @@ export function resetTracing(): void {
   tracing.toolResult = nothing;
   tracing.invalidArguments = nothing;
   tracing.round = nothing;
+  tracing.outcome = none;
 }

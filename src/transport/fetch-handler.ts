@@ -152,7 +152,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (sid === null) return fail(400, null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26");
       const s = sessions.get(sid);
       if (!s) return fail(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
-      return run(s.session.handleLine(text), undefined, s, false, new Notes());
+      return run(s.session.handleLine(text, extrasOf(s.id)), undefined, s, false, new Notes());
     }
     const env = checkEnvelope(value);
     if (env.kind === "invalid") return fail(400, env.id, env.error.code, env.error.message);
@@ -243,16 +243,16 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       const target = session ?? s?.session;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
-      const cancel = (reason: string) => {
-        if (id !== undefined) target?.handleMessage({ method: "notifications/cancelled", params: { requestId: id, reason } });
+      const cancel = (reason: string, why: "cancelled" | "timeout") => {
+        if (id !== undefined) target?.cancel(id, reason, why);
       };
-      const onAbort = () => cancel("the client closed the connection");
+      const onAbort = () => cancel("the client closed the connection", "cancelled");
       if (s) s.active++;
       const pending = typeof reply === "object";
       if (pending && id !== undefined) {
         // A subscriptions/listen stream lives until the client closes it: no request deadline.
         if (deadline !== Infinity && !longLived) {
-          timer = setTimeout(() => ((timedOut = true), cancel("request timeout")), Math.max(0, deadline - Date.now()));
+          timer = setTimeout(() => ((timedOut = true), cancel("request timeout", "timeout")), Math.max(0, deadline - Date.now()));
         }
         req.signal.addEventListener("abort", onAbort);
       }

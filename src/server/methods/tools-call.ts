@@ -70,6 +70,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     const line = callResultLine(id, r, f, registry.modernMeta, registry.modernMetaJson);
     const bytes = overLimit(line, max);
     if (bytes === undefined) return line;
+    if (tracing.on) tracing.outcome()?.("result_too_large");
     return callResultLine(id, errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f, registry.modernMeta, registry.modernMetaJson);
   },
   timeoutMs: (p, ctx) => ctx.connection.registry.tools.get(p.name)?.definition.timeoutMs ?? ctx.connection.registry.options.timeoutMs,
