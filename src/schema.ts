@@ -1,6 +1,7 @@
 /** @module JSON Schema for tools: valibot → JSON Schema 2020-12 once at definition, normalized so every client accepts it. */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
+import { exactHooks, type LeftOut } from "./schema-exact.ts";
 
 /** A JSON Schema object as sent in `inputSchema` / `outputSchema`. */
 export type JsonSchema = Record<string, unknown>;
@@ -26,11 +27,8 @@ const TYPE_CHANGING = new Set([
  * @throws Error from the converter when a part cannot be expressed (`The "date" schema …`,
  *   `The "transform" action …`); {@link findUnconvertible} names the field.
  */
-export function valibotToJsonSchema(schema: GenericSchema, mode: "input" | "output" = "input"): JsonSchema {
-  const raw = toJsonSchema(schema, {
-    target: "draft-2020-12",
-    typeMode: mode,
-    errorMode: "throw",
+export function valibotToJsonSchema(schema: GenericSchema, mode: "input" | "output" = "input", leftOut: (l: LeftOut) => void = () => {}): JsonSchema {
+  const hooks = exactHooks(mode, leftOut, {
     // An action the converter does not know is kept server-side, unless it changes an output's type.
     overrideAction: (ctx) =>
       ctx.errors && !(mode === "output" && TYPE_CHANGING.has(ctx.valibotAction.type)) ? ctx.jsonSchema : undefined,
@@ -40,8 +38,36 @@ export function valibotToJsonSchema(schema: GenericSchema, mode: "input" | "outp
       if (mode === "output") requireDefaulted(ctx.valibotSchema as unknown as SchemaNode, ctx.jsonSchema as JsonSchema);
       return undefined;
     },
+  });
+  const raw = toJsonSchema(schema, {
+    target: "draft-2020-12",
+    typeMode: mode,
+    errorMode: "throw",
+    overrideAction: hooks.overrideAction as never,
+    overrideSchema: hooks.overrideSchema as never,
   }) as JsonSchema;
+  if (mode === "input") cutByTransformation(schema, leftOut);
   return normalizeJsonSchema(raw);
+}
+
+/**
+ * Input mode reads a pipe up to its first type-changing transformation (`v.transform`, `v.toNumber`, …):
+ * the checks after it are of the transformed value and are not advertised. Reports each such check.
+ */
+function cutByTransformation(schema: GenericSchema, leftOut: (l: LeftOut) => void): void {
+  forEachNode(schema, (node) => {
+    if (!Array.isArray(node.pipe)) return;
+    const flat = flatPipe(node.pipe as SchemaNode[]);
+    const cut = flat.findIndex((item, i) => i > 0 && item.kind === "transformation" && TYPE_CHANGING.has(String(item.type)));
+    if (cut === -1) return;
+    const after = flat.slice(cut + 1).filter((item) => item.kind === "validation" || item.kind === "schema");
+    if (after.length > 0) leftOut({ action: after[0]!, what: `a check after v.${String(flat[cut]!.type).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}()`, why: "JSON Schema describes the value before it" });
+  });
+}
+
+/** A pipe with its nested pipes expanded, as the converter reads it. */
+function flatPipe(pipe: SchemaNode[], depth = 0): SchemaNode[] {
+  return pipe.flatMap((item) => (Array.isArray(item.pipe) && depth < 32 ? flatPipe(item.pipe, depth + 1) : [item]));
 }
 
 /** After parsing, a field with a default is always present: the output side lists it as required. */
@@ -206,7 +232,7 @@ function addTypeToEnum(s: JsonSchema): void {
   if (types.includes("integer") && types.includes("number")) types.splice(types.indexOf("integer"), 1);
   s.type = types.length === 1 ? types[0] : types;
 }
-interface SchemaNode {
+export interface SchemaNode {
   type?: string;
   kind?: string;
   entries?: Record<string, SchemaNode>;
@@ -228,11 +254,21 @@ interface SchemaNode {
  * @returns a dotted path like `when` or `items[].at`, "(root)" for the root, or undefined.
  */
 export function findUnconvertible(schema: GenericSchema, type: string): string | undefined {
+  return findPath(schema, (node) => node.type === type);
+}
+
+/**
+ * Finds the first node (schema or pipe action) of a valibot schema that `match` accepts, depth first.
+ * @param schema - the root valibot schema.
+ * @param match - the test, called once per node.
+ * @returns its field as a dotted path like `when` or `items[].at`, "(root)" for the root, or undefined.
+ */
+export function findPath(schema: GenericSchema, match: (node: SchemaNode) => boolean): string | undefined {
   const seen = new Set<SchemaNode>();
   const visit = (node: SchemaNode | undefined, path: string): string | undefined => {
     if (!node || typeof node !== "object" || seen.has(node)) return undefined;
     seen.add(node);
-    if (node.type === type) return path || "(root)";
+    if (match(node)) return path || "(root)";
     const join = (k: string) => (path ? `${path}.${k}` : k);
     const children: [SchemaNode | undefined, string][] = [];
     for (const [k, v] of Object.entries(node.entries ?? {})) children.push([v, join(k)]);
@@ -251,4 +287,9 @@ export function findUnconvertible(schema: GenericSchema, type: string): string |
     return undefined;
   };
   return visit(schema as unknown as SchemaNode, "");
+}
+
+/** Calls `fn` on every node (schema or pipe action) of a valibot schema once. */
+function forEachNode(schema: GenericSchema, fn: (node: SchemaNode) => void): void {
+  findPath(schema, (node) => (fn(node), false));
 }

@@ -27,6 +27,7 @@ const c = contract();
 c.schemas = store;
 // The files resources declare are always recorded (the executable needs them); schemas unless turned off.
 c.recordFiles = true;
+c.schemaWarnings = [];
 if (process.env.MCPBIN_PRECOMPUTE_SCHEMAS !== "0") c.recordSchemas = true;
 let result: Record<string, unknown>;
 let stage = "load";
@@ -40,7 +41,7 @@ try {
   stage = "apps";
   const views: Record<string, string> = {};
   for (const [uri, a] of appsOfServer(options)) views[uri] = await buildAppHtml(a);
-  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })) };
+  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;

@@ -60,13 +60,23 @@ export async function inspectScript(entry: string, bun: string): Promise<Inspect
       const last = err.trim().split("\n").pop() ?? "";
       throw new CliError(`checking ${entry} failed (exit ${code})${last ? `: ${last}` : ""}`);
     }
-    const r = JSON.parse(readFileSync(out, "utf8")) as Partial<Inspection> & { error?: string; notServer?: boolean; fatal?: boolean };
+    const r = JSON.parse(readFileSync(out, "utf8")) as Partial<Inspection> & { error?: string; notServer?: boolean; fatal?: boolean; warnings?: string[] };
     if (r.notServer) return { notServer: r.error ?? "" };
+    for (const w of r.warnings ?? []) warnOnce(w);
     if (r.error !== undefined) throw r.fatal ? new ViewsError(r.error) : new CliError(r.error);
     return r as Inspection;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const printed = new Set<string>();
+
+/** A check run's warning on stderr, once per process (a build may inspect a script twice). */
+function warnOnce(w: string): void {
+  if (printed.has(w)) return;
+  printed.add(w);
+  process.stderr.write(`mcpbin: warning: ${w}\n`);
 }
 
 /** An app or its view failed in the check run: unlike a schema, the build cannot go on without it. */

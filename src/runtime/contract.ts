@@ -16,6 +16,8 @@ export interface BuildContract {
   schemas?: Map<string, unknown>;
   /** True while the check run records `tool()`'s conversions into {@link schemas} (off with `MCPBIN_PRECOMPUTE_SCHEMAS=0`). */
   recordSchemas?: boolean;
+  /** Set by the check run: warnings about advertised JSON Schemas (src/tool/json-schema.ts) go here, for `mcpbin build` to print. */
+  schemaWarnings?: string[];
   /** The files embedded in an executable: `<uri>\u0000<path as written>` → embedded path (src/content/files.ts). */
   files?: Map<string, string>;
   /** True while the check run records the files resources declare (then {@link files} is not read). */

@@ -1,5 +1,7 @@
 /** @module A tool's JSON Schemas: converted from valibot or another Standard Schema, or a raw one checked and normalized. */
-import { findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema.ts";
+import { findPath, findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema.ts";
+import type { LeftOut } from "../schema-exact.ts";
+import { contract } from "../runtime/contract.ts";
 import { standardToJsonSchema, vendorOf, type StandardSchemaV1 } from "../standard-schema.ts";
 import { ToolDefinitionError } from "./errors.ts";
 import { isValibot } from "./schema-kind.ts";
@@ -25,8 +27,17 @@ export const validationCopy = new WeakMap<object, JsonSchema>();
  */
 export function convert(toolName: string, what: "input" | "output", schema: AnySchema): JsonSchema {
   if (!isValibot(schema)) return convertStandard(toolName, what, schema);
+  const leftOut: LeftOut[] = [];
   try {
-    return valibotToJsonSchema(schema, what);
+    const converted = valibotToJsonSchema(schema, what, (l) => leftOut.push(l));
+    for (const l of leftOut) {
+      const field = findPath(schema, (node) => node === l.action);
+      warnSchema(
+        `tool "${toolName}": ${what} field "${field ?? "(root)"}": ${l.what} is left out of the advertised JSON Schema (${l.why ?? "JSON Schema cannot say it"}); ` +
+          `the server still checks it`,
+      );
+    }
+    return converted;
   } catch (e) {
     const message = String((e as Error).message);
     const m = /The "([^"]+)" (schema|action)/.exec(message);
@@ -41,6 +52,20 @@ export function convert(toolName: string, what: "input" | "output", schema: AnyS
         `${type ? ` (v.${camel(type)}())` : ` (${message})`}: ${hint}, or pass a raw ${what}Schema.`,
     );
   }
+}
+
+const warned = new Set<string>();
+
+/**
+ * One warning about an advertised schema, once per process: into the build's check run record
+ * (printed by `mcpbin build`), else on stderr (`mcpbin dev`, a script run from source).
+ */
+function warnSchema(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  const sink = contract().schemaWarnings;
+  if (sink) sink.push(message);
+  else process.stderr.write(`mcpbin: warning: ${message}\n`);
 }
 
 /** A Standard Schema's JSON Schema by its library's converter, normalized like a valibot one. */
