@@ -22,7 +22,10 @@ const TYPE_CHANGING = new Set([
  * the schema and enforced on the server, which parses every argument and structured result with valibot.
  * The result is normalized by {@link normalizeJsonSchema}.
  * @param schema - a valibot schema.
+ * What JSON Schema cannot say exactly is never advertised stricter than valibot checks it: it is translated
+ * exactly or left out (src/schema-exact.ts).
  * @param mode - which side of the schema to describe; default "input".
+ * @param leftOut - called for each validation left out of the schema (for the author's warning).
  * @returns the normalized JSON Schema.
  * @throws Error from the converter when a part cannot be expressed (`The "date" schema …`,
  *   `The "transform" action …`); {@link findUnconvertible} names the field.
