@@ -14,6 +14,7 @@ import { collectScript } from "../loader/script.ts";
 import { Registry } from "../server/registry.ts";
 import { appsOfServer } from "../apps/tool-ui.ts";
 import { buildAppHtml } from "./view.ts";
+import { servedHttp } from "./precompute.ts";
 import { contract } from "../runtime/contract.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
@@ -41,7 +42,7 @@ try {
   stage = "apps";
   const views: Record<string, string> = {};
   for (const [uri, a] of appsOfServer(options)) views[uri] = await buildAppHtml(a);
-  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings };
+  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http) };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;

@@ -1,13 +1,13 @@
 /** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
 import { basename, dirname, join, resolve } from "node:path";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
-import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "../build/precompute.ts";
+import { inspectScript, precomputedEntry, recordBuildData, type Inspection, type ServedHttp } from "../build/precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
 import { META } from "../protocol/meta.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
+import { removeTempDir, tempDir, trackChild } from "../build/temp-dirs.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -123,17 +123,17 @@ export async function compile(o: BuildOptions): Promise<string> {
     if (order) {
       // Compiled again beside the first under the same file name (the name is part of the executable:
       // its module path), then moved over it; a failure leaves the first build.
-      const stage = mkdtempSync(join(dirname(outfile), ".mcpbin-order-"));
+      const stage = tempDir(".mcpbin-order-", dirname(outfile));
       try {
         const again = await run(true, order.file, join(stage, basename(outfile)));
         if (again.code === 0) renameSync(join(stage, basename(outfile)), outfile);
       } finally {
-        rmSync(stage, { recursive: true, force: true });
+        removeTempDir(stage);
         order.cleanup();
       }
     }
   }
-  if (root) rmSync(dirname(root), { recursive: true, force: true });
+  if (root) removeTempDir(dirname(root));
   pre?.cleanup();
   if (r.code !== 0) {
     if (r.text) process.stderr.write(r.text + "\n");
@@ -154,9 +154,9 @@ const ORDER_TIMEOUT_MS = 10_000;
  * @returns the profile (the caller removes it with `cleanup`), or undefined when none was written.
  */
 export async function recordBytecodeOrder(executable: string): Promise<{ file: string; cleanup(): void } | undefined> {
-  const dir = mkdtempSync(join(tmpdir(), "mcpbin-order-"));
+  const dir = tempDir("mcpbin-order-");
   const file = join(dir, "order.txt");
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const cleanup = () => removeTempDir(dir);
   const meta = { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {} };
   const session = [
     { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcpbin-build", version: "1" } } },
@@ -172,6 +172,7 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
     // MCPBIN_STDIO=1 (like --stdio, but no argument a strict script would refuse): a server whose
     // options ask for HTTP must not open a port here.
     const p = Bun.spawn([executable], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, MCPBIN_STDIO: "1", BUN_BYTECODE_ORDER_OUT: file } });
+    trackChild(p);
     const timer = setTimeout(() => p.kill("SIGKILL"), ORDER_TIMEOUT_MS);
     p.stdin.write(session.map((m) => JSON.stringify(m) + "\n").join(""));
     await p.stdin.end();
@@ -255,7 +256,7 @@ function escapeTemplate(s: string): string {
  * @returns its path; the caller removes its directory.
  */
 export function guardedEntry(entry: string, o: GuardedEntryOptions = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
+  const dir = tempDir("mcpbin-build-");
   const file = join(dir, "main.ts");
   writeFileSync(file, guardedEntrySource(entry, o));
   return file;
@@ -283,19 +284,57 @@ export function bunExecutable(): string {
   return process.execPath;
 }
 
-/** Ready-to-paste client configuration for an executable, for Claude Desktop, Claude Code, Cursor and VS Code. */
-export function clientConfig(path: string, name: string): string {
-  const server = JSON.stringify({ command: path, args: [] });
-  return [
+/** What {@link clientConfig} adds to the plain stdio configuration. */
+export interface ClientConfigExtras {
+  /** Environment variables the server's code reads (src/cli/env-scan.ts): an `env` slot each, to fill in. */
+  readonly env?: readonly string[];
+  /** The HTTP endpoint the server is configured for: an HTTP configuration too, and `--stdio` for the stdio one. */
+  readonly http?: ServedHttp;
+}
+
+/**
+ * Ready-to-paste client configuration for an executable, for Claude Desktop, Claude Code, Cursor and VS
+ * Code: stdio (with `--stdio` when the server is configured for HTTP, since it would serve HTTP
+ * otherwise), an `env` slot for each variable the server reads, and for a server configured for HTTP
+ * the `url` configuration of the clients that take one.
+ * @param path - absolute path of the executable.
+ * @param name - the name the server goes by in the client's configuration.
+ * @param x - the environment variables and HTTP endpoint.
+ * @returns lines of text, without a trailing newline.
+ */
+export function clientConfig(path: string, name: string, x: ClientConfigExtras = {}): string {
+  const env = x.env ?? [];
+  const args = x.http ? ["--stdio"] : [];
+  const envSlot = env.length > 0 ? { env: Object.fromEntries(env.map((n) => [n, ""])) } : {};
+  const key = JSON.stringify(name);
+  const lines = [
+    ...(env.length > 0 ? [`The server reads ${env.join(", ")}: give each a value under "env" (or leave it out).`, ``] : []),
     `Claude Desktop (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json or .cursor/mcp.json):`,
-    `  { "mcpServers": { ${JSON.stringify(name)}: ${server} } }`,
+    `  { "mcpServers": { ${key}: ${JSON.stringify({ command: path, args, ...envSlot })} } }`,
     ``,
     `Claude Code:`,
-    `  claude mcp add ${name} -- ${shellQuote(path)}`,
+    `  claude mcp add ${shellQuote(name)}${env.map((n) => ` -e ${n}=VALUE`).join("")} -- ${[path, ...args].map(shellQuote).join(" ")}`,
     ``,
     `VS Code (.vscode/mcp.json):`,
-    `  { "servers": { ${JSON.stringify(name)}: { "type": "stdio", "command": ${JSON.stringify(path)}, "args": [] } } }`,
-  ].join("\n");
+    `  { "servers": { ${key}: ${JSON.stringify({ type: "stdio", command: path, args, ...envSlot })} } }`,
+  ];
+  const h = x.http;
+  if (h) {
+    const host = h.host === "0.0.0.0" || h.host === "::" ? "127.0.0.1" : h.host.includes(":") ? `[${h.host}]` : h.host;
+    const port = h.port === undefined || h.port === 0 ? "PORT" : String(h.port);
+    const url = `http://${host}:${port}${h.path}`;
+    const headers = h.token ? { headers: { Authorization: "Bearer TOKEN" } } : {};
+    const start =
+      h.port === undefined ? `${shellQuote(path)} --http PORT` : h.port === 0 ? `${shellQuote(path)} (it prints its PORT on stderr)` : shellQuote(path);
+    lines.push(
+      ``,
+      `Over HTTP: start ${start}, then`,
+      `  Cursor: { "mcpServers": { ${key}: ${JSON.stringify({ url, ...headers })} } }`,
+      `  Claude Code: claude mcp add --transport http ${shellQuote(name)} ${url}${h.token ? ` --header "Authorization: Bearer TOKEN"` : ""}`,
+      `  VS Code: { "servers": { ${key}: ${JSON.stringify({ type: "http", url, ...headers })} } }`,
+    );
+  }
+  return lines.join("\n");
 }
 
 function shellQuote(s: string): string {

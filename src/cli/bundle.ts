@@ -1,6 +1,5 @@
 /** @module mcpbin bundle: an MCP Bundle (.mcpb, the desktop clients' one-click install format) holding the executable per platform and its manifest. */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { zip, type ArchiveEntry } from "../build/archive.ts";
@@ -8,6 +7,7 @@ import { CliError } from "./errors.ts";
 import { scanEnv, type EnvVar } from "./env-scan.ts";
 import { checkPlatforms, compilePlatforms, RELEASE_PLATFORMS, type PlatformBuild } from "./release.ts";
 import type { Source } from "./source.ts";
+import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
 
 /** The MCPB manifest version written: the one `mcpb init` writes (2.1.2), which the desktop clients read. */
 export const MCPB_MANIFEST_VERSION = "0.2";
@@ -116,7 +116,7 @@ export function userConfig(env: readonly EnvVar[]): Record<string, unknown> {
 export async function bundle(src: Source, o: BundleOptions): Promise<BundleResult> {
   const platforms = o.targets ?? RELEASE_PLATFORMS;
   checkPlatforms(platforms, "bundle");
-  const stage = mkdtempSync(join(tmpdir(), "mcpbin-bundle-"));
+  const stage = tempDir("mcpbin-bundle-");
   try {
     let env: EnvVar[] = [];
     const r = await compilePlatforms(src, platforms, stage, "bundle", (entry) => (env = scanEnv(entry)));
@@ -147,7 +147,7 @@ export async function bundle(src: Source, o: BundleOptions): Promise<BundleResul
     process.stderr.write(`mcpbin: bundle: ${r.built.map((b) => b.platform).join(", ")} → ${displayPath(file)} (${(data.length / 1048576).toFixed(1)} MiB)${env.length ? `; user_config: ${env.map((e) => e.name).join(", ")}` : ""}\n`);
     return { file, manifest, env };
   } finally {
-    rmSync(stage, { recursive: true, force: true });
+    removeTempDir(stage);
   }
 }
 

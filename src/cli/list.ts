@@ -1,4 +1,5 @@
 /** @module mcpbin list: the tools a config or script serves, as a table or JSON, with their source. */
+import { basename, dirname } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { Registry } from "../server/registry.ts";
 import type { Tool } from "../tool/types.ts";
@@ -12,12 +13,19 @@ export interface ToolRow {
   description: string;
   parameters: string[];
   required: string[];
-  /** `{ dir, file }` relative to the config file for project tools; null for a script's tools. */
-  source: { dir: string; file: string } | null;
+  /**
+   * `{ dir, file }`: for project tools the module, its directory relative to the config file; for a
+   * script's tools the script, its directory relative to the working directory (absolute outside it).
+   */
+  source: { dir: string; file: string };
 }
 
-/** The list row of a tool. */
-export function toolRow(t: Tool): ToolRow {
+/**
+ * The list row of a tool.
+ * @param t - the tool.
+ * @param script - the script that served it, when it has no module of its own (a script's tools).
+ */
+export function toolRow(t: Tool, script: string): ToolRow {
   const props = t.inputSchema.properties;
   const required = t.inputSchema.required;
   return {
@@ -26,7 +34,7 @@ export function toolRow(t: Tool): ToolRow {
     description: t.definition.description,
     parameters: props && typeof props === "object" ? Object.keys(props) : [],
     required: Array.isArray(required) ? required.map(String) : [],
-    source: t.source ? { dir: t.source.dir, file: t.source.file } : null,
+    source: t.source ? { dir: t.source.dir, file: t.source.file } : { dir: dirname(displayPath(script)), file: basename(script) },
   };
 }
 
@@ -38,7 +46,7 @@ export function toolRow(t: Tool): ToolRow {
  * @returns the text for stdout.
  */
 export function renderList(registry: Registry, src: Source, json: boolean): string {
-  const rows = [...registry.tools.values()].map(toolRow);
+  const rows = [...registry.tools.values()].map((t) => toolRow(t, src.path));
   const c = registry.content;
   const where = (s: { dir: string; file: string } | undefined) => (s ? (s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`) : displayPath(src.path));
   const resources = c.fixedEntries.map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from?.source ?? null }));

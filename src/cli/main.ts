@@ -10,6 +10,8 @@ import { loadSource, pickSource, type Source } from "./source.ts";
 import { bundle } from "./bundle.ts";
 import { devWatch } from "./watch.ts";
 import { scanEnv } from "./env-scan.ts";
+import { servedHttp, type ServedHttp } from "../build/precompute.ts";
+import { keepTempDir } from "../build/temp-dirs.ts";
 import { prepareEntry } from "./project-build.ts";
 import { install, INSTALL_CLIENTS, parseEnvFlags, type InstallClient } from "./install.ts";
 import { renderList } from "./list.ts";
@@ -214,21 +216,28 @@ async function build(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { config: { type: "string" }, outfile: { type: "string" }, target: { type: "string" }, "no-smol": { type: "boolean" } });
   extra("build", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "build");
-  const { path, name } = await buildSource(src, { outfile: values.outfile as string | undefined, target: values.target as string | undefined, smol: values["no-smol"] !== true });
-  process.stdout.write(`${path}\n\n${clientConfig(path, name)}\n`);
+  const { path, name, env, http } = await buildSource(src, { outfile: values.outfile as string | undefined, target: values.target as string | undefined, smol: values["no-smol"] !== true });
+  process.stdout.write(`${path}\n\n${clientConfig(path, name, { env, http })}\n`);
   return 0;
 }
 
-/** Compiles a script or project like `mcpbin build` (progress on stderr); the executable's path and the server's name. */
-async function buildSource(src: Source, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; name: string; serverName: string }> {
+/**
+ * Compiles a script or project like `mcpbin build` (progress on stderr): the executable's path, the server's
+ * name, the environment variables its code reads and the HTTP endpoint it is configured for.
+ */
+async function buildSource(src: Source, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; name: string; serverName: string; env: string[]; http?: ServedHttp }> {
   const started = performance.now();
   let path: string;
   let name: string;
   let serverName: string;
+  let env: string[];
+  let http: ServedHttp | undefined;
   if (src.kind === "config") {
     const built = await buildProject(src.path, o);
     path = built.path;
     name = serverName = built.project.config.name;
+    env = built.env.map((e) => e.name);
+    http = servedHttp(built.project.options.http);
     const left = built.project.modules.length - built.modules.length;
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
@@ -237,10 +246,12 @@ async function buildSource(src: Source, o: { outfile?: string; target?: string; 
     path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views });
     name = basename(path).replace(/\.exe$/, "");
     serverName = checked.name;
+    env = scanEnv(src.path).map((e) => e.name);
+    http = checked.http;
     process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
-  return { path, name, serverName };
+  return { path, name, serverName, env, ...(http ? { http } : {}) };
 }
 
 /** `mcpbin install <client> [executable | entry.ts | --config FILE]`: see src/cli/install.ts. */
@@ -378,6 +389,7 @@ async function dev(args: string[]): Promise<number> {
   // The script runs under the same generated entry a build compiles: stdout guard first, and an error
   // at start-up is one line (`mcpbin: <message>`) and exit 1, not Bun's source dump.
   const entry = guardedEntry(src.path, { name: "mcpbin", warnUnserved: true, runAsMain: true, label: displayPath(src.path) });
+  keepTempDir(dirname(entry)); // this command forwards signals to the server and removes the entry once it exits
   try {
     const p = Bun.spawn([process.execPath, entry, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
     const forward = (sig: NodeJS.Signals) => p.kill(sig);

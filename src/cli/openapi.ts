@@ -1,6 +1,5 @@
 /** @module mcpbin openapi: an OpenAPI document as one executable (a generated entry embedding the loaded document), and --check's report. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CliError } from "./errors.ts";
 import { compile } from "./build.ts";
@@ -10,6 +9,7 @@ import { operationsOf } from "../openapi/operations.ts";
 import { toolsOfDocument, type OpenApiToolsOptions } from "../openapi/tools.ts";
 import { FEATURES, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { Registry } from "../server/registry.ts";
+import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
 
 /** Above this many tools `--check` warns (the cap of Copilot and OpenAI; Cursor's is 40). */
 export const TOOL_WARN = 128;
@@ -148,7 +148,7 @@ export async function buildOpenApi(source: string, o: OpenApiCliOptions & { outf
   }
   const check = checkDocument(doc, source, opts);
   const name = given ?? (outfile ? basename(outfile).replace(/\.exe$/, "") : slug(titleOf(doc)));
-  const dir = mkdtempSync(join(tmpdir(), "mcpbin-openapi-"));
+  const dir = tempDir("mcpbin-openapi-");
   try {
     const docFile = join(dir, "document.json");
     writeFileSync(docFile, JSON.stringify(doc));
@@ -157,6 +157,6 @@ export async function buildOpenApi(source: string, o: OpenApiCliOptions & { outf
     const path = await compile({ entry, outfile: outfile ?? `dist/${name}`, target, smol, label: source });
     return { path, name, check };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }

@@ -1,11 +1,12 @@
 /** @module mcpbin build for a project: load it from source (warnings, errors), generate the static entry, compile. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { entrySource } from "../build/entry.ts";
 import type { ModuleRef } from "../loader/discover.ts";
 import { loadProject, type LoadedProject } from "../loader/project.ts";
 import { compile } from "./build.ts";
+import { scanEnv, type EnvVar } from "./env-scan.ts";
+import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
 
 /** A file name made from a server name (`my server!` → `my-server`). */
 export function executableName(name: string): string {
@@ -31,29 +32,30 @@ export interface PreparedEntry {
  */
 export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
   const project = await loadProject(configPath);
-  const dir = mkdtempSync(join(tmpdir(), "mcpbin-entry-"));
+  const dir = tempDir("mcpbin-entry-");
   const entry = join(dir, "entry.ts");
   // Modules that contribute no active tool, resource or prompt (all filtered out) are left out of the executable.
   const o = project.options;
   const used = new Set([...o.tools, ...(o.resources ?? []).flat(), ...(o.prompts ?? []).flat()].map((t) => (t as { source?: { dir: string; file: string } }).source).map((s) => `${s?.dir}\0${s?.file}`));
   const modules = project.modules.filter((m) => used.has(`${m.dir}\0${m.file}`));
   writeFileSync(entry, entrySource(project.file, basename(project.file), modules));
-  return { entry, project, modules, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { entry, project, modules, cleanup: () => removeTempDir(dir) };
 }
 
 /**
  * Builds one executable from a config: {@link prepareEntry}, then `compile()`.
  * @param configPath - the config file.
  * @param o - `outfile` (default `dist/<name>` in the working directory) and Bun `target`.
- * @returns the executable's absolute path, the loaded project and the embedded modules.
+ * @returns the executable's absolute path, the loaded project, the embedded modules and the environment
+ *   variables their code reads.
  * @throws ConfigError, LoaderError, or CliError when the compiler fails.
  */
-export async function buildProject(configPath: string, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[] }> {
+export async function buildProject(configPath: string, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[]; env: EnvVar[] }> {
   const prepared = await prepareEntry(configPath);
   try {
     const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
     const path = await compile({ entry: prepared.entry, outfile, target: o.target, smol: o.smol, label: prepared.project.label });
-    return { path, project: prepared.project, modules: prepared.modules };
+    return { path, project: prepared.project, modules: prepared.modules, env: scanEnv(prepared.entry) };
   } finally {
     prepared.cleanup();
   }

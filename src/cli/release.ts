@@ -1,6 +1,5 @@
 /** @module mcpbin release: one executable per platform (cross-compiled), archived, plus SHA256SUMS. */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
@@ -9,6 +8,7 @@ import { inspectScript, recordBuildData } from "../build/precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
 import { sha256, tarGz, zip } from "../build/archive.ts";
+import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
 
 /** The platforms a release covers by default; each is compiled with the Bun target `bun-<platform>`. */
 export const RELEASE_PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
@@ -146,7 +146,7 @@ export async function compilePlatforms(
 export async function release(src: Source, o: { targets?: readonly string[]; outdir?: string }): Promise<ReleaseResult> {
   const platforms = o.targets ?? RELEASE_PLATFORMS;
   checkPlatforms(platforms, "release");
-  const stage = mkdtempSync(join(tmpdir(), "mcpbin-release-"));
+  const stage = tempDir("mcpbin-release-");
   const archives: string[] = [];
   const sums: string[] = [];
   let failed: string[];
@@ -167,7 +167,7 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       process.stderr.write(`mcpbin: release: ${b.platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`);
     }
   } finally {
-    rmSync(stage, { recursive: true, force: true });
+    removeTempDir(stage);
   }
   const sumsFile = join(outdir, "SHA256SUMS");
   writeFileSync(sumsFile, sums.join(""));

@@ -45,12 +45,13 @@ test("list --json: the same as JSON; a positional mcpbin.config.ts is a config",
   });
 });
 
-test("list of a script entry collects its tools without serving (stdin stays open, no protocol output)", async () => {
+test("list of a script entry collects its tools without serving (stdin stays open, no protocol output); --json names the script as their source", async () => {
   const r = await mcpbin(["list", "examples/toolkit/server.ts", "--json"]);
   expect(r.code).toBe(0);
   const out = JSON.parse(r.stdout);
   expect(out.tools.map((t: any) => t.name)).toEqual(["text_stats", "slugify", "convert_units", "days_between", "hash_text"]);
-  expect(out.tools[1].source).toBeNull();
+  // A script's tools name the script as their source, relative to the working directory like the table's column.
+  expect(out.tools[1].source).toEqual({ dir: "examples/toolkit", file: "server.ts" });
   const table = await mcpbin(["list", "examples/toolkit/server.ts"]);
   expect(table.stdout).toContain("slugify        -                   text, maxLength  text             examples/toolkit/server.ts\n");
 });
