@@ -1,6 +1,7 @@
-/** @module Release archives without external tools: .tar.gz (mode 0755 kept) and .zip (deflate), plus SHA-256 sums. */
-import { crc32, deflateRawSync } from "node:zlib";
+/** @module Release archives without external tools, reproducible (sorted entries, one fixed time): .tar.gz (mode 0755 kept) and .zip (fflate), plus SHA-256 sums. */
+import { crc32 } from "node:zlib";
 import { createHash } from "node:crypto";
+import { Zip, type ZipInputFile } from "fflate";
 
 /** One file in an archive. */
 export interface ArchiveEntry {
@@ -37,14 +38,34 @@ function tarHeader(name: string, size: number, mode: number, type: "0" | "5", mt
 }
 
 /**
- * A gzip-compressed ustar archive.
- * @param entries - files; their parent directories are added as entries too.
- * @param mtime - modification time of every entry, seconds since the epoch.
+ * The fixed modification time of every entry, seconds since the epoch: `SOURCE_DATE_EPOCH` when set
+ * (reproducible-builds.org), else 1980-01-01T00:00:00Z, the earliest a ZIP's DOS date can say.
+ * @param env - the environment.
  */
-export function tarGz(entries: readonly ArchiveEntry[], mtime = Math.floor(Date.now() / 1000)): Uint8Array {
+export function archiveEpoch(env: Record<string, string | undefined> = process.env): number {
+  const s = env.SOURCE_DATE_EPOCH;
+  const n = s !== undefined && /^\d+$/.test(s) ? Number(s) : NaN;
+  return Number.isSafeInteger(n) && n >= DOS_EPOCH ? n : DOS_EPOCH;
+}
+const DOS_EPOCH = 315_532_800;
+
+/** Entries in byte order of their names: the archive does not depend on the order it was given. */
+function sorted(entries: readonly ArchiveEntry[]): ArchiveEntry[] {
+  return [...entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+}
+
+/**
+ * A gzip-compressed ustar archive, reproducible: entries sorted by name, one fixed time, owner 0:0.
+ * fflate has no tar writer, so the ustar headers are written here (512-byte blocks, nothing more);
+ * the gzip layer is libdeflate's (Bun.gzipSync: header time 0), twice as fast as fflate's on a 100 MB executable.
+ * @param entries - files; their parent directories are added as entries too.
+ * @param mtime - modification time of every entry, seconds since the epoch; default {@link archiveEpoch}.
+ * @returns the archive's bytes.
+ */
+export function tarGz(entries: readonly ArchiveEntry[], mtime = archiveEpoch()): Uint8Array {
   const parts: Uint8Array[] = [];
   const dirs = new Set<string>();
-  for (const e of entries) {
+  for (const e of sorted(entries)) {
     const segs = e.name.split("/").slice(0, -1);
     for (let i = 1; i <= segs.length; i++) {
       const d = segs.slice(0, i).join("/") + "/";
@@ -58,62 +79,43 @@ export function tarGz(entries: readonly ArchiveEntry[], mtime = Math.floor(Date.
     if (pad) parts.push(new Uint8Array(pad));
   }
   parts.push(new Uint8Array(1024));
-  // libdeflate: faster and smaller than zlib on a 100 MB executable (7 s against 9 s here).
   return Bun.gzipSync(Buffer.concat(parts), { level: 6, library: "libdeflate" });
 }
 
 /**
- * A zip archive (deflate), for Windows; Unix modes are recorded too.
+ * A zip archive (deflate), for Windows, written by fflate's `Zip` and reproducible: entries sorted by
+ * name, one fixed time, Unix modes recorded. Each file is deflated by libdeflate (Bun.deflateSync, raw
+ * DEFLATE) and handed to fflate as a ready `ZipInputFile`; fflate writes the headers and the central directory.
  * @param entries - files.
+ * @param mtime - modification time of every entry, seconds since the epoch; default {@link archiveEpoch}.
+ * @returns the archive's bytes.
  */
-export function zip(entries: readonly ArchiveEntry[]): Uint8Array {
-  const local: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  const now = new Date();
-  const dosTime = (now.getHours() << 11) | (now.getMinutes() << 5) | Math.floor(now.getSeconds() / 2);
-  const dosDate = ((now.getFullYear() - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate();
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const data = deflateRawSync(e.data, { level: 6 });
-    const crc = crc32(e.data);
-    const head = Buffer.alloc(30);
-    head.writeUInt32LE(0x04034b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(0x0800, 6); // UTF-8 names
-    head.writeUInt16LE(8, 8); // deflate
-    head.writeUInt16LE(dosTime, 10);
-    head.writeUInt16LE(dosDate, 12);
-    head.writeUInt32LE(crc, 14);
-    head.writeUInt32LE(data.length, 18);
-    head.writeUInt32LE(e.data.length, 22);
-    head.writeUInt16LE(name.length, 26);
-    local.push(head, name, data);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(0x0800, 8);
-    dir.writeUInt16LE(8, 10);
-    dir.writeUInt16LE(dosTime, 12);
-    dir.writeUInt16LE(dosDate, 14);
-    dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(data.length, 20);
-    dir.writeUInt32LE(e.data.length, 24);
-    dir.writeUInt16LE(name.length, 28);
-    dir.writeUInt32LE(((0o100000 | e.mode) << 16) >>> 0, 38);
-    dir.writeUInt32LE(offset, 42);
-    central.push(dir, name);
-    offset += head.length + name.length + data.length;
+export function zip(entries: readonly ArchiveEntry[], mtime = archiveEpoch()): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let failed: Error | null = null;
+  const z = new Zip((err, chunk) => {
+    if (err) failed = err;
+    else chunks.push(chunk);
+  });
+  // A DOS date has no zone: fflate reads the local fields of a Date, so give it the UTC fields as local ones.
+  const t = new Date(mtime * 1000);
+  const when = new Date(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds());
+  for (const e of sorted(entries)) {
+    const file: ZipInputFile = {
+      filename: e.name,
+      size: e.data.length,
+      crc: crc32(e.data),
+      compression: 8,
+      mtime: when,
+      os: 3, // Unix, so that attrs carries the mode
+      attrs: ((0o100000 | e.mode) << 16) >>> 0,
+    };
+    z.add(file);
+    file.ondata!(null, Bun.deflateSync(e.data as Uint8Array<ArrayBuffer>, { level: 6, library: "libdeflate" }), true);
   }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...local, cd, end]);
+  z.end();
+  if (failed) throw failed;
+  return Buffer.concat(chunks);
 }
 
 /** Hex SHA-256 of some bytes. */

@@ -1,10 +1,11 @@
-// mcpbin release: an archive per platform (executable bit kept) plus SHA256SUMS; the archive writers checked with system tools.
-import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
+// mcpbin release: an archive per platform (executable bit kept) plus SHA256SUMS; the archive writers read back by tar and fflate, and reproducible.
+import { afterAll, beforeAll, expect, setDefaultTimeout, setSystemTime, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpProcess } from "../helpers/proc.ts";
-import { sha256, tarGz, zip } from "../../src/build/archive.ts";
+import { unzipSync } from "fflate";
+import { archiveEpoch, sha256, tarGz, zip } from "../../src/build/archive.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
 
 // Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
@@ -48,27 +49,43 @@ test("release refuses an unknown platform before compiling anything", async () =
   );
 });
 
-test("the tar.gz and zip writers produce archives system tools read back byte for byte", () => {
+test("the tar.gz and zip writers produce archives tar and fflate read back byte for byte, with the mode and the fixed time", () => {
   const data = new TextEncoder().encode("#!/bin/sh\necho hi\n".repeat(100));
   const dir = join(out, "fmt");
   mkdirSync(dir);
   writeFileSync(join(dir, "a.tar.gz"), tarGz([{ name: "pkg/tool", data, mode: 0o755 }]));
-  const list = Bun.spawnSync(["tar", "-tzvf", join(dir, "a.tar.gz")]).stdout.toString();
-  expect(list).toMatch(/^drwxr-xr-x .* pkg\/\n-rwxr-xr-x .* 1800 .* pkg\/tool\n$/);
+  const list = Bun.spawnSync(["tar", "-tzvf", join(dir, "a.tar.gz")], { env: { ...process.env, TZ: "UTC" } }).stdout.toString();
+  expect(list).toMatch(/^drwxr-xr-x 0\/0 +0 1980-01-01 00:00 pkg\/\n-rwxr-xr-x 0\/0 +1800 1980-01-01 00:00 pkg\/tool\n$/);
   expect(Bun.spawnSync(["tar", "-xzOf", join(dir, "a.tar.gz"), "pkg/tool"]).stdout.toString()).toBe(new TextDecoder().decode(data));
-  writeFileSync(join(dir, "a.zip"), zip([{ name: "pkg/tool.exe", data, mode: 0o755 }]));
-  const unzip = Bun.which("unzip");
-  if (unzip) {
-    const t = Bun.spawnSync([unzip, "-t", join(dir, "a.zip")]);
-    expect(t.stdout.toString()).toContain("No errors detected");
-    expect(Bun.spawnSync([unzip, "-p", join(dir, "a.zip"), "pkg/tool.exe"]).stdout.toString()).toBe(new TextDecoder().decode(data));
-  }
-  // Independent of unzip: the zip's central directory points at a local header naming the file.
-  const z = readFileSync(join(dir, "a.zip"));
-  const eocd = z.length - 22;
-  expect(z.readUInt32LE(eocd)).toBe(0x06054b50);
-  const cd = z.readUInt32LE(eocd + 16);
-  expect(z.readUInt32LE(cd)).toBe(0x02014b50);
-  expect(z.readUInt32LE(z.readUInt32LE(cd + 42))).toBe(0x04034b50);
-  expect(z.subarray(cd + 46, cd + 46 + 12).toString()).toBe("pkg/tool.exe");
+  // The zip, read by fflate (no unzip needed): contents, Unix mode in the central directory, DOS time 1980-01-01 00:00.
+  const z = zip([{ name: "pkg/tool.exe", data, mode: 0o755 }, { name: "pkg/README", data: new TextEncoder().encode("read me"), mode: 0o644 }]);
+  const files = unzipSync(z);
+  expect(Object.keys(files)).toEqual(["pkg/README", "pkg/tool.exe"]); // sorted by name
+  expect(new TextDecoder().decode(files["pkg/tool.exe"])).toBe(new TextDecoder().decode(data));
+  const seen: { name: string; method: number }[] = [];
+  unzipSync(z, { filter: (f) => (seen.push({ name: f.name, method: f.compression }), false) });
+  expect(seen.map((f) => [f.name, f.method])).toEqual([["pkg/README", 8], ["pkg/tool.exe", 8]]);
+  const b = Buffer.from(z);
+  const cd = b.readUInt32LE(b.length - 22 + 16);
+  expect(b.readUInt32LE(cd)).toBe(0x02014b50);
+  expect(b.readUInt16LE(cd + 12)).toBe(0); // DOS time 00:00:00
+  expect(b.readUInt16LE(cd + 14)).toBe((0 << 9) | (1 << 5) | 1); // DOS date 1980-01-01
+  const nameLen = b.readUInt16LE(cd + 28);
+  const second = cd + 46 + nameLen + b.readUInt16LE(cd + 30) + b.readUInt16LE(cd + 32);
+  expect(b.readUInt32LE(second + 38) >>> 16).toBe(0o100755); // pkg/tool.exe, executable
+});
+
+test("release archives are reproducible: written twice, at different times and with entries in another order, the bytes are identical", () => {
+  const a = { name: "pkg/a", data: new TextEncoder().encode("a".repeat(5000)), mode: 0o755 };
+  const b = { name: "pkg/b/c", data: new TextEncoder().encode("bc"), mode: 0o644 };
+  setSystemTime(new Date("2031-05-06T07:08:09Z"));
+  const first = [tarGz([a, b]), zip([a, b])];
+  setSystemTime(new Date("2033-10-11T12:13:14Z")); // a writer that read the clock would write another time
+  const second = [tarGz([b, a]), zip([b, a])];
+  setSystemTime();
+  expect(sha256(second[0]!)).toBe(sha256(first[0]!));
+  expect(sha256(second[1]!)).toBe(sha256(first[1]!));
+  // SOURCE_DATE_EPOCH moves the one time they carry.
+  expect(archiveEpoch({ SOURCE_DATE_EPOCH: "1700000000" })).toBe(1_700_000_000);
+  expect(sha256(tarGz([a], archiveEpoch({ SOURCE_DATE_EPOCH: "1700000000" })))).not.toBe(sha256(tarGz([a])));
 });
