@@ -96,6 +96,12 @@ function runTool(t: Tool, args: object, ctx: RequestContext): CallOutcome | Prom
     if (tracing.on) tracing.invalidArguments();
     return errorResult(invalidArgumentsText(t, parsed.issues));
   }
+  // JSON.parse reads a number beyond a double's range (1e400) as ±Infinity, which v.number() takes.
+  const overflow = nonFinitePath(parsed.value, "");
+  if (overflow !== undefined) {
+    if (tracing.on) tracing.invalidArguments();
+    return errorResult(invalidArgumentsText(t, [`${overflow || "(arguments)"}: Invalid number: too large for a 64-bit float (it reads as Infinity); send a finite number`]));
+  }
   let value: unknown;
   try {
     value = t.definition.run(parsed.value as never, ctx);
@@ -117,6 +123,27 @@ function runTool(t: Tool, args: object, ctx: RequestContext): CallOutcome | Prom
     );
   }
   return shape(t, value, ctx.connection.registry.options.json);
+}
+
+/**
+ * The path of the first non-finite number in parsed JSON arguments (`a.b[2]`), or undefined. Only an
+ * out-of-range literal such as `1e400` gives one: JSON has no NaN or Infinity.
+ */
+function nonFinitePath(value: unknown, path: string): string | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : path;
+  if (typeof value !== "object" || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nonFinitePath(value[i], `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const k in value) {
+    const found = nonFinitePath((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function shape(t: Tool, value: unknown, json: Parameters<typeof shapeResult>[2]): CallResult {
