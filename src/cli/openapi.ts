@@ -87,14 +87,9 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
   if (bytes > BYTES_WARN) warnings.push(`tools/list is ${bytes} bytes (~${tokens} tokens), over ${BYTES_WARN / 1024} KB of every conversation's context: curate the operations or use --mode dynamic`);
   const lines = [`${titleOf(doc)} ${versionOf(doc)}: ${tools.length} tool${tools.length === 1 ? "" : "s"} (mode ${o.mode ?? "tools"}), tools/list ${bytes} bytes, ~${tokens} tokens`];
   lines.push("", "tools:");
-  if (o.mode === "dynamic") {
-    const ops = operationsOf(doc, o);
-    lines.push(...tools.map((t) => `  ${t.name}`), "", `operations behind them (${ops.length}):`);
-    lines.push(...ops.map((op) => `  ${op.name}  ${op.method} ${op.path}`));
-  } else {
-    const ops = operationsOf(doc, o);
-    lines.push(...ops.map((op) => `  ${op.name}  ${op.method} ${op.path}`));
-  }
+  const ops = operationsOf(doc, o);
+  if (o.mode === "dynamic") lines.push(...tools.map((t) => `  ${t.name}`), "", `operations behind them (${ops.length}):`);
+  lines.push(...operationLines(ops));
   const schemes = schemesOf(doc, "convention");
   if (schemes.size > 0) {
     lines.push("", "credentials, read from the environment at each call:");
@@ -105,6 +100,16 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
   }
   if (warnings.length > 0) lines.push("", ...warnings.map((w) => `warning: ${w}`));
   return { title: titleOf(doc), tools: tools.length, bytes, tokens, names: tools.map((t) => t.name), warnings, text: lines.join("\n") + "\n" };
+}
+
+/**
+ * One line per operation in three columns: the name padded to the longest, the method right-aligned
+ * (so every path starts in the same column), the path.
+ */
+function operationLines(ops: readonly { readonly name: string; readonly method: string; readonly path: string }[]): string[] {
+  const nameWidth = Math.max(0, ...ops.map((op) => op.name.length));
+  const methodWidth = Math.max(0, ...ops.map((op) => op.method.length));
+  return ops.map((op) => `  ${op.name.padEnd(nameWidth)}  ${op.method.padStart(methodWidth)} ${op.path}`);
 }
 
 /**

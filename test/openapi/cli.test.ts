@@ -28,6 +28,10 @@ test("the Swagger Petstore 3.0 (JSON) and 3.1 (YAML) give one tool per operation
   expect(names(a.stdout)).toHaveLength(20);
   expect(names(c.stdout)).toEqual(names(a.stdout));
   expect(names(a.stdout).slice(0, 3)).toEqual(["update_pet", "add_pet", "find_pets_by_status"]);
+  // Columns: names padded to the longest, methods right-aligned, so every path starts in one column.
+  const ops = a.stdout.split("\n").filter((l) => / (GET|PUT|POST|DELETE) \//.test(l));
+  expect(new Set(ops.map((l) => l.indexOf(" /"))).size).toBe(1);
+  expect(ops[0]).toMatch(/^  update_pet {2,}PUT \/pet$/);
   expect(a.stdout).toContain("api_key (apiKey in header api_key): API_KEY_API_KEY");
   expect(a.stdout).not.toContain("warning:");
 });
