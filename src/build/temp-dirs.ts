@@ -7,9 +7,17 @@ const dirs = new Set<string>();
 const children = new Set<{ kill(signal?: number | NodeJS.Signals): void }>();
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const CODES: Record<(typeof SIGNALS)[number], number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
-let listening = false;
 
+/**
+ * A signal while something is registered: kill the children, remove the directories, exit 128+n. With
+ * nothing registered, another listener (`mcpbin dev` forwarding to its server, `preview`) handles it;
+ * when there is none, the process ends as it would without a listener.
+ */
 function onSignal(signal: (typeof SIGNALS)[number]): void {
+  if (dirs.size + children.size === 0) {
+    if (process.listenerCount(signal) > 1) return;
+    process.exit(CODES[signal]);
+  }
   for (const c of children) {
     try {
       c.kill("SIGKILL");
@@ -19,15 +27,10 @@ function onSignal(signal: (typeof SIGNALS)[number]): void {
   process.stderr.write(`mcpbin: interrupted (${signal}); temporary files removed\n`);
   process.exit(CODES[signal]);
 }
-const handlers = Object.fromEntries(SIGNALS.map((s) => [s, () => onSignal(s)])) as Record<(typeof SIGNALS)[number], () => void>;
 
-/** Listens for the signals while anything is registered, and stops once nothing is (so other commands keep their own handling). */
-function update(): void {
-  const want = dirs.size + children.size > 0;
-  if (want === listening) return;
-  listening = want;
-  for (const s of SIGNALS) want ? process.on(s, handlers[s]) : process.off(s, handlers[s]);
-}
+// Listening from the start, not from the first directory: Bun installs a signal handler asynchronously, so
+// one added next to a mkdtemp could miss a signal that follows it at once.
+for (const s of SIGNALS) process.on(s, () => onSignal(s));
 
 function cleanup(): void {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -43,7 +46,6 @@ function cleanup(): void {
 export function tempDir(prefix: string, parent: string = tmpdir()): string {
   const dir = mkdtempSync(join(parent, prefix));
   dirs.add(dir);
-  update();
   return dir;
 }
 
@@ -54,7 +56,6 @@ export function tempDir(prefix: string, parent: string = tmpdir()): string {
 export function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   dirs.delete(dir);
-  update();
 }
 
 /**
@@ -64,7 +65,6 @@ export function removeTempDir(dir: string): void {
  */
 export function keepTempDir(dir: string): void {
   dirs.delete(dir);
-  update();
 }
 
 /**
@@ -73,11 +73,7 @@ export function keepTempDir(dir: string): void {
  */
 export function trackChild(child: { kill(signal?: number | NodeJS.Signals): void; readonly exited: Promise<number> }): void {
   children.add(child);
-  update();
-  void child.exited.finally(() => {
-    children.delete(child);
-    update();
-  });
+  void child.exited.finally(() => children.delete(child));
 }
 
 process.on("exit", cleanup);
