@@ -8,6 +8,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { HttpProcess } from "../http/helpers.ts";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -159,6 +161,24 @@ test("SDK v2 client (2026-07-28): a late upstream's tools arrive on the listen s
   const second = Number((await stderr.nth(/^\[late\] late upstream waiting, pid \d+$/, 2)).split(" ").pop());
   process.kill(second, "SIGUSR1");
   expect(text(await client.callTool({ name: "b2", arguments: {} }))).toBe("b2");
+});
+
+test("proxy --http: SIGTERM ends every child before the proxy exits, the ones still starting too", async () => {
+  const file = join(work, "term.json");
+  writeFileSync(file, JSON.stringify({ mcpServers: { v1: { command: BUN, args: [V1] }, mute: { command: BUN, args: [RAW, "late"], startTimeoutMs: 200 } } }));
+  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", file]);
+  closers.push(() => p.kill());
+  // Each child's stderr reaches ours prefixed with its name.
+  await p.waitForStderr(/^\[v1\] sdk-v1 upstream ready$/m);
+  const mutePid = Number(/^\[mute\] late upstream waiting, pid (\d+)$/m.exec(await p.waitForStderr(/^\[mute\] late upstream waiting, pid \d+$/m))![1]);
+  const client = new ClientV2({ name: "v2-http", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new HttpV2(new URL(p.url)));
+  const v1Pid = Number(text(await client.callTool({ name: "pid", arguments: {} })));
+  await client.close();
+  p.kill("SIGTERM");
+  expect(await p.exited).toBe(0);
+  expect(() => process.kill(v1Pid, 0)).toThrow();
+  expect(() => process.kill(mutePid, 0)).toThrow();
 });
 
 test("a bad upstreams entry: the config and serve() name the key and what is expected", () => {
