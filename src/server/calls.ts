@@ -104,11 +104,15 @@ export class Calls {
     });
   }
 
-  /** Resolves once no request is in flight. */
+  /**
+   * Resolves once no request is in flight but `subscriptions/listen` streams: a stream does no work that a
+   * shutdown should wait for (it ends with its result when {@link abortAll} runs).
+   */
   idle(): Promise<void> {
-    if (this.#inflight.size === 0) return Promise.resolve();
+    const quiet = () => this.#inflight.size === 0 || [...this.#inflight.values()].every((c) => c.spec.name === "subscriptions/listen");
+    if (quiet()) return Promise.resolve();
     return new Promise((resolve) => {
-      const check = () => (this.#inflight.size === 0 ? resolve() : this.#idleWaiters.push(check));
+      const check = () => (quiet() ? resolve() : this.#idleWaiters.push(check));
       this.#idleWaiters.push(check);
     });
   }

@@ -87,6 +87,18 @@ test("2026-07-28 stdio (SDK v2): ctx.client comes from each request's _meta", as
   expect(seen.every((s) => s.version === "2026-07-28")).toBe(true);
 });
 
+test("2026-07-28 stdio: an open subscriptions/listen stream does not hold the shutdown: at EOF it ends with its result and the process exits without waiting for the grace", async () => {
+  const p = new McpProcess([bin]);
+  closers.push(() => p.kill());
+  p.send({ jsonrpc: "2.0", id: "L2", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: { ...META } } });
+  await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
+  p.closeStdin();
+  // Bounded well below the 5 s shutdown grace a call in flight would get.
+  const ended = await p.waitFor((x) => x.id === "L2", 3000);
+  expect(ended.result).toBeDefined();
+  expect(await Promise.race([p.exited, Bun.sleep(3000).then(() => "still running")])).toBe(0);
+});
+
 test("rateLimit: the third call in a minute is an isError result with a retry hint; listing is not counted", async () => {
   const { client } = await stdioV1({ FRAMEWORK_RATE: "2" });
   expect(text(await client.callTool({ name: "echo", arguments: { text: "a" } }))).toBe("A");
