@@ -55,7 +55,8 @@ export class Session implements Connection {
     readonly table: MethodTable = TABLE,
   ) {
     this.outbound = new Outbound(notify);
-    this.subscriptions = new Subscriptions(notify);
+    // A subscription to a provider's URI (an upstream's) is released upstream when the session ends.
+    this.subscriptions = new Subscriptions(notify, registry.content.providers.length > 0 ? (uri) => registry.content.providerOf(uri)?.unsubscribe(uri) : undefined);
   }
 
   /** Sends a line to the client (Connection). */

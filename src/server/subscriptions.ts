@@ -24,8 +24,15 @@ export class Subscriptions {
   readonly #streams = new Map<RequestId, { readonly list: boolean; readonly prompts: boolean; readonly uris: ReadonlySet<string> }>();
   #stop: (() => void) | undefined;
 
-  /** @param send - writes a line to the client; `relatedId` names a listen stream (HTTP routes it there). */
-  constructor(readonly send: (line: string, relatedId: RequestId | undefined) => void) {}
+  /**
+   * @param send - writes a line to the client; `relatedId` names a listen stream (HTTP routes it there).
+   * @param dropped - called for each legacy subscription still held when the connection ends (a content
+   *   provider's upstream subscription is released then).
+   */
+  constructor(
+    readonly send: (line: string, relatedId: RequestId | undefined) => void,
+    readonly dropped?: (uri: string) => void,
+  ) {}
 
   /** Legacy subscriptions held. */
   get size(): number {
@@ -78,6 +85,7 @@ export class Subscriptions {
 
   /** Stops every delivery (the connection ended). */
   close(): void {
+    if (this.dropped) for (const uri of this.#uris) this.dropped(uri);
     this.#uris.clear();
     this.#streams.clear();
     this.#listChanges = false;

@@ -199,3 +199,17 @@ test("proxy --http, SDK v2 client at 2026-07-28: a prompt that asks, relayed acr
   expect(asked.map((a) => a.message)).toEqual(["Who is the audience?", "Your name?"]);
   expect(v.checked.responses).toBeGreaterThanOrEqual(4);
 });
+
+test("proxy --http, SDK v1 client in a legacy session: a subscription still held when the session ends is released upstream", async () => {
+  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", serversFile]);
+  closers.push(() => p.kill("SIGTERM"));
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const transport = new StreamableHTTPClientTransport(new URL(p.url));
+  const client = new ClientV1({ name: "v1-http", version: "1.0.0" });
+  await client.connect(transport);
+  await client.subscribeResource({ uri: "v1+docs://readme" });
+  await p.waitForStderr(/\[v1\] subscribed docs:\/\/readme/);
+  await transport.terminateSession();
+  await client.close();
+  await p.waitForStderr(/\[v1\] unsubscribed docs:\/\/readme/);
+});
