@@ -1,7 +1,7 @@
 /** @module Runs a server's Registry for the process: over stdio, or over Streamable HTTP when asked; tracing around it. */
 import { contract } from "./runtime/contract.ts";
 import { writeSync } from "node:fs";
-import { guardStdout } from "./runtime/stdout-guard.ts";
+import { guardStdout, stdinIsTerminal } from "./runtime/stdout-guard.ts";
 import { stateKeyProblem } from "./ask/state.ts";
 import type { Registry } from "./server/registry.ts";
 import type { ServerOptions } from "./server/options.ts";
@@ -47,7 +47,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions, hooks: {
     .then(async () => {
       if (!http) {
         // Started by hand in a terminal: say what this is, instead of waiting silently.
-        if (process.stdin.isTTY) process.stderr.write(ttyBanner(registry, compiled));
+        if (stdinIsTerminal()) process.stderr.write(ttyBanner(registry, compiled));
         return serveStdio(registry);
       }
       const { serveHttp } = await import("./transport/http.ts");

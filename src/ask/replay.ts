@@ -3,7 +3,6 @@
  * answered from the replayed answers when it can be, and the first unanswered one ends the round with
  * `input_required`, its `inputRequests` and a new signed `requestState`.
  */
-import { randomBytes } from "node:crypto";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { checkAnswer, type AskKind } from "./answers.ts";
 import { AskError } from "./errors.ts";
@@ -77,7 +76,7 @@ export class ModernAsker implements Asker {
     this.#previous = previous;
     this.#responses = responses;
     this.#now = now;
-    this.callId = typeof previous?.c === "string" ? previous.c : randomBytes(9).toString("base64url");
+    this.callId = typeof previous?.c === "string" ? previous.c : Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString("base64url");
     this.round = (previous?.r ?? 0) + 1;
     this.stopped = new Promise<InputRequired>((resolve, reject) => {
       this.#resolve = resolve;

@@ -1,5 +1,4 @@
 /** @module One ask, era-neutral: the capability check of the version in force, the request's method and params, and what the tool gets from the client's answer. */
-import { randomUUID } from "node:crypto";
 import { ASK_METHOD, checkAnswer, type AskKind } from "./answers.ts";
 import { elicitation, isElicitForm } from "./elicit-schema.ts";
 import { AskError, ElicitSchemaError } from "./errors.ts";
@@ -64,7 +63,7 @@ export function prepareElicit(request: ElicitFormRequest<ElicitObjectSchema> | E
       throw new AskError("bad-request", `the elicitation URL ${JSON.stringify(request.url)} is not an absolute URL`);
     }
     const params: Record<string, unknown> = { mode: "url", message: request.message, url: url.href };
-    if (version === "2025-11-25") params.elicitationId = request.elicitationId ?? randomUUID();
+    if (version === "2025-11-25") params.elicitationId = request.elicitationId ?? crypto.randomUUID();
     return { kind: "elicit", method: ASK_METHOD.elicit, params, key, finish: (a) => ({ action: shaped("elicit", a).action }) };
   }
   if (request.mode !== undefined && request.mode !== "form") throw new AskError("bad-request", `elicitation mode ${JSON.stringify(request.mode)} is neither "form" nor "url"`);

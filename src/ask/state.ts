@@ -1,7 +1,9 @@
 /** @module The 2026-07-28 `requestState` codec: the answers so far, bound to the request, HMAC-SHA256 signed, bounded in size, expiring. */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { AskKind } from "./answers.ts";
+
+// node:crypto is required on first use, not imported: a static import is hoisted into every start (+6 M instructions, docs/benchmarks.md).
+const nodeCrypto = (): typeof import("node:crypto") => require("node:crypto") as typeof import("node:crypto");
 
 /** The largest `requestState` sent or accepted, in bytes (base64url text). */
 export const MAX_STATE_BYTES = 256 * 1024;
@@ -51,7 +53,7 @@ export function stateKey(): Buffer {
   const problem = stateKeyProblem(process.env);
   if (problem) throw new Error(problem);
   const text = process.env.MCPBIN_STATE_KEY;
-  key = text ? Buffer.from(text, "utf8") : randomBytes(32);
+  key = text ? Buffer.from(text, "utf8") : nodeCrypto().randomBytes(32);
   return key;
 }
 
@@ -74,7 +76,7 @@ export function stateKeyProblem(env: Record<string, string | undefined>): string
  * @param args - the arguments as the client sent them.
  */
 export function argumentsDigest(args: unknown): string {
-  return createHash("sha256").update(canonical(args)).digest("base64url").slice(0, 22);
+  return nodeCrypto().createHash("sha256").update(canonical(args)).digest("base64url").slice(0, 22);
 }
 
 function canonical(x: unknown): string {
@@ -86,7 +88,7 @@ function canonical(x: unknown): string {
 }
 
 function sign(body: string, k: Buffer): string {
-  return createHmac("sha256", k).update(PREFIX).update(body).digest("base64url");
+  return nodeCrypto().createHmac("sha256", k).update(PREFIX).update(body).digest("base64url");
 }
 
 /**
@@ -123,7 +125,7 @@ export function decodeState(text: unknown, binding: StateBinding, now: number = 
   const body = text.slice(PREFIX.length, dot);
   const mac = Buffer.from(text.slice(dot + 1), "base64url");
   const expected = Buffer.from(sign(body, k), "base64url");
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+  if (mac.length !== expected.length || !nodeCrypto().timingSafeEqual(mac, expected)) {
     return bad("failed its integrity check (tampered, or issued by another server: set the same MCPBIN_STATE_KEY in every process)");
   }
   let p: StatePayload;

@@ -22,6 +22,19 @@ export function guardStdout(): StdoutGuard {
   return (c.stdoutGuard = { fd: 1, mode: "patch" });
 }
 
+/** libc's isatty, bound with dup/dup2 when the guard loaded them. */
+let isattyOf: ((fd: number) => number) | undefined;
+
+/**
+ * Whether stdin is a terminal (a person started the server by hand). Asks libc's `isatty(0)` through the
+ * library the guard already loaded: reading `process.stdin.isTTY` builds Node's stdin stream, which
+ * costs a start-up ~15 M instructions (docs/benchmarks.md). Without the fd guard it falls back to that.
+ */
+export function stdinIsTerminal(): boolean {
+  if (isattyOf !== undefined) return isattyOf(0) === 1;
+  return process.stdin.isTTY === true;
+}
+
 function tryDup(): number | undefined {
   if (process.platform !== "linux" && process.platform !== "darwin") return undefined;
   try {
@@ -29,7 +42,9 @@ function tryDup(): number | undefined {
     const lib = dlopen(process.platform === "darwin" ? "libc.dylib" : "libc.so.6", {
       dup: { args: [FFIType.i32], returns: FFIType.i32 },
       dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+      isatty: { args: [FFIType.i32], returns: FFIType.i32 },
     });
+    isattyOf = lib.symbols.isatty;
     const saved = lib.symbols.dup(1);
     if (saved < 0) return undefined;
     if (lib.symbols.dup2(2, 1) < 0) return undefined;

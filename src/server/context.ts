@@ -196,6 +196,7 @@ export class RequestContext implements ToolContext {
   #controller: AbortController | undefined;
   #lastProgress: number | undefined;
   #asker: Asker | undefined;
+  #lazyAsker: { make(): Asker } | undefined;
 
   /**
    * @param connection - where the request arrived.
@@ -303,8 +304,17 @@ export class RequestContext implements ToolContext {
     this.#asker = a;
   }
 
+  /**
+   * Like {@link asker}, made on first use by `lazy.make()`: a 2026-07-28 round with no `requestState`
+   * or `inputResponses` to verify (src/server/rounds.ts), since most calls never ask.
+   */
+  askLater(lazy: { make(): Asker }): void {
+    this.#lazyAsker = lazy;
+  }
+
   get #ask(): Asker {
-    return (this.#asker ??= this.era === "legacy" ? new LegacyAsker(this, this.connection.registry.options.askTimeoutMs) : NO_ASKS);
+    return (this.#asker ??=
+      this.#lazyAsker !== undefined ? this.#lazyAsker.make() : this.era === "legacy" ? new LegacyAsker(this, this.connection.registry.options.askTimeoutMs) : NO_ASKS);
   }
 
   /** The capabilities the client declared (legacy: at `initialize`; 2026-07-28: this request's `_meta`). */
@@ -337,7 +347,9 @@ export class RequestContext implements ToolContext {
 
   /** 2026-07-28: the id of the call that this request's round belongs to (the same in every round of it); undefined otherwise. */
   get callId(): string | undefined {
-    return this.#asker instanceof ModernAsker ? this.#asker.callId : undefined;
+    if (this.era !== "modern") return undefined;
+    const a = this.#ask;
+    return a instanceof ModernAsker ? a.callId : undefined;
   }
 
   /**

@@ -7,7 +7,31 @@ import type { RequestContext } from "./context.ts";
 
 export { InputRequired };
 
-const rounds = new WeakMap<RequestContext, ModernAsker>();
+/**
+ * The round of one request. Its asker (which verifies the retry fields, draws the call id and holds
+ * the promise the round ends with) is made at once when there is a `requestState` or `inputResponses`
+ * to verify (or tracing names the round), else on the first ask: most calls never ask, and a call
+ * that does not pays nothing for it (docs/benchmarks.md).
+ */
+class Round {
+  asker: ModernAsker | undefined = undefined;
+  /** Set by raceRound while the asker is not made yet: told when it is. */
+  onAsker: ((a: ModernAsker) => void) | undefined = undefined;
+  constructor(
+    readonly ctx: RequestContext,
+    readonly binding: { method: string; name: string; args: unknown },
+    readonly retry: { requestState?: unknown; inputResponses?: unknown },
+  ) {}
+
+  make(): ModernAsker {
+    const ctx = this.ctx;
+    const a = (this.asker = modernAsker(ctx.features.version, ctx.clientCapabilities, this.binding, this.retry));
+    this.onAsker?.(a);
+    return a;
+  }
+}
+
+const rounds = new WeakMap<RequestContext, Round>();
 
 /**
  * Starts the round of a 2026-07-28 request that may ask (MCP basic/patterns/mrtr): verifies its
@@ -20,8 +44,13 @@ const rounds = new WeakMap<RequestContext, ModernAsker>();
  */
 export function beginRound(ctx: RequestContext, binding: { method: string; name: string; args: unknown }, retry: { requestState?: unknown; inputResponses?: unknown }): void {
   if (ctx.era !== "modern") return;
-  const asker = modernAsker(ctx.features.version, ctx.clientCapabilities, binding, retry);
-  rounds.set(ctx, asker);
+  const round = new Round(ctx, binding, retry);
+  rounds.set(ctx, round);
+  if (retry.requestState === undefined && retry.inputResponses === undefined && !tracing.on) {
+    ctx.askLater(round);
+    return;
+  }
+  const asker = round.make();
   ctx.asker = asker;
   if (tracing.on) tracing.round(asker.callId, asker.round);
 }
@@ -34,8 +63,41 @@ export function beginRound(ctx: RequestContext, binding: { method: string; name:
  * @returns its value, or the InputRequired of the round; rejects with the round's RpcError or AskError.
  */
 export function raceRound<T>(ctx: RequestContext, pending: PromiseLike<T>): PromiseLike<T | InputRequired> {
-  const asker = rounds.get(ctx);
-  if (!asker) return pending;
+  const round = rounds.get(ctx);
+  if (!round) return pending;
+  if (round.asker) return raceAsker(ctx, pending, round.asker);
+  // Not asked yet: the asker made by a later ask joins the race then.
+  return new Promise<T | InputRequired>((resolve, reject) => {
+    let settled = false;
+    pending.then(
+      (x) => {
+        settled = true;
+        resolve(x);
+      },
+      (e: unknown) => {
+        settled = true;
+        reject(e);
+      },
+    );
+    round.onAsker = (a) => {
+      a.stopped.then(
+        (x) => {
+          if (settled) return;
+          settled = true;
+          ctx.abort(new RoundEnded());
+          resolve(x);
+        },
+        (e: unknown) => {
+          if (settled) return;
+          settled = true;
+          reject(e);
+        },
+      );
+    };
+  });
+}
+
+function raceAsker<T>(ctx: RequestContext, pending: PromiseLike<T>, asker: ModernAsker): PromiseLike<T | InputRequired> {
   return Promise.race([pending, asker.stopped]).then((x) => {
     if (x instanceof InputRequired) ctx.abort(new RoundEnded());
     return x;
