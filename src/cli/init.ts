@@ -1,5 +1,5 @@
 /** @module mcpbin init: scaffolds a project that builds and tests out of the box. */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
@@ -68,7 +68,7 @@ test("greet refuses an empty name", async () => {
     ".gitignore": "node_modules/\ndist/\n",
     "README.md": `# ${name}
 
-An MCP server built with [mcpbin](https://www.npmjs.com/package/mcpbin): tools in \`tools/\`, one executable.
+An MCP server built with mcpbin ([its README](node_modules/mcpbin/README.md) after \`npm install\`): tools in \`tools/\`, one executable.
 
 \`\`\`sh
 npm install
@@ -110,12 +110,38 @@ export function projectName(dir: string): string {
 }
 
 /**
- * The scaffold's `mcpbin` dependency: `^<version>` when this mcpbin is an installed package (it lies in a
- * `node_modules` folder), a `file:` link to it when it runs from a clone.
+ * The scaffold's `mcpbin` dependency. From a clone (no `node_modules` in `root`): a `file:` link to it. From an
+ * installed package: what the project that installed it asked for, when that is not a registry range (a
+ * tarball or folder as `file:<absolute path>`, resolved against that project; a git or URL spec as written),
+ * since mcpbin is not on the npm registry and `^<version>` would not install; else `^<version>`.
  * @param root - the mcpbin package's folder.
  */
 export function defaultMcpbinSpec(root: string): string {
-  return root.split(/[\\/]/).includes("node_modules") ? `^${pkg.version}` : `file:${root}`;
+  const installed = [...root.matchAll(/[\\/]node_modules(?=[\\/]|$)/g)].pop();
+  if (!installed) return `file:${root}`;
+  return installedSpec(root.slice(0, installed.index) || "/") ?? `^${pkg.version}`;
+}
+
+/**
+ * The `mcpbin` spec in `project`'s package.json when it names a tarball, a folder, git or a URL (a `file:` or
+ * relative path made absolute against `project`); undefined for a registry range, a missing or unreadable file.
+ */
+function installedSpec(project: string): string | undefined {
+  let manifest: Record<string, Record<string, unknown> | undefined>;
+  try {
+    manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+  for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+    const spec = manifest[field]?.mcpbin;
+    if (typeof spec !== "string") continue;
+    const path = spec.startsWith("file:") ? spec.slice(5) : /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(spec) ? spec : undefined;
+    if (path !== undefined) return `file:${resolve(project, path)}`;
+    if (/^(git\+|git:|github:|gitlab:|bitbucket:|https?:)/.test(spec)) return spec;
+    return undefined;
+  }
+  return undefined;
 }
 
 /**

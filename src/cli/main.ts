@@ -51,8 +51,8 @@ Usage:
                  (--json: the tools/call result as sent; exit 1 on an isError result)
   mcpbin init [dir] [--mcpbin SPEC]
                  scaffold a project: config, tools/, a test, package.json, README;
-                 SPEC is its mcpbin dependency (default ^${pkg.version} when this mcpbin is
-                 an installed package, a file: link to it when it runs from a clone)
+                 SPEC is its mcpbin dependency (default: a file: link to this clone, or,
+                 installed, the tarball/folder/git spec it was installed from, else ^${pkg.version})
   mcpbin release [entry.ts | --config FILE] [--targets LIST] [--outdir DIR]
                  one archive per platform plus SHA256SUMS in DIR (default dist/release);
                  LIST is comma-separated from ${RELEASE_PLATFORMS.slice(0, 3).join(", ")},

@@ -1,6 +1,6 @@
 // mcpbin init: the scaffold's output, and that it tests, lists, calls, builds and serves out of the box (mcpbin linked, offline).
 import { afterAll, beforeAll, expect, test, setDefaultTimeout } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUN, McpProcess, ROOT } from "../helpers/proc.ts";
@@ -101,4 +101,20 @@ test("mcpbin init from an installed package depends on mcpbin@^<version>; from a
   expect(defaultMcpbinSpec("/home/me/app/node_modules/mcpbin")).toBe(`^${pkg.version}`);
   expect(defaultMcpbinSpec("C:\\app\\node_modules\\mcpbin")).toBe(`^${pkg.version}`);
   expect(defaultMcpbinSpec("/home/me/src/mcpbin")).toBe("file:/home/me/src/mcpbin");
+});
+
+test("mcpbin init installed from a tarball, a folder or git depends on what the installing project asked for (mcpbin is not on the registry)", async () => {
+  const { defaultMcpbinSpec } = await import("../../src/cli/init.ts");
+  const pkg = (await import("../../package.json", { with: { type: "json" } })).default as { version: string };
+  const spec = (mcpbinSpec: string, field = "dependencies"): [string, string] => {
+    const app = mkdtempSync(join(parent, "installed-"));
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", [field]: { mcpbin: mcpbinSpec } }));
+    return [app, defaultMcpbinSpec(join(app, "node_modules", "mcpbin"))];
+  };
+  let [app, got] = spec("file:../mcpbin-0.1.0.tgz");
+  expect(got).toBe(`file:${join(app, "..", "mcpbin-0.1.0.tgz")}`);
+  [app, got] = spec("./vendor/mcpbin", "devDependencies");
+  expect(got).toBe(`file:${join(app, "vendor", "mcpbin")}`);
+  expect(spec("git+https://example.com/me/mcpbin.git")[1]).toBe("git+https://example.com/me/mcpbin.git");
+  expect(spec("^0.1.0")[1]).toBe(`^${pkg.version}`);
 });

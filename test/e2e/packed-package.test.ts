@@ -13,6 +13,7 @@ setDefaultTimeout(240_000);
 const node = Bun.which("node");
 const npm = Bun.which("npm");
 let dir = "";
+let tgz = "";
 // Node and npm only: the user's PATH has no bun.
 const env = { ...process.env, PATH: [node, npm].map((p) => p!.replace(/\/[^/]+$/, "")).concat("/usr/bin", "/bin").join(":") };
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcpbin-packed-"));
   const packed = await run([npm, "pack", "--silent", "--pack-destination", dir], ROOT);
   expect(packed.code).toBe(0);
-  const tgz = join(dir, packed.stdout.trim().split("\n").pop()!);
+  tgz = join(dir, packed.stdout.trim().split("\n").pop()!);
   const user = join(dir, "user");
   await Bun.write(join(user, "package.json"), JSON.stringify({ name: "user-tools", private: true, type: "module" }));
   const installed = await run([npm, "install", "--no-audit", "--no-fund", "--prefer-offline", tgz], user);
@@ -69,10 +70,18 @@ test.skipIf(!node || !npm)("the installed mcpbin command runs on the pinned Bun 
   }
 });
 
-test.skipIf(!node || !npm)("mcpbin init from the installed package depends on mcpbin@^<version>, not a file: link", async () => {
+test.skipIf(!node || !npm)("mcpbin init from a tarball install depends on that tarball, and the scaffold installs, tests and calls its tool", async () => {
   const user = join(dir, "user");
   const r = await run([join(user, "node_modules/.bin/mcpbin"), "init", "scaffold"], user);
   expect(r.code).toBe(0);
-  const scaffold = JSON.parse(readFileSync(join(user, "scaffold/package.json"), "utf8"));
-  expect(scaffold.dependencies.mcpbin).toBe(`^${pkg.version}`);
+  const scaffold = join(user, "scaffold");
+  // mcpbin is not on the npm registry: ^<version> would fail `npm install` with a 404.
+  expect(JSON.parse(readFileSync(join(scaffold, "package.json"), "utf8")).dependencies.mcpbin).toBe(`file:${tgz}`);
+  const installed = await run([npm!, "install", "--no-audit", "--no-fund", "--prefer-offline"], scaffold);
+  if (installed.code !== 0) throw new Error(`npm install in the scaffold failed:\n${installed.stderr}`);
+  const tested = await run([npm!, "test"], scaffold);
+  if (tested.code !== 0) throw new Error(`npm test in the scaffold failed:\n${tested.stdout}\n${tested.stderr}`);
+  expect(tested.stderr).toContain("2 pass");
+  const called = await run([join(scaffold, "node_modules/.bin/mcpbin"), "call", "greet", '{"name": "Ada"}'], scaffold);
+  expect(called).toMatchObject({ code: 0, stdout: "Hello, Ada!\n" });
 });
