@@ -52,8 +52,20 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
   const resources = c.fixedEntries.map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from?.source ?? null }));
   const templates = c.templates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, mimeType: t.definition.mimeType ?? null, source: t.source ?? null }));
   const prompts = [...c.prompts.values()].map((p) => ({ name: p.name, arguments: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)), source: p.source ?? null }));
+  // Upstreams are started only when the server runs: named here (never their env, headers or args), so a
+  // hub of `tools: []` does not read as an empty server.
+  const upstreams = Object.entries(registry.options.upstreams ?? {}).map(([name, u]) => ({
+    name,
+    transport: u.url !== undefined ? "http" : "stdio",
+    start: u.disabled ? "disabled" : (u.start ?? "eager"),
+  }));
   if (json) {
-    const extra = { ...(resources.length ? { resources } : {}), ...(templates.length ? { resourceTemplates: templates } : {}), ...(prompts.length ? { prompts } : {}) };
+    const extra = {
+      ...(resources.length ? { resources } : {}),
+      ...(templates.length ? { resourceTemplates: templates } : {}),
+      ...(prompts.length ? { prompts } : {}),
+      ...(upstreams.length ? { upstreams } : {}),
+    };
     return JSON.stringify({ name: registry.options.name, version: registry.options.version, tools: rows, ...extra }, null, 2) + "\n";
   }
   const script = displayPath(src.path);
@@ -69,7 +81,13 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
   if (resources.length) sections.push(renderTable([["RESOURCE", "NAME", "MIME TYPE", "SOURCE"], ...resources.map((r) => [r.uri, r.name, r.mimeType ?? "-", where(r.source ?? undefined)])]));
   if (templates.length) sections.push(renderTable([["TEMPLATE", "NAME", "MIME TYPE", "SOURCE"], ...templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "-", where(t.source ?? undefined)])]));
   if (prompts.length) sections.push(renderTable([["PROMPT", "ARGUMENTS", "SOURCE"], ...prompts.map((p) => [p.name, p.arguments.join(", ") || "-", where(p.source ?? undefined)])]));
-  return `${registry.options.name} ${registry.options.version}: ${n} tool${n === 1 ? "" : "s"}\n\n${sections.join("\n\n")}\n`;
+  if (upstreams.length)
+    sections.push(
+      renderTable([["UPSTREAM", "TRANSPORT", "START"], ...upstreams.map((u) => [u.name, u.transport, u.start])]) +
+        "\n(their tools join when the server runs; mcpbin list shows the own tools only)",
+    );
+  const own = upstreams.length ? ` of its own, ${upstreams.length} upstream${upstreams.length === 1 ? "" : "s"}` : "";
+  return `${registry.options.name} ${registry.options.version}: ${n} tool${n === 1 ? "" : "s"}${own}\n\n${sections.join("\n\n")}\n`;
 }
 
 /** Columns padded to their widest cell, two spaces apart (the last column unpadded). */

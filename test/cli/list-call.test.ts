@@ -65,6 +65,44 @@ test("list in a directory with warnings prints them on stderr and the table on s
   expect(r.stderr).toContain('mcpbin: warning: exclude pattern "nope_*" matches no tool (tools: alpha)');
 });
 
+test("list of a config with upstreams names them (transport, start) and never their secrets, without starting them", async () => {
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({
+      tools: [],
+      upstreams: {
+        gh: { command: "/nonexistent/github-mcp", args: ["--token", "s3cret-arg"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } },
+        docs: { url: "https://docs.example.com/mcp?key=s3cret-url", headers: { Authorization: "Bearer s3cret-header" }, start: "lazy" },
+        old: { command: "/nonexistent/old", disabled: true },
+      },
+    }),
+  });
+  const r = await mcpbin(["list"], dir);
+  expect(r.code).toBe(0);
+  // A started upstream would have said "cannot start" on stderr.
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toBe(
+    [
+      "t 1.0.0: 0 tools of its own, 3 upstreams",
+      "",
+      "NAME  TITLE  PARAMETERS  REQUIRED  SOURCE",
+      "",
+      "UPSTREAM  TRANSPORT  START",
+      "gh        stdio      eager",
+      "docs      http       lazy",
+      "old       stdio      disabled",
+      "(their tools join when the server runs; mcpbin list shows the own tools only)",
+      "",
+    ].join("\n"),
+  );
+  const json = await mcpbin(["list", "--json"], dir);
+  expect(JSON.parse(json.stdout).upstreams).toEqual([
+    { name: "gh", transport: "stdio", start: "eager" },
+    { name: "docs", transport: "http", start: "lazy" },
+    { name: "old", transport: "stdio", start: "disabled" },
+  ]);
+  expect(json.stdout + r.stdout).not.toContain("s3cret");
+});
+
 test("list and call end even when a module leaves a timer running", async () => {
   const dir = writeProject({
     "mcpbin.config.ts": configSource({ tools: ["tools"] }),
