@@ -3,6 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
 import { ConfigError, type McpbinConfig } from "./define.ts";
 import { checkConfig } from "./schema.ts";
+import { syntaxErrorText } from "../runtime/startup.ts";
 
 /** The name `mcpbin` looks for when no config or entry is given. */
 export const DEFAULT_CONFIG = "mcpbin.config.ts";
@@ -46,8 +47,10 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
   return { config: checkConfig(mod.default, label), file, dir: dirname(file), label };
 }
 
-/** The first line of an error's message. */
+/** The first line of an error's message; for a Bun syntax error (an AggregateError of BuildMessages), `file:line:col: message` of its first error. */
 export function firstLine(e: unknown): string {
+  const syntax = syntaxErrorText(e, displayPath);
+  if (syntax) return syntax;
   const msg = e instanceof Error ? e.message : String(e);
   return msg.split("\n")[0] ?? msg;
 }

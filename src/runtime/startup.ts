@@ -1,5 +1,22 @@
 /** @module How a server that fails at start-up says so: one line on stderr and exit code 1, not a stack with source. */
 
+import { isAbsolute, relative } from "node:path";
+
+/**
+ * Bun's report of a module that does not parse (an AggregateError, "2 errors building <path>", of
+ * BuildMessages with a `position`) as one line: `file:line:col: message` of the first, `(and N more)`.
+ * @param e - anything thrown by an import.
+ * @param show - how to print the file's path (e.g. relative to the working directory).
+ * @returns the line, or undefined when `e` is not such an error.
+ */
+export function syntaxErrorText(e: unknown, show: (path: string) => string): string | undefined {
+  if (!(e instanceof AggregateError)) return undefined;
+  const first = e.errors[0] as { message?: unknown; position?: { file?: unknown; line?: unknown; column?: unknown } | null } | undefined;
+  if (!first || typeof first.message !== "string") return undefined;
+  const at = first.position && typeof first.position.file === "string" ? `${show(first.position.file)}:${first.position.line}:${first.position.column}: ` : "";
+  return `${at}${first.message.split("\n")[0]}${e.errors.length > 1 ? ` (and ${e.errors.length - 1} more)` : ""}`;
+}
+
 /** mcpbin's own error classes (by `name`, so a second copy of mcpbin is recognised): their message is the whole story. */
 const OWN_ERRORS = new Set([
   "ToolDefinitionError",
@@ -21,6 +38,11 @@ const OWN_ERRORS = new Set([
  * @returns `<name>: <message>` without a trailing newline.
  */
 export function startupErrorText(name: string, e: unknown): string {
+  const syntax = syntaxErrorText(e, (path) => {
+    const rel = relative(process.cwd(), path);
+    return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  });
+  if (syntax) return `${name}: ${syntax}`;
   if (e instanceof Error) {
     if (OWN_ERRORS.has(e.name)) return `${name}: ${e.message.split("\n")[0]}`;
     return `${name}: ${e.stack ?? `${e.name}: ${e.message}`}`;

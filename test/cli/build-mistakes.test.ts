@@ -66,3 +66,23 @@ test("input that is not a schema: a raw JSON Schema object and the MCP SDK's zod
   expect(line).toStartWith('mcpbin: server.ts failed to load: tool "shaped": "input" must be');
   expect(line).toEndWith("got an object of schemas, like the MCP SDK's zod shape { a: z.string() }: wrap it, z.object({...}) (zod 4) or v.object({...}) (valibot)");
 });
+
+test("a syntax error fails build, list and dev with its file, line and column, in a script, a tools module and the config", async () => {
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ name: "proj", tools: ["tools"] }),
+    "tools/a.ts": `import { tool } from "mcpbin";\nexport const a = tool({ name: "a", description: "x", run: () => 1 );\n`,
+    "server.ts": script(`const t = tool({ name: "a", description: "x", run: () => 1 );\nawait serve({ name: "s", version: "1.0.0", tools: [t] });`),
+    "broken/mcpbin.config.ts": `import { defineConfig } from "mcpbin";\nexport default defineConfig({ name: "b", version: "1.0.0", tools: [] ;\n`,
+  });
+  // Bun's own words were "2 errors building <absolute path>": no position, no reason.
+  const scriptLine = 'mcpbin: server.ts failed to load: server.ts:3:60: Expected "}" but found ")" (and 1 more)';
+  expect(oneLineError(await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir))).toBe(scriptLine);
+  expect(oneLineError(await mcpbin(["list", "server.ts"], dir))).toBe(scriptLine);
+  expect(existsSync(join(dir, "dist/s"))).toBe(false);
+  // dev reports it as the server's start-up error, not an AggregateError stack.
+  expect(oneLineError(await mcpbin(["dev", "server.ts"], dir))).toBe('mcpbin: server.ts:3:60: Expected "}" but found ")" (and 1 more)');
+  expect(oneLineError(await mcpbin(["list"], dir))).toBe('mcpbin: tools/a.ts failed to load: tools/a.ts:2:67: Expected "}" but found ")" (and 1 more)');
+  expect(oneLineError(await mcpbin(["list", "--config", "broken/mcpbin.config.ts"], dir))).toMatch(
+    /^mcpbin: broken\/mcpbin\.config\.ts: the config file failed to load: broken\/mcpbin\.config\.ts:2:\d+: Expected "\}" but found ";"/,
+  );
+});
