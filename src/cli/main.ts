@@ -10,6 +10,7 @@ import { loadSource, pickSource, type Source } from "./source.ts";
 import { bundle } from "./bundle.ts";
 import { devWatch } from "./watch.ts";
 import { scanEnv } from "./env-scan.ts";
+import { upstreamVars } from "../client/servers-file.ts";
 import { servedHttp, type ServedHttp } from "../build/precompute.ts";
 import { keepTempDir } from "../build/temp-dirs.ts";
 import { prepareEntry } from "./project-build.ts";
@@ -236,7 +237,10 @@ async function buildSource(src: Source, o: { outfile?: string; target?: string; 
     const built = await buildProject(src.path, o);
     path = built.path;
     name = serverName = built.project.config.name;
-    env = built.env.map((e) => e.name);
+    const upstreams = (built.project.options.upstreams ?? {}) as Readonly<Record<string, unknown>>;
+    // The upstreams' `${VAR}`s are read at start from the executable's environment, which a client's
+    // stdio launch keeps minimal: each needs its slot in the printed configuration too.
+    env = [...new Set([...built.env.map((e) => e.name), ...upstreamVars(upstreams)])].sort();
     http = servedHttp(built.project.options.http);
     const left = built.project.modules.length - built.modules.length;
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;

@@ -44,6 +44,27 @@ export interface ParsedServers {
   readonly problems: string[];
 }
 
+/** `${VAR}`, `${env:VAR}` and `${VAR:-default}`: the name, then the default. */
+const VAR = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * The environment variables the `${VAR}` expansions of upstream entries read (in every string of an
+ * entry: command, args, env, cwd, url, headers), so a built server's client configuration can give
+ * each a slot; disabled entries are left out.
+ * @param entries - name → entry, as written (not yet expanded).
+ * @returns the names, sorted, each once.
+ */
+export function upstreamVars(entries: Readonly<Record<string, unknown>>): string[] {
+  const names = new Set<string>();
+  const walk = (x: unknown): void => {
+    if (typeof x === "string") for (const m of x.matchAll(VAR)) names.add(m[1]!);
+    else if (Array.isArray(x)) x.forEach(walk);
+    else if (isObject(x)) Object.values(x).forEach(walk);
+  };
+  for (const raw of Object.values(entries)) if (!(isObject(raw) && raw.disabled === true)) walk(raw);
+  return [...names].sort();
+}
+
 /**
  * Expands `${VAR}`, `${env:VAR}` (VS Code) and `${VAR:-default}` from `env`.
  * @param s - the text.
@@ -52,7 +73,7 @@ export interface ParsedServers {
  * @throws ServersFileError naming the variable when one without a default is not set.
  */
 export function expandVars(s: string, env: NodeJS.ProcessEnv = process.env): string {
-  return s.replace(/\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, dflt: string | undefined) => {
+  return s.replace(VAR, (_, name: string, dflt: string | undefined) => {
     const v = env[name];
     if (v !== undefined) return v;
     if (dflt !== undefined) return dflt;
