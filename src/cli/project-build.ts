@@ -1,6 +1,7 @@
 /** @module mcpbin build for a project: load it from source (warnings, errors), generate the static entry, compile. */
 import { writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { CliError } from "./errors.ts";
 import { entrySource } from "../build/entry.ts";
 import type { ModuleRef } from "../loader/discover.ts";
 import { loadProject, type LoadedProject } from "../loader/project.ts";
@@ -43,6 +44,26 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
 }
 
 /**
+ * Fails the build when an upstream's `command` is a relative path (`./server`): a client starts the
+ * executable from a working directory of its own, where the path means something else (or nothing).
+ * Resolving it silently against the config's folder would bake in a path the author never wrote, so the
+ * author is asked for an absolute one (a program name found on PATH, such as `npx`, is fine).
+ * @param upstreams - the config's `upstreams`, as written.
+ * @param file - the config file (absolute), for the suggested path.
+ * @param label - how the config is named in messages.
+ * @throws CliError naming the upstream, the path and the absolute path it would mean from the config's folder.
+ */
+function relativeCommands(upstreams: Readonly<Record<string, unknown>>, file: string, label: string): void {
+  for (const [name, raw] of Object.entries(upstreams)) {
+    const command = typeof raw === "object" && raw !== null ? (raw as { command?: unknown }).command : undefined;
+    if (typeof command !== "string" || isAbsolute(command) || command.startsWith("${") || !/[\\/]/.test(command)) continue;
+    throw new CliError(
+      `${label}: upstream "${name}": "command" is a relative path (${JSON.stringify(command)}), which a client would resolve from its own working directory; give an absolute path, such as ${JSON.stringify(resolve(dirname(file), command))}`,
+    );
+  }
+}
+
+/**
  * Builds one executable from a config: {@link prepareEntry}, then `compile()`.
  * @param configPath - the config file.
  * @param o - `outfile` (default `dist/<name>` in the working directory) and Bun `target`.
@@ -53,6 +74,7 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
 export async function buildProject(configPath: string, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[]; env: EnvVar[] }> {
   const prepared = await prepareEntry(configPath);
   try {
+    relativeCommands(prepared.project.options.upstreams ?? {}, prepared.project.file, prepared.project.label);
     const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
     const path = await compile({ entry: prepared.entry, outfile, target: o.target, smol: o.smol, label: prepared.project.label });
     return { path, project: prepared.project, modules: prepared.modules, env: scanEnv(prepared.entry) };

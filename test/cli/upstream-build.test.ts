@@ -1,15 +1,16 @@
 // `mcpbin build` of a config with upstreams: the printed client configuration has an `env` slot for every
 // variable the upstreams' `${VAR}`s read (a client's stdio launch passes only those), the executable started
-// with them filled in reaches the upstream, started without them names each upstream and variable left out.
+// with them filled in reaches the upstream, started without them names each upstream and variable left out;
+// a relative upstream command fails the build in one line.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
 import { pumpLines, stderrLines } from "../client/lines.ts";
-import { mcpbin } from "./run-cli.ts";
+import { mcpbin, oneLineError } from "./run-cli.ts";
 
 setDefaultTimeout(60_000);
 
@@ -73,4 +74,13 @@ test("started without them, stderr names each upstream and the variable it left 
     p.kill();
     await p.exited;
   }
+});
+
+test("a relative upstream command fails the build in one line naming the upstream and the absolute path to give; nothing is built", async () => {
+  const dir = mkdtempSync(join(work, "rel-"));
+  writeFileSync(join(dir, "mcpbin.config.ts"), `import { defineConfig } from ${JSON.stringify(SRC)};\nexport default defineConfig({ name: "rel", version: "1.0.0", tools: [], upstreams: { local: { command: "./server" } } });\n`);
+  expect(oneLineError(await mcpbin(["build", "--outfile", join(dir, "rel")], dir))).toBe(
+    `mcpbin: mcpbin.config.ts: upstream "local": "command" is a relative path ("./server"), which a client would resolve from its own working directory; give an absolute path, such as ${JSON.stringify(join(dir, "server"))}`,
+  );
+  expect(existsSync(join(dir, "rel"))).toBe(false);
 });
