@@ -9,6 +9,7 @@ import { serveStdio } from "./transport/stdio.ts";
 import { HttpOptionsError, isCompiledExecutable, resolveHttp, type ResolvedHttpOptions } from "./transport/http-options.ts";
 import { startTracing, stopTracing } from "./telemetry/start.ts";
 import { installedCollector } from "./runtime/collector.ts";
+import { logName } from "./runtime/log-name.ts";
 
 /**
  * Serves a registry (see `serve()`): under `mcpbin list`/`call`/`build` (a collector is installed) it only
@@ -33,13 +34,13 @@ export function serveRegistry(registry: Registry, given: ServerOptions, hooks: {
   } catch (e) {
     // A compiled executable's user mistyped its command line: one line and exit 2, no stack trace.
     if (!(compiled && e instanceof HttpOptionsError)) throw e;
-    process.stderr.write(`mcpbin: ${e.message}\n`);
+    process.stderr.write(`${logName()}: ${e.message}\n`);
     process.exit(2);
   }
   // The requestState key (2026-07-28 asks): a short MCPBIN_STATE_KEY is refused before serving.
   const keyProblem = stateKeyProblem(process.env);
   if (keyProblem) {
-    process.stderr.write(`mcpbin: ${keyProblem}\n`);
+    process.stderr.write(`${logName()}: ${keyProblem}\n`);
     process.exit(2);
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")
@@ -57,7 +58,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions, hooks: {
       } catch (e) {
         // The port is taken (or cannot be bound): one line and exit 1, whoever holds it.
         if (!(e instanceof HttpOptionsError)) throw e;
-        process.stderr.write(`${compiled ? executableName() : "mcpbin"}: ${e.message}\n`);
+        process.stderr.write(`${logName()}: ${e.message}\n`);
         process.exit(1);
       }
       return served.stopped;

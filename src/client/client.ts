@@ -4,6 +4,7 @@ import { LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../proto
 import { Outbound, OutboundError } from "../server/outbound.ts";
 import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport } from "./transport.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** An implementation's identity (MCP `Implementation`). */
 export interface Implementation {
@@ -431,7 +432,7 @@ export class McpClient {
     try {
       value = JSON.parse(text);
     } catch {
-      process.stderr.write(`mcpbin: [${this.label}] ignored a line that is not JSON\n`);
+      process.stderr.write(`${logName()}: [${this.label}] ignored a line that is not JSON\n`);
       return;
     }
     for (const v of Array.isArray(value) ? value : [value]) {

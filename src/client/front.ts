@@ -2,6 +2,7 @@
 import type { Registry } from "../server/registry.ts";
 import { createGateway, type Gateway, type GatewayOptions } from "./gateway.ts";
 import { parseEntries, type UpstreamConfig } from "./servers-file.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** A registry's upstreams, attached. */
 export interface Front {
@@ -27,7 +28,7 @@ export interface Front {
  */
 export function attachUpstreams(registry: Registry, upstreams: Readonly<Record<string, UpstreamConfig>>, opts: GatewayOptions = {}): Front {
   const { servers, problems } = parseEntries(upstreams);
-  for (const p of problems) process.stderr.write(`mcpbin: upstreams: ${p}; left out\n`);
+  for (const p of problems) process.stderr.write(`${logName()}: upstreams: ${p}; left out\n`);
   const gateway = createGateway(servers, { ...opts, reserved: [...registry.tools.keys()] });
   const own = registry.options.instructions;
   let applied = false;

@@ -8,6 +8,7 @@ import type { StderrMode } from "./stdio.ts";
 import type { UpstreamConfig } from "./servers-file.ts";
 import { passesFilters, passthroughTool } from "./upstream-tools.ts";
 import { contentOfUpstreams, type UpstreamContent } from "./upstream-content.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /**
  * The client capabilities a gateway declares to its upstreams: their asks are forwarded to the client in
@@ -159,7 +160,7 @@ class Upstream {
     this.#delay = Math.min(delay * 2, MAX_BACKOFF_MS);
     // The same failure again (a server that is still down) is said once, not every 30 s.
     const said = why.replace(/\d+ ms/g, "");
-    if (said !== this.#lastLogged) process.stderr.write(`mcpbin: upstream "${this.name}": ${why}; restarting in ${delay} ms\n`);
+    if (said !== this.#lastLogged) process.stderr.write(`${logName()}: upstream "${this.name}": ${why}; restarting in ${delay} ms\n`);
     this.#lastLogged = said;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -262,7 +263,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     try {
       listed = await client.listTools();
     } catch (e) {
-      process.stderr.write(`mcpbin: upstream "${u.name}": tools/list failed: ${(e as Error).message}\n`);
+      process.stderr.write(`${logName()}: upstream "${u.name}": tools/list failed: ${(e as Error).message}\n`);
       return;
     }
     if (u.client !== client) return;
@@ -270,7 +271,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     u.listed = listed.filter((t) => typeof t?.name === "string");
     if (!settled) return;
     const change = apply(u);
-    if (joined) process.stderr.write(`mcpbin: upstream "${u.name}" joined: ${u.exposed.size} tool${u.exposed.size === 1 ? "" : "s"}\n`);
+    if (joined) process.stderr.write(`${logName()}: upstream "${u.name}" joined: ${u.exposed.size} tool${u.exposed.size === 1 ? "" : "s"}\n`);
     if (change.added.length + change.removed.length > 0) for (const l of [...listeners]) l(change);
   };
 
@@ -327,7 +328,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       let name = u.exposed.get(def.name) ?? names.get(u.name)?.get(def.name) ?? safeName(def.name);
       if (taken.has(name)) {
         if (strategy === "none" && a[def.name] === undefined) {
-          process.stderr.write(`mcpbin: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: the name "${name}" is already served (naming strategy "none")\n`);
+          process.stderr.write(`${logName()}: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: the name "${name}" is already served (naming strategy "none")\n`);
           continue;
         }
         name = safeName(`${u.name}${SEPARATOR}${def.name}`);
@@ -347,7 +348,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
           added.push(t);
         }
       } catch (e) {
-        process.stderr.write(`mcpbin: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
+        process.stderr.write(`${logName()}: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
       }
     }
     const removed = [...u.exposed.values()].filter((n) => ![...next.values()].includes(n));
@@ -365,7 +366,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
           timer = setTimeout(() => {
             if (u.listed === undefined && u.error === undefined) {
               u.error = `${u.name}: no answer to the handshake within ${u.startTimeoutMs} ms`;
-              process.stderr.write(`mcpbin: upstream "${u.name}" left out: ${u.error}; its tools join when it answers\n`);
+              process.stderr.write(`${logName()}: upstream "${u.name}" left out: ${u.error}; its tools join when it answers\n`);
             }
             resolve();
           }, u.startTimeoutMs);
@@ -374,7 +375,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
           () => synced.get(u),
           (e: unknown) => {
             u.error = (e as Error).message;
-            process.stderr.write(`mcpbin: upstream "${u.name}" left out: ${u.error}\n`);
+            process.stderr.write(`${logName()}: upstream "${u.name}" left out: ${u.error}\n`);
           },
         );
         await Promise.race([timedOut, up]);

@@ -2,6 +2,7 @@
 import type { Subprocess } from "bun";
 import { readLines } from "../transport/line-reader.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** Children running now: whatever way this process ends, each gets SIGTERM (an `exit` handler must be synchronous). */
 const running = new Set<Subprocess>();
@@ -105,7 +106,7 @@ export function stdioTransport(target: StdioTarget, opts: StdioOptions = {}): Cl
       track(p);
       const out = readLines(p.stdout, maxLine, (l) => {
         if (typeof l === "string") sink.line(l);
-        else process.stderr.write(`mcpbin: [${label}] dropped a line over ${maxLine} bytes from the server\n`);
+        else process.stderr.write(`${logName()}: [${label}] dropped a line over ${maxLine} bytes from the server\n`);
       }).catch(() => {});
       const err = pipeStderr(p.stderr, label, opts.stderr ?? "prefix");
       void Promise.all([p.exited, out, err]).then(([code]) => {

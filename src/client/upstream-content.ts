@@ -9,6 +9,7 @@ import type { JsonObject, McpClient } from "./client.ts";
 import { exposedNames, type NamingStrategy } from "./naming.ts";
 import { relay, type RelayContext } from "./relay.ts";
 import { UriRewriter } from "./uri-rewrite.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** One upstream as the content provider reaches it. */
 export interface ContentUpstream {
@@ -78,7 +79,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
   /** 2026-07-28 upstreams: one listen stream per URI subscribed. */
   const listens = new Map<string, AbortController>();
   const left = (u: ContentUpstream, what: string) => (e: unknown) => {
-    process.stderr.write(`mcpbin: upstream "${u.name}": ${what} left out: ${(e as Error)?.message ?? e}\n`);
+    process.stderr.write(`${logName()}: upstream "${u.name}": ${what} left out: ${(e as Error)?.message ?? e}\n`);
     return [] as JsonObject[];
   };
   const upstreamOf = (uri: string): { u: ContentUpstream; uri: string } | undefined => {

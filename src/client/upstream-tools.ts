@@ -11,6 +11,7 @@ import { relay, type RelayContext } from "./relay.ts";
 import type { LoggingLevel } from "../protocol/logging.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** How one upstream's URIs become ours in what its tools send (src/client/uri-rewrite.ts, bound to the upstream). */
 export interface ToolUriRewrite {
@@ -143,7 +144,7 @@ export async function upstreamTools(client: McpClient, opts: UpstreamToolsOption
     try {
       out.push(passthroughTool(def, name, call, opts.timeoutMs));
     } catch (e) {
-      process.stderr.write(`mcpbin: [${client.label}] tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
+      process.stderr.write(`${logName()}: [${client.label}] tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
     }
   }
   return out;

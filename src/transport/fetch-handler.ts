@@ -10,6 +10,7 @@ import type { ResolvedHttpOptions } from "./http-options.ts";
 import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { LegacySessions, type LegacySession } from "./http-sessions.ts";
+import { logName as ownName } from "../runtime/log-name.ts";
 
 /** What the handler may ask of the server that received the request (Bun's `Server`): lifting its idle timeout for a long call. */
 export interface TimeoutControl {
@@ -73,7 +74,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       for (const f of w) f();
     }
     if (o.accessLog) {
-      process.stderr.write(`mcpbin: http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms\n`);
+      process.stderr.write(`${ownName()}: http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms\n`);
     }
   };
   const idle = () => (inflight === 0 ? Promise.resolve() : new Promise<void>((r) => idleWaiters.push(r)));
@@ -103,7 +104,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (req.method === "POST") return await post(req, srv, x, path, headers);
       if (req.method === "DELETE") return del(req, x, path, headers);
     } catch (e) {
-      process.stderr.write(`mcpbin: http request failed: ${(e as Error)?.stack ?? e}\n`);
+      process.stderr.write(`${ownName()}: http request failed: ${(e as Error)?.stack ?? e}\n`);
       return plain(500, "Internal Server Error");
     }
     // No server-initiated stream: GET gets 405, as the transport allows.

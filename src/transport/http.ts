@@ -4,6 +4,7 @@ import type { Registry } from "../server/registry.ts";
 import { HttpOptionsError, type ResolvedHttpOptions } from "./http-options.ts";
 import { createHttpHandler } from "./fetch-handler.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** A running HTTP server. */
 export interface HttpServer {
@@ -17,7 +18,7 @@ export interface HttpServer {
 
 /**
  * Serves a registry over Streamable HTTP (MCP basic/transports) until SIGTERM/SIGINT.
- * Prints `mcpbin: MCP over HTTP at <url>` on stderr once listening.
+ * Prints `<name>: MCP over HTTP at <url>` (src/runtime/log-name.ts) on stderr once listening.
  * @param registry - the server.
  * @param o - resolved HTTP options.
  * @returns the running server; `stopped` settles after the drain.
@@ -40,7 +41,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       development: false,
       fetch: (req, srv) => handler.handle(req, srv),
       error: (e) => {
-        process.stderr.write(`mcpbin: http handler failed: ${e?.stack ?? e}\n`);
+        process.stderr.write(`${logName()}: http handler failed: ${e?.stack ?? e}\n`);
         return new Response("Internal Server Error", { status: 500 });
       },
     });
@@ -56,11 +57,11 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
   // The warning comes before the address line that tells a waiting process the server is up.
   if (!o.token && !isLoopback(o.host)) {
     process.stderr.write(
-      `mcpbin: WARNING: listening on ${o.host} without a token: anyone who can reach port ${server.port} can call every tool; ` +
+      `${logName()}: WARNING: listening on ${o.host} without a token: anyone who can reach port ${server.port} can call every tool; ` +
         `set MCPBIN_HTTP_TOKEN (or http.token) to require a bearer token, or bind 127.0.0.1\n`,
     );
   }
-  process.stderr.write(`mcpbin: MCP over HTTP at ${url}\n`);
+  process.stderr.write(`${logName()}: MCP over HTTP at ${url}\n`);
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((r) => (resolveStopped = r));

@@ -5,6 +5,7 @@ import { Session } from "../server/dispatcher.ts";
 import { OVERSIZE, readLines } from "./line-reader.ts";
 import { LineWriter } from "./writer.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /** How every progress notification line starts (notificationLine serializes jsonrpc, method, params in that order). */
 const PROGRESS_PREFIX = '{"jsonrpc":"2.0","method":"notifications/progress"';
@@ -56,7 +57,7 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     stop.abort();
   };
   const stopped = new Promise<void>((r) => stop.signal.addEventListener("abort", () => r(), { once: true }));
-  const onStray = (e: unknown) => process.stderr.write(`mcpbin: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`);
+  const onStray = (e: unknown) => process.stderr.write(`${logName()}: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`);
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   process.on("unhandledRejection", onStray);
@@ -78,7 +79,7 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     },
     stop.signal,
   ).catch((e) => {
-    process.stderr.write(`mcpbin: reading stdin failed: ${e}\n`);
+    process.stderr.write(`${logName()}: reading stdin failed: ${e}\n`);
   });
 
   await Promise.race([reading, stopped]);

@@ -196,7 +196,7 @@ test("a MCPBIN_STATE_KEY shorter than 32 characters stops the executable at star
   const p = Bun.spawn([bin], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, MCPBIN_STATE_KEY: "too-short" } });
   expect(await p.exited).toBe(2);
   expect(await new Response(p.stdout).text()).toBe("");
-  expect(await new Response(p.stderr).text()).toBe("mcpbin: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n");
+  expect(await new Response(p.stderr).text()).toBe("ask-fixture-modern: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n");
 });
 
 test("stdio, SDK v2: prompts/get and resources/read answer input_required too, and complete on the retry", async () => {

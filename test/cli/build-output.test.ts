@@ -77,7 +77,8 @@ test("the printed configuration carries an env slot for each variable the server
       err += new TextDecoder().decode(value);
     }
     reader.releaseLock();
-    expect(err).toContain(`MCP over HTTP at ${url}`);
+    // Its own name, as its --version and banner say, not "mcpbin".
+    expect(err).toContain(`weather: MCP over HTTP at ${url}\n`);
     const http = new Client({ name: "t", version: "1" });
     await http.connect(new StreamableHTTPClientTransport(new URL(url)));
     expect((await http.callTool({ name: "env", arguments: {} })).content).toEqual([{ type: "text", text: "k2 -" }]);

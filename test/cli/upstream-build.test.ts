@@ -68,8 +68,9 @@ test("started without them, stderr names each upstream and the variable it left 
   const err = stderrLines();
   void pumpLines(p.stderr, err);
   try {
-    expect(await err.next(/"a"/)).toEndWith('"a": the environment variable UPSTREAM_K is not set; left out');
-    expect(await err.next(/"b"/)).toEndWith('"b": the environment variable TOK is not set; left out');
+    // Prefixed with the executable's own name, as its --version prints it.
+    expect(await err.next(/"a"/)).toBe('hub: upstreams: "a": the environment variable UPSTREAM_K is not set; left out');
+    expect(await err.next(/"b"/)).toBe('hub: upstreams: "b": the environment variable TOK is not set; left out');
   } finally {
     p.kill();
     await p.exited;

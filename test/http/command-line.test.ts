@@ -62,13 +62,13 @@ test("an unknown option given to a compiled executable is one line on stderr and
     const r = await launch([bin, ...args]);
     const lines = r.stderr.trim().split("\n");
     expect({ args, code: r.code, stdout: r.stdout, lines: lines.length }).toEqual({ args, code: 2, stdout: "", lines: 1 });
-    expect(lines[0]).toStartWith(`mcpbin: unknown option `);
+    expect(lines[0]).toStartWith(`cmdline-configured: unknown option `);
     expect(lines[0]).toContain(args.find((a) => a.startsWith("-") && !["--stdio", "--http"].includes(a))!);
     expect(lines[0]).toContain("--http [host:]port");
   }
   // A malformed --http value is the same kind of mistake: one line, exit 2.
   const bad = await launch([bin, "--stdio", "--http", "abc"]);
-  expect({ code: bad.code, stderr: bad.stderr.trim() }).toEqual({ code: 2, stderr: `mcpbin: --http: expected [host:]port (e.g. 8080 or 0.0.0.0:8080), got "abc"` });
+  expect({ code: bad.code, stderr: bad.stderr.trim() }).toEqual({ code: 2, stderr: `cmdline-configured: --http: expected [host:]port (e.g. 8080 or 0.0.0.0:8080), got "abc"` });
 }, 60_000);
 
 test("arguments after -- and positional arguments are left to the server's own code (compiled executable)", async () => {
