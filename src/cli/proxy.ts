@@ -72,7 +72,7 @@ export function checkReport(g: Gateway): { text: string; ok: boolean } {
   let total = 0;
   for (const r of g.report) {
     if (r.status === "down") {
-      lines.push(`${r.server}: DOWN: ${r.error}`);
+      lines.push(`${r.server}${r.url ? ` (${r.url})` : ""}: DOWN: ${r.error}`);
       continue;
     }
     const defs = r.listed.filter((t) => r.exposed.has(t.name)).map((t) => ({ ...t, name: r.exposed.get(t.name) }));

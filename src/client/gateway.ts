@@ -35,8 +35,10 @@ export interface UpstreamReport {
   readonly server: string;
   /** "up": answered and listed; "down": failed or did not answer within its start timeout (it may still join); "idle": lazy, not started yet. */
   readonly status: "up" | "down" | "idle";
-  /** Why it is down. */
+  /** Why it is down (without the server's name). */
   readonly error?: string;
+  /** An HTTP upstream's endpoint: origin and path, never its query or credentials. */
+  readonly url?: string;
   readonly protocolVersion?: string;
   /** The tools it listed, as it listed them (before include/exclude). */
   readonly listed: readonly UpstreamTool[];
@@ -74,6 +76,26 @@ class Upstream {
     readonly onUp: (client: McpClient) => void,
   ) {
     this.#delay = opts.restartDelayMs ?? 500;
+  }
+
+  /** How stderr lines name it: `upstream "name"`, with an HTTP one's endpoint (origin and path only). */
+  get who(): string {
+    return `upstream "${this.name}"${this.endpoint ? ` (${this.endpoint})` : ""}`;
+  }
+
+  /** An HTTP upstream's URL without query, fragment or credentials (which may carry a secret). */
+  get endpoint(): string | undefined {
+    if (this.config.url === undefined) return undefined;
+    const u = new URL(this.config.url);
+    return `${u.origin}${u.pathname}`;
+  }
+
+  /**
+   * A failure's message without the `name: ` each layer (transport, client, this) put before it, so a line
+   * that already names the upstream says it once.
+   */
+  said(message: string): string {
+    return message.replace(new RegExp(`(?<=^|: )${this.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: `, "g"), "");
   }
 
   get startTimeoutMs(): number {
@@ -124,7 +146,7 @@ class Upstream {
       },
       (e: unknown) => {
         this.#connecting = undefined;
-        const message = (e as Error).message;
+        const message = this.said((e as Error).message);
         this.error = message;
         if (!this.#stopped) this.#schedule(message);
         throw e;
@@ -151,7 +173,7 @@ class Upstream {
     if (this.client !== client) return;
     this.client = undefined;
     if (this.#stopped || error === undefined) return;
-    this.#schedule(error.message);
+    this.#schedule(this.said(error.message));
   }
 
   #schedule(why: string): void {
@@ -160,7 +182,7 @@ class Upstream {
     this.#delay = Math.min(delay * 2, MAX_BACKOFF_MS);
     // The same failure again (a server that is still down) is said once, not every 30 s.
     const said = why.replace(/\d+ ms/g, "");
-    if (said !== this.#lastLogged) process.stderr.write(`${logName()}: upstream "${this.name}": ${why}; restarting in ${delay} ms\n`);
+    if (said !== this.#lastLogged) process.stderr.write(`${logName()}: ${this.who}: ${why}; restarting in ${delay} ms\n`);
     this.#lastLogged = said;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -263,7 +285,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     try {
       listed = await client.listTools();
     } catch (e) {
-      process.stderr.write(`${logName()}: upstream "${u.name}": tools/list failed: ${(e as Error).message}\n`);
+      process.stderr.write(`${logName()}: ${u.who}: tools/list failed: ${u.said((e as Error).message)}\n`);
       return;
     }
     if (u.client !== client) return;
@@ -365,8 +387,8 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
         const timedOut = new Promise<void>((resolve) => {
           timer = setTimeout(() => {
             if (u.listed === undefined && u.error === undefined) {
-              u.error = `${u.name}: no answer to the handshake within ${u.startTimeoutMs} ms`;
-              process.stderr.write(`${logName()}: upstream "${u.name}" left out: ${u.error}; its tools join when it answers\n`);
+              u.error = `no answer to the handshake within ${u.startTimeoutMs} ms`;
+              process.stderr.write(`${logName()}: ${u.who} left out: ${u.error}; its tools join when it answers\n`);
             }
             resolve();
           }, u.startTimeoutMs);
@@ -374,8 +396,8 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
         const up = u.connect().then(
           () => synced.get(u),
           (e: unknown) => {
-            u.error = (e as Error).message;
-            process.stderr.write(`${logName()}: upstream "${u.name}" left out: ${u.error}\n`);
+            u.error = u.said((e as Error).message);
+            process.stderr.write(`${logName()}: ${u.who} left out: ${u.error}\n`);
           },
         );
         await Promise.race([timedOut, up]);
@@ -418,6 +440,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
         server: u.name,
         status: u.listed !== undefined && u.client ? "up" : u.started ? "down" : "idle",
         error: u.listed !== undefined && u.client ? undefined : u.error,
+        ...(u.endpoint ? { url: u.endpoint } : {}),
         protocolVersion: u.client?.protocolVersion,
         listed: u.listed ?? [],
         exposed: u.exposed,

@@ -104,7 +104,7 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
   const instructions = client.getInstructions()!;
   expect(instructions).toContain("## v1\nUse search for the v1 index.");
   expect(instructions).toContain("## v2\nThe v2 upstream.");
-  expect(stderr.lines.some((l) => l.startsWith('mcpbin: upstream "mute" left out: mute: no answer to the handshake within 400 ms'))).toBe(true);
+  expect(stderr.lines.some((l) => l.startsWith('mcpbin: upstream "mute" left out: no answer to the handshake within 400 ms'))).toBe(true);
   expect(seen.length).toBeGreaterThanOrEqual(9);
 });
 
@@ -121,7 +121,7 @@ test("a killed upstream: the next read-only call starts it again and succeeds", 
   const { client, stderr } = await v1Client(["--servers", serversFile]);
   const pid = Number(text(await client.callTool({ name: "pid", arguments: {} })));
   process.kill(pid, "SIGKILL");
-  await stderr.next(/^mcpbin: upstream "v1": v1: the server process was ended by SIGKILL; restarting in \d+ ms$/);
+  await stderr.next(/^mcpbin: upstream "v1": the server process was ended by SIGKILL; restarting in \d+ ms$/);
   const again = await client.callTool({ name: "pid", arguments: {} });
   expect(again.isError).toBeUndefined();
   expect(Number(text(again))).not.toBe(pid);
@@ -184,6 +184,44 @@ test("proxy --check: per upstream tools, bytes, tokens and name problems; exit 1
   expect(out).toMatch(/^fx: up \(2026-07-28\), 4 of \d+ tools/m);
   expect(out).toContain("  get.user → get_user (characters outside A-Z a-z 0-9 _ -)");
   expect(out).toContain("  search → v1__search (collides with another server's tool)");
-  expect(out).toMatch(/^mute: DOWN: mute: no answer to the handshake within 400 ms$/m);
+  expect(out).toMatch(/^mute: DOWN: no answer to the handshake within 400 ms$/m);
   expect(out).toContain("total: 15 tools");
+});
+
+test("an upstream failure names the server once, a remote one with its URL (never its query)", async () => {
+  // A port nothing listens on: taken, then let go.
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  const file = join(mkdtempSync(join(tmpdir(), "mcpbin-proxy-fail-")), "servers.json");
+  writeFileSync(file, JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/mcpbin-server" } } }));
+  const run = async (args: string[]) => {
+    const p = Bun.spawn([BUN, MCPBIN, "proxy", ...args, "--check"], { stdout: "pipe", stderr: "pipe", env: env() });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { out, err, code };
+  };
+  const local = await run(["--servers", file]);
+  expect(local.code).toBe(1);
+  expect(local.out).toMatch(/^broken: DOWN: cannot start "\/nonexistent\/mcpbin-server": ENOENT[^\n]*$/m);
+  // Read after the process ended: every line it wrote is here.
+  expect(local.err).toContain('mcpbin: upstream "broken" left out: cannot start "/nonexistent/mcpbin-server"');
+  expect(`${local.out}${local.err}`.split("\n").filter((l) => l.split("broken").length > 2)).toEqual([]);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const remote = await run(["--url", `${url}?key=hidden`]);
+  expect(remote.code).toBe(1);
+  expect(remote.out).toStartWith(`remote (${url}): DOWN: initialize failed: `);
+  expect(remote.out.split("\n")[0]!.split("remote").length).toBe(2);
+  expect(`${remote.out}${remote.err}`).not.toContain("hidden");
+  // Serving (not --check): the restart line names it once, with its URL.
+  const served = Bun.spawn([BUN, MCPBIN, "proxy", "--url", url], { stdin: "pipe", stdout: "ignore", stderr: "pipe", env: env() });
+  const stderr = stderrLines();
+  void pumpLines(served.stderr, stderr);
+  try {
+    const line = await stderr.next(/restarting in \d+ ms$/);
+    expect(line).toStartWith(`mcpbin: upstream "remote" (${url}): initialize failed: `);
+    expect(line.split("remote").length).toBe(2);
+  } finally {
+    served.kill();
+    await served.exited;
+  }
 });

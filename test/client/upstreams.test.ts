@@ -114,7 +114,7 @@ test("an upstream that answers after its start timeout is left out, then joins: 
   const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
   await client.connect(transport);
   closers.push(() => client.close());
-  await stderr.next(/^mcpbin: upstream "late" left out: late: no answer to the handshake within 300 ms; its tools join when it answers$/);
+  await stderr.next(/^mcpbin: upstream "late" left out: no answer to the handshake within 300 ms; its tools join when it answers$/);
   const before = (await client.listTools()).tools.map((t) => t.name);
   expect(before).toContain("search");
   expect(before).not.toContain("a1");
@@ -153,7 +153,7 @@ test("SDK v2 client (2026-07-28): a late upstream's tools arrive on the listen s
 
   // Killed: the restart does not answer (the new process holds every line), so the call fails within 300 ms, naming it.
   process.kill(first, "SIGKILL");
-  await stderr.next(/^mcpbin: upstream "late": late: the server process was ended by SIGKILL; restarting in \d+ ms$/);
+  await stderr.next(/^mcpbin: upstream "late": the server process was ended by SIGKILL; restarting in \d+ ms$/);
   const failed = await client.callTool({ name: "b2", arguments: {} });
   expect(failed.isError).toBe(true);
   expect(text(failed)).toBe("Tool b2 failed: late: no answer to the handshake within 300 ms");
