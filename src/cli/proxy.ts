@@ -101,7 +101,8 @@ export async function proxy(a: ProxyArgs, version: string): Promise<number> {
   if (a.check) {
     let gateway: Gateway;
     try {
-      gateway = await startGateway(servers, { naming });
+      // One try each: the report says what is down; nothing restarts, since the command ends after it.
+      gateway = await startGateway(servers, { naming, restart: false });
       await gateway.ready();
     } catch (e) {
       throw new CliError(`proxy: ${(e as Error).message}`, 2);

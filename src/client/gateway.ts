@@ -26,6 +26,8 @@ export interface GatewayOptions {
   readonly fetch?: typeof fetch;
   /** First delay before restarting a crashed upstream (or trying again one that failed to start), ms (default 500; doubles per failure up to 30 s). */
   readonly restartDelayMs?: number;
+  /** False for one try per upstream, never restarted (and no "restarting" line): `mcpbin proxy --check`. Default true. */
+  readonly restart?: boolean;
   /** Names taken by the server's own tools: an upstream tool of such a name is prefixed (or, under "none", refused). */
   readonly reserved?: readonly string[];
 }
@@ -177,6 +179,7 @@ class Upstream {
   }
 
   #schedule(why: string): void {
+    if (this.opts.restart === false) return;
     clearTimeout(this.#timer);
     const delay = this.#delay;
     this.#delay = Math.min(delay * 2, MAX_BACKOFF_MS);

@@ -188,7 +188,7 @@ test("proxy --check: per upstream tools, bytes, tokens and name problems; exit 1
   expect(out).toContain("total: 15 tools");
 });
 
-test("an upstream failure names the server once, a remote one with its URL (never its query)", async () => {
+test("an upstream failure names the server once, a remote one with its URL (never its query); --check says nothing of restarting", async () => {
   // A port nothing listens on: taken, then let go.
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
@@ -205,12 +205,14 @@ test("an upstream failure names the server once, a remote one with its URL (neve
   expect(local.out).toMatch(/^broken: DOWN: cannot start "\/nonexistent\/mcpbin-server": ENOENT[^\n]*$/m);
   // Read after the process ended: every line it wrote is here.
   expect(local.err).toContain('mcpbin: upstream "broken" left out: cannot start "/nonexistent/mcpbin-server"');
+  expect(local.err).not.toContain("restarting");
   expect(`${local.out}${local.err}`.split("\n").filter((l) => l.split("broken").length > 2)).toEqual([]);
   const url = `http://127.0.0.1:${port}/mcp`;
   const remote = await run(["--url", `${url}?key=hidden`]);
   expect(remote.code).toBe(1);
   expect(remote.out).toStartWith(`remote (${url}): DOWN: initialize failed: `);
   expect(remote.out.split("\n")[0]!.split("remote").length).toBe(2);
+  expect(remote.err).not.toContain("restarting");
   expect(`${remote.out}${remote.err}`).not.toContain("hidden");
   // Serving (not --check): the restart line names it once, with its URL.
   const served = Bun.spawn([BUN, MCPBIN, "proxy", "--url", url], { stdin: "pipe", stdout: "ignore", stderr: "pipe", env: env() });
