@@ -105,7 +105,10 @@ export const UPSTREAMS_KEYS: Record<string, OptionKey> = {
  */
 export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<string, OptionKey>>, prefix = ""): string | undefined {
   for (const key of Object.keys(rec)) {
-    if (!Object.hasOwn(table, key)) return `"${prefix}${key}" is not a known key (allowed: ${Object.keys(table).join(", ")})`;
+    if (!Object.hasOwn(table, key)) {
+      const near = nearestKey(key, Object.keys(table));
+      return `"${prefix}${key}" is not a known key (${near ? `did you mean "${near}"? ` : ""}allowed: ${Object.keys(table).join(", ")})`;
+    }
   }
   for (const [key, { schema, expected, keys, entries }] of Object.entries(table)) {
     const bad = checkOption({ schema, expected }, rec[key]);
@@ -128,6 +131,39 @@ export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<
     }
   }
   return undefined;
+}
+
+/**
+ * The known key a mistyped one probably meant: the same but for case, or at most two letters added, dropped,
+ * changed or swapped (one for a key of up to four letters): `comand` → `command`, `maxInflight` → `maxInFlight`.
+ * @param key - the key given.
+ * @param known - the keys allowed.
+ * @returns the nearest known key, or undefined when none is that near.
+ */
+export function nearestKey(key: string, known: readonly string[]): string | undefined {
+  const k = key.toLowerCase();
+  let best: string | undefined;
+  let bestD = key.length <= 4 ? 2 : 3;
+  for (const c of known) {
+    const d = distance(k, c.toLowerCase());
+    if (d < bestD) [best, bestD] = [c, d];
+  }
+  return best;
+}
+
+/** Edit distance with adjacent swaps (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let x = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) x = Math.min(x, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = x;
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** A value as messages name it: `nothing`, `an array`, a short string in quotes, a number, … */

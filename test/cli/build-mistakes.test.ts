@@ -51,7 +51,7 @@ test("serve() and the config file refuse an unknown option key, naming the allow
     'serve(): "maxInflight" is not a known option (did you mean "maxInFlight"?); allowed: name, version, title, instructions, tools, resources, prompts, apps, middleware, listChanged, pageSize, json, timeoutMs, maxInFlight, maxResultBytes, maxLineBytes, shutdownGraceMs, askTimeoutMs, http, upstreams, upstreamNaming',
   );
   const fromConfig = oneLineError(await mcpbin(["list"], dir));
-  expect(fromConfig).toStartWith('mcpbin: mcpbin.config.ts: "maxInflight" is not a known key (allowed: ');
+  expect(fromConfig).toStartWith('mcpbin: mcpbin.config.ts: "maxInflight" is not a known key (did you mean "maxInFlight"? allowed: ');
   expect(fromConfig).toContain("maxInFlight");
 });
 

@@ -193,7 +193,9 @@ test("a bad upstreams entry: the config and serve() name the key and what is exp
   };
   expect(err({ ...base, upstreams: { gh: { command: "gh-mcp", args: "--stdio" } } })).toBe('mcpbin.config.ts: "upstreams.gh.args" must be an array of strings; got "--stdio"');
   expect(err({ ...base, upstreams: { gh: { args: [] } } })).toBe('mcpbin.config.ts: "upstreams.gh" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint), one of them');
-  expect(err({ ...base, upstreams: { gh: { command: "x", strat: "lazy" } } })).toStartWith('mcpbin.config.ts: "upstreams.gh.strat" is not a known key (allowed: command, args, env,');
+  expect(err({ ...base, upstreams: { gh: { command: "x", strat: "lazy" } } })).toStartWith('mcpbin.config.ts: "upstreams.gh.strat" is not a known key (did you mean "start"? allowed: command, args, env,');
+  // A typo of "command" gets the key it meant (the entry then also lacks "command": the unknown key is said first).
+  expect(err({ ...base, upstreams: { x: { comand: "./server" } } })).toStartWith('mcpbin.config.ts: "upstreams.x.comand" is not a known key (did you mean "command"? allowed: command, args,');
   expect(err({ ...base, upstreams: { gh: { command: "x", start: "later" } } })).toStartWith('mcpbin.config.ts: "upstreams.gh.start" must be one of "eager", "lazy"');
   expect(err({ ...base, upstreams: { "g.h": { command: "x" } } })).toStartWith('mcpbin.config.ts: "upstreams.g.h" must be an object of server name (A-Z a-z 0-9 _ -)');
   expect(err({ ...base, upstreamNaming: "prefixed" })).toStartWith('mcpbin.config.ts: "upstreamNaming" must be one of "on-collision", "prefix", "none"');

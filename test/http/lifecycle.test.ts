@@ -95,5 +95,5 @@ test("the config file's http key is checked like the other keys", () => {
   expect(checkConfig({ ...base, http: { port: 8080, host: "0.0.0.0", allowedOrigins: ["https://a.example"] } }, "c.ts")).toBeDefined();
   expect(checkConfig({ ...base, http: true }, "c.ts")).toBeDefined();
   expect(() => checkConfig({ ...base, http: { port: 99999 } }, "c.ts")).toThrow('c.ts: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999');
-  expect(() => checkConfig({ ...base, http: { prot: 1 } }, "c.ts")).toThrow('c.ts: "http.prot" is not a known key (allowed: port, host,');
+  expect(() => checkConfig({ ...base, http: { prot: 1 } }, "c.ts")).toThrow('c.ts: "http.prot" is not a known key (did you mean "port"? allowed: port, host,');
 });

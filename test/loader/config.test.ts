@@ -36,7 +36,7 @@ test("each mistake names the file, the key and what is expected", () => {
   expect(error({ ...base, timeoutMs: "5s" })).toBe('my/mcpbin.config.ts: "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got "5s"');
   expect(error({ ...base, maxInFlight: 0.5 })).toBe('my/mcpbin.config.ts: "maxInFlight" must be an integer ≥ 1; got 0.5');
   expect(error({ ...base, json: { bigint: "hex" } })).toBe('my/mcpbin.config.ts: "json.bigint" must be one of "string", "number", "error"; got "hex"');
-  expect(error({ ...base, timeoutms: 5 })).toStartWith('my/mcpbin.config.ts: "timeoutms" is not a known key (allowed: name, version,');
+  expect(error({ ...base, timeoutms: 5 })).toStartWith('my/mcpbin.config.ts: "timeoutms" is not a known key (did you mean "timeoutMs"? allowed: name, version,');
   expect(error([base])).toContain("the default export must be a config object");
 });
 
@@ -64,7 +64,7 @@ test("nested keys (json, http): each mistake names the file, the dotted key and 
   // http: the bad key and its expectation.
   expect(error({ ...base, http: { port: "abc" } })).toBe(`${F}: "http.port" must be an integer 0-65535 (0 picks a free port); got "abc"`);
   expect(error({ ...base, http: { port: 99999 } })).toBe(`${F}: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999`);
-  expect(error({ ...base, http: { prot: 1 } })).toBe(`${F}: "http.prot" is not a known key (allowed: ${HTTP_KEYS})`);
+  expect(error({ ...base, http: { prot: 1 } })).toBe(`${F}: "http.prot" is not a known key (did you mean "port"? allowed: ${HTTP_KEYS})`);
   expect(error({ ...base, http: { allowedOrigins: "x" } })).toStartWith(`${F}: "http.allowedOrigins" must be an array of origins`);
   expect(error({ ...base, http: { allowedOrigins: "x" } })).toEndWith(`; got "x"`);
   expect(error({ ...base, http: { allowedHosts: ["a", 2] } })).toStartWith(`${F}: "http.allowedHosts[1]" must be an array of host names`);
