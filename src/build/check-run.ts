@@ -16,6 +16,7 @@ import { appsOfServer } from "../apps/tool-ui.ts";
 import { buildAppHtml } from "./view.ts";
 import { servedHttp } from "./precompute.ts";
 import { contract } from "../runtime/contract.ts";
+import { compileValidators } from "./validators.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
 const out = process.env.MCPBIN_CHECK_OUT;
@@ -42,7 +43,12 @@ try {
   stage = "apps";
   const views: Record<string, string> = {};
   for (const [uri, a] of appsOfServer(options)) views[uri] = await buildAppHtml(a);
-  result = { name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http) };
+  // Raw JSON Schemas compiled to standalone validators, best effort: one Ajv cannot compile is compiled at run time.
+  let validators: Record<string, string> = {};
+  try {
+    validators = await compileValidators(registry);
+  } catch {}
+  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http) };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { CliError } from "../cli/errors.ts";
 import { embeddedFilesSource } from "../content/files.ts";
 import { removeTempDir, tempDir, trackChild } from "./temp-dirs.ts";
+import { validatorsSource } from "./validators.ts";
 
 /** The build contract the generated entry fills (src/runtime/contract.ts). */
 const CONTRACT = resolve(import.meta.dir, "../runtime/contract.ts");
@@ -24,6 +25,8 @@ export interface Inspection {
   readonly schemas: Readonly<Record<string, string>>;
   /** App URI → the bundled HTML document of every app the server serves (src/build/view.ts). */
   readonly views: Readonly<Record<string, string>>;
+  /** Raw JSON Schema validators compiled at build time: key → Ajv standalone module source (src/build/validators.ts). */
+  readonly validators?: Readonly<Record<string, string>>;
   /** Each tool's name and description, in the order served. */
   readonly toolList: readonly { readonly name: string; readonly description: string }[];
   /** Where it serves HTTP by default, when `serve({ http })` configures it (the token only as whether one is set). */
@@ -124,14 +127,14 @@ export async function recordSchemas(entry: string, bun: string): Promise<Readonl
  * the bundled views of its apps not (an executable without them could not serve its apps).
  * @throws ViewsError when an app's definition or view bundle fails.
  */
-export async function recordBuildData(entry: string, bun: string): Promise<{ schemas?: Readonly<Record<string, string>>; views?: Readonly<Record<string, string>> }> {
+export async function recordBuildData(entry: string, bun: string): Promise<{ schemas?: Readonly<Record<string, string>>; views?: Readonly<Record<string, string>>; validators?: Readonly<Record<string, string>> }> {
   let r: Awaited<ReturnType<typeof inspectScript>> | undefined;
   try {
     r = await inspectScript(entry, bun);
   } catch (e) {
     if (e instanceof ViewsError) throw e;
   }
-  return r && !("notServer" in r) ? { schemas: r.schemas, views: r.views } : {};
+  return r && !("notServer" in r) ? { schemas: r.schemas, views: r.views, validators: r.validators } : {};
 }
 
 /** A generated entry that installs recorded JSON Schemas, then imports the real one. */
@@ -151,11 +154,12 @@ export interface PrecomputedEntry {
  * @param entry - absolute path of the entry.
  * @param schemas - from {@link inspectScript}.
  * @param views - from {@link inspectScript}.
+ * @param validators - from {@link inspectScript}: raw JSON Schema validators compiled at build time (src/build/validators.ts).
  * @returns the generated entry, or undefined when there is nothing to embed.
  */
-export function precomputedEntry(entry: string, schemas: Readonly<Record<string, string>>, views: Readonly<Record<string, string>> = {}): PrecomputedEntry | undefined {
+export function precomputedEntry(entry: string, schemas: Readonly<Record<string, string>>, views: Readonly<Record<string, string>> = {}, validators: Readonly<Record<string, string>> = {}): PrecomputedEntry | undefined {
   const pages = Object.entries(views);
-  if (Object.keys(schemas).length === 0 && pages.length === 0) return undefined;
+  if (Object.keys(schemas).length === 0 && pages.length === 0 && Object.keys(validators).length === 0) return undefined;
   // Files resources declare are embedded as files (src/content/files.ts); the rest are schema texts.
   const { source: files, rest: entries } = embeddedFilesSource(Object.entries(schemas));
   const dir = tempDir("mcpbin-schemas-");
@@ -165,7 +169,8 @@ export function precomputedEntry(entry: string, schemas: Readonly<Record<string,
       `import { contract } from ${JSON.stringify(CONTRACT)};\n` +
       files +
       `contract().schemas = new Map(${JSON.stringify(entries)});\n` +
-      (pages.length ? `// The bundled views of its apps.\ncontract().views = new Map(${JSON.stringify(pages)});\n` : ""),
+      (pages.length ? `// The bundled views of its apps.\ncontract().views = new Map(${JSON.stringify(pages)});\n` : "") +
+      validatorsSource(dir, validators),
   );
   const wrapper = join(dir, "entry.ts");
   writeFileSync(wrapper, `import "./schemas.js";\nimport ${JSON.stringify(entry)};\n`);

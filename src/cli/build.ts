@@ -43,6 +43,8 @@ export interface BuildOptions {
   readonly schemas?: Readonly<Record<string, string>>;
   /** The bundled views of the server's apps (URI → HTML) to embed; recorded with `schemas` when not given. */
   readonly views?: Readonly<Record<string, string>>;
+  /** Raw JSON Schema validators compiled at build time (key → Ajv standalone module, src/build/validators.ts); recorded with `schemas` when not given. */
+  readonly validators?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -100,7 +102,8 @@ export async function compile(o: BuildOptions): Promise<string> {
   const recorded = o.schemas === undefined && !raw ? await recordBuildData(entry, bunExecutable()) : {};
   const schemas = o.schemas ?? recorded.schemas;
   const views = o.views ?? recorded.views;
-  const pre = schemas || views ? precomputedEntry(entry, schemas ?? {}, views) : undefined;
+  const validators = o.validators ?? (recorded as { validators?: Readonly<Record<string, string>> }).validators;
+  const pre = schemas || views || validators ? precomputedEntry(entry, schemas ?? {}, views, validators) : undefined;
   // A raw entry (not an mcpbin server: the benchmark's baseline) is compiled as it is.
   const root = raw ? undefined : guardedEntry(pre?.entry ?? entry, { warnUnserved: true });
   const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {

@@ -247,7 +247,7 @@ async function buildSource(src: Source, o: { outfile?: string; target?: string; 
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
     const checked = await checkScript(src.path);
-    path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views });
+    path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views, validators: checked.validators });
     name = basename(path).replace(/\.exe$/, "");
     serverName = checked.name;
     env = scanEnv(src.path).map((e) => e.name);

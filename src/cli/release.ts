@@ -85,6 +85,7 @@ export async function compilePlatforms(
     let tools: PlatformBuilds["tools"];
     let schemas: Readonly<Record<string, string>> | undefined;
     let views: Readonly<Record<string, string>> | undefined;
+    let validators: Readonly<Record<string, string>> | undefined;
     if (src.kind === "config") {
       const prepared = await prepareEntry(src.path);
       ({ entry, cleanup } = prepared);
@@ -93,7 +94,7 @@ export async function compilePlatforms(
       name = executableName(serverName);
       version = prepared.project.config.version;
       tools = prepared.project.options.tools.map((t) => ({ name: t.name, description: t.definition.description }));
-      ({ schemas, views } = await recordBuildData(entry, bunExecutable())); // once here, not once per platform in compile()
+      ({ schemas, views, validators } = await recordBuildData(entry, bunExecutable())); // once here, not once per platform in compile()
     } else {
       // One check run: what the executable would refuse at start (a duplicate tool, a bad option) fails
       // here instead, and the JSON Schemas it records serve every platform's build.
@@ -106,10 +107,11 @@ export async function compilePlatforms(
       tools = checked.toolList;
       schemas = checked.schemas;
       views = checked.views;
+      validators = checked.validators;
     }
     onEntry?.(resolve(entry));
     try {
-      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, views, profile: false });
+      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, views, validators, profile: false });
       order = await recordBytecodeOrder(host);
     } catch {
       // no profile: the platforms' builds stand without one
@@ -119,7 +121,7 @@ export async function compilePlatforms(
     for (const platform of platforms) {
       const exe = `${name}${platform.startsWith("windows") ? ".exe" : ""}`;
       try {
-        const path = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, views, bytecodeOrder: order?.file });
+        const path = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, views, validators, bytecodeOrder: order?.file });
         built.push({ platform, exe, path });
       } catch (e) {
         process.stderr.write(`mcpbin: ${command}: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);

@@ -32,9 +32,18 @@ export interface BuildContract {
    * and the build's check). Typed loosely here so this module imports nothing; the collector casts.
    */
   collect?: (options: object) => void | Promise<void>;
+  /**
+   * Validators of raw JSON Schemas compiled by Ajv at build time (src/build/validators.ts): key (the schema's
+   * JSON text, src/tool/validate.ts `validatorKey`) → validate function. Installed by the generated entry of an
+   * executable; with it, a raw-schema tool validates without loading Ajv.
+   */
+  validators?: Map<string, PrecompiledValidator>;
   /** The stdout guard, once installed (src/runtime/stdout-guard.ts): two copies of mcpbin install it once. */
   stdoutGuard?: StdoutGuard;
 }
+
+/** A validate function Ajv generated (standalone code): true when valid, else false with `errors` set. */
+export type PrecompiledValidator = ((data: unknown) => boolean) & { errors?: readonly object[] | null };
 
 /** How the stdout guard was installed (src/runtime/stdout-guard.ts). */
 export interface StdoutGuard {

@@ -12,7 +12,7 @@ import { jsonSchemaOf, nextDefinition } from "./recorded.ts";
 import { checkSchemaValue, isValibot } from "./schema-kind.ts";
 import { inputOf, RECORDED, SCHEMAS, type ToolSchemas } from "./schemas.ts";
 import type { AnySchema, ArgsOf, Tool, ToolContext, ToolDefinition } from "./types.ts";
-import { loadAjv, ajvLoaded, parseArguments, usesJsonSchemaValidation } from "./validate.ts";
+import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "./validate.ts";
 
 /**
  * Defines a tool (MCP server/tools). The JSON Schemas are computed here, once.
@@ -58,7 +58,7 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
 
   // Named by its computed key: the function's `name` is the tool's, without a defineProperty per tool.
   const call = { [name]: async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
-    if (!ajvLoaded() && usesJsonSchemaValidation(t)) await loadAjv();
+    if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) await loadAjv();
     const input = def.input === undefined ? undefined : inputOf(t);
     // A direct call can wait for a Standard Schema that validates asynchronously.
     const parsed = input && !isValibot(input) ? await standardValidate(input, args ?? {}) : parseArguments(t, args ?? {});
@@ -89,8 +89,9 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
     schemas.outputParsed = outputSchema;
     Object.setPrototypeOf(t, RECORDED);
   }
-  // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not).
-  if (usesJsonSchemaValidation(t)) loadAjv().catch(() => {});
+  // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not),
+  // unless the executable embeds validators compiled at build time for every raw schema of the tool.
+  if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) loadAjv().catch(() => {});
   return t;
 }
 

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import type { JsonSchema } from "../schema.ts";
 import { standardValidate, vendorOf } from "../standard-schema.ts";
+import { contract } from "../runtime/contract.ts";
 import { ajvLine, issueLine, type AjvError } from "./issues.ts";
 import { validationCopy } from "./json-schema.ts";
 import { isSchemaFunction, isValibot } from "./schema-kind.ts";
@@ -63,6 +64,48 @@ export function ajvLoaded(): boolean {
   return Ajv2020 !== undefined;
 }
 
+/** Ajv's options for raw JSON Schemas, at run time and for the validators a build compiles ahead (src/build/validators.ts). */
+export const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+
+/**
+ * The key of a raw schema's validator compiled at build time: the JSON text of the schema Ajv validates
+ * with (the normalized copy when the tool advertises its schema verbatim).
+ * @param schema - a tool's `inputSchema`/`outputSchema`.
+ */
+export function validatorKey(schema: JsonSchema): string {
+  return JSON.stringify(validationCopy.get(schema) ?? schema);
+}
+
+/**
+ * The raw JSON Schemas a tool validates with Ajv: its `inputSchema` without a valibot `input`, its
+ * `outputSchema` without a valibot `output`.
+ */
+export function rawValidationSchemas(t: Tool): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  if (t.definition.input === undefined && t.definition.inputSchema && t.inputSchema) out.push(t.inputSchema);
+  if (t.definition.output === undefined && t.definition.outputSchema && t.outputSchema) out.push(t.outputSchema);
+  return out;
+}
+
+/**
+ * True when every raw schema of the tool can be validated now: Ajv is loaded, or the executable embeds a
+ * validator compiled for it at build time (`contract().validators`, src/build/validators.ts), so a
+ * raw-schema server never loads Ajv at run time.
+ * @param t - a tool for which {@link usesJsonSchemaValidation} is true.
+ */
+export function jsonValidationReady(t: Tool): boolean {
+  if (Ajv2020 !== undefined) return true;
+  const pre = contract().validators;
+  if (pre === undefined) return false;
+  for (const s of rawValidationSchemas(t)) {
+    if (validators.has(s)) continue;
+    const f = pre.get(validatorKey(s)) as JsonValidator | undefined;
+    if (f === undefined) return false;
+    validators.set(s, f);
+  }
+  return true;
+}
+
 /**
  * Loads Ajv, once. It is imported with `import()` so a compiled executable keeps it in a chunk of its
  * own, read only by servers whose tools use raw JSON Schemas (docs/benchmarks.md, start-up).
@@ -84,8 +127,12 @@ export function loadAjv(): Promise<void> {
 export function validateJson(schema: JsonSchema, value: unknown): ParsedArguments {
   let validate = validators.get(schema);
   if (!validate) {
+    const f = contract().validators?.get(validatorKey(schema)) as JsonValidator | undefined;
+    if (f) validators.set(schema, (validate = f));
+  }
+  if (!validate) {
     if (!Ajv2020) throw new Error("internal: validateJson before loadAjv() settled");
-    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    const ajv = new Ajv2020(AJV_OPTIONS);
     validate = ajv.compile(validationCopy.get(schema) ?? schema) as JsonValidator;
     validators.set(schema, validate);
   }

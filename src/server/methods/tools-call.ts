@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { callResultLine, type CallResult } from "../../protocol/project.ts";
-import { ajvLoaded, loadAjv, parseArguments, usesJsonSchemaValidation } from "../../tool/validate.ts";
+import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../../tool/validate.ts";
 import { outputOf } from "../../tool/schemas.ts";
 import type { Tool } from "../../tool/types.ts";
 import { tracing } from "../../telemetry/state.ts";
@@ -51,8 +51,9 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     const args = p.arguments ?? {};
     // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
     beginRound(ctx, { method: "tools/call", name: p.name, args: p.arguments ?? {} }, p);
-    // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()).
-    if (usesJsonSchemaValidation(t) && !ajvLoaded()) {
+    // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()),
+    // or with the validators an executable embeds (compiled at build time).
+    if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) {
       return loadAjv().then(
         () => runTool(t, args, ctx),
         (e: unknown) => errorResult(`Tool ${t.name} cannot check its arguments: loading the JSON Schema validator failed: ${(e as Error)?.message ?? e}`),
