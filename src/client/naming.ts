@@ -1,5 +1,4 @@
 /** @module Exposed names of other servers' tools: the strategy (prefix, on-collision, none), the `__` separator, character mapping and the stable hash cut. */
-import { createHash } from "node:crypto";
 
 /** How upstream tool names become ours (BEYOND-TOOLS §3.2). */
 export type NamingStrategy =
@@ -32,7 +31,7 @@ export class NamingError extends Error {
 
 /** Six hex digits of SHA-256 of `s`: the same on every run and machine. */
 function hash6(s: string): string {
-  return createHash("sha256").update(s).digest("hex").slice(0, 6);
+  return sha256Hex(s).slice(0, 6);
 }
 
 /**
@@ -99,4 +98,9 @@ export function exposedNames(servers: readonly NamedTools[], strategy: NamingStr
     });
   }
   return out;
+}
+
+/** SHA-256 of a string as hex, with Bun's native hasher: importing node:crypto would be evaluated at every server start (src/index.ts re-exports the client; docs/benchmarks.md, issue 20). */
+export function sha256Hex(s: string): string {
+  return new Bun.CryptoHasher("sha256").update(s).digest("hex");
 }

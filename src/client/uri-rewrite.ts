@@ -1,6 +1,6 @@
 /** @module Reversible URI rewriting of upstream resources behind one gateway: `<server>+<scheme>:…`, `ui://<server>/…`, and the URIs inside results. */
-import { createHash } from "node:crypto";
 import type { JsonObject } from "./client.ts";
+import { sha256Hex } from "./naming.ts";
 
 /** Characters an upstream's token may hold: valid in a URI scheme (after a letter) and in a host name. */
 const TOKEN_CHARS = /[^a-z0-9.-]/g;
@@ -32,7 +32,7 @@ export class UriRewriter {
     for (const s of servers) {
       let t = s.toLowerCase().replace(TOKEN_CHARS, "-");
       if (!/^[a-z]/.test(t)) t = `s${t}`;
-      if (taken.has(t)) t = `${t}-${createHash("sha256").update(s).digest("hex").slice(0, 6)}`;
+      if (taken.has(t)) t = `${t}-${sha256Hex(s).slice(0, 6)}`;
       taken.add(t);
       this.#token.set(s, t);
       this.#server.set(t, s);
@@ -94,3 +94,4 @@ export class UriRewriter {
     return m;
   }
 }
+
