@@ -94,16 +94,20 @@ export function rawValidationSchemas(t: Tool): JsonSchema[] {
  * @param t - a tool for which {@link usesJsonSchemaValidation} is true.
  */
 export function jsonValidationReady(t: Tool): boolean {
-  if (Ajv2020 !== undefined) return true;
-  const pre = contract().validators;
-  if (pre === undefined) return false;
-  for (const s of rawValidationSchemas(t)) {
-    if (validators.has(s)) continue;
-    const f = pre.get(validatorKey(s)) as JsonValidator | undefined;
-    if (f === undefined) return false;
-    validators.set(s, f);
-  }
+  if (Ajv2020 !== undefined || ready.has(t)) return true;
+  for (const s of rawValidationSchemas(t)) if (!validators.has(s) && !precompiled(s)) return false;
+  ready.add(t);
   return true;
+}
+
+/** Tools whose every raw schema has a validator (compiled at build time): {@link jsonValidationReady} once per tool. */
+const ready = new WeakSet<Tool>();
+
+/** The validator the executable embeds for a raw schema (`contract().validators`), kept in {@link validators}; undefined without one. */
+function precompiled(schema: JsonSchema): JsonValidator | undefined {
+  const f = contract().validators?.get(validatorKey(schema)) as JsonValidator | undefined;
+  if (f) validators.set(schema, f);
+  return f;
 }
 
 /**
@@ -125,11 +129,7 @@ export function loadAjv(): Promise<void> {
  * @returns the value, or the problems as `path: message` lines.
  */
 export function validateJson(schema: JsonSchema, value: unknown): ParsedArguments {
-  let validate = validators.get(schema);
-  if (!validate) {
-    const f = contract().validators?.get(validatorKey(schema)) as JsonValidator | undefined;
-    if (f) validators.set(schema, (validate = f));
-  }
+  let validate = validators.get(schema) ?? precompiled(schema);
   if (!validate) {
     if (!Ajv2020) throw new Error("internal: validateJson before loadAjv() settled");
     const ajv = new Ajv2020(AJV_OPTIONS);
