@@ -32,6 +32,16 @@ export interface CallToolResult extends JsonObject {
 /** A server → client request the caller answers (roots/list, sampling/createMessage, elicitation/create). */
 export type ServerRequestHandler = (method: string, params: JsonObject | undefined, ctx: { readonly signal: AbortSignal; readonly key?: string }) => Promise<unknown>;
 
+/**
+ * Who answers the server's requests that cannot be tied to one of several requests in flight (see
+ * {@link RequestOptions.onRequest}): `party` names who the request is made for (compared by identity, e.g.
+ * the client session a proxy serves); `onRequest` answers such a request on that party's behalf.
+ */
+export interface UnattributedAsks {
+  readonly party: unknown;
+  readonly onRequest: ServerRequestHandler;
+}
+
 /** Options of {@link connect} about the protocol (the transport's own options are in {@link ConnectOptions}). */
 export interface ClientOptions {
   /** Sent as `clientInfo`; default `{ name: "mcpbin-client", version: "0.1.0" }`. */
@@ -48,7 +58,11 @@ export interface ClientOptions {
   readonly startTimeoutMs?: number;
   /** Client capabilities declared (default `{}`); add `roots`, `sampling`, `elicitation` when `onRequest` answers them. */
   readonly capabilities?: JsonObject;
-  /** Answers the server's requests other than `ping` (answered here); without it they get -32601. */
+  /**
+   * Answers the server's requests other than `ping` (answered here) that no request in flight answers
+   * (see {@link RequestOptions.onRequest}); without it they get -32601 (-32603 when several requests in
+   * flight could have caused one).
+   */
   readonly onRequest?: ServerRequestHandler;
   /** Every notification the server sends (after the client's own handling of progress and list_changed). */
   readonly onNotification?: (method: string, params: JsonObject | undefined) => void;
@@ -64,8 +78,10 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** More `_meta` for the request (e.g. `traceparent`); the protocol's own keys are set by the client. */
   readonly meta?: JsonObject;
-  /** Answers the server's requests that arrive while this call is in flight (instead of the connection's `onRequest`); see {@link RequestOptions}. */
+  /** Answers the server's requests this call caused (instead of the connection's `onRequest`); see {@link RequestOptions}. */
   readonly onRequest?: ServerRequestHandler;
+  /** Answers the server's requests that cannot be tied to one call; see {@link RequestOptions}. */
+  readonly unattributed?: UnattributedAsks;
   /** Gets the log messages (`notifications/message`) that arrive while this call is in flight; see {@link RequestOptions}. */
   readonly onLog?: RequestOptions["onLog"];
   /** 2026-07-28: the client capabilities this call declares; see {@link RequestOptions}. */
@@ -78,15 +94,35 @@ export interface RequestOptions {
   /** Time limit, ms; default the connection's `timeoutMs`; 0 = none. */
   readonly timeoutMs?: number;
   /**
-   * Answers the server's requests (roots/list, sampling, elicitation) that arrive while this request is in
-   * flight. The protocol does not say which request a server's request belongs to: with several such
-   * requests in flight on one connection, it goes to the one sent last.
+   * Answers the server's requests (roots/list, sampling, elicitation) that this request caused. A legacy
+   * server's request names no request of ours, so it is tied to one thus, in order:
+   * 1. it came on this request's own reply stream (Streamable HTTP: the SDKs send a tool's asks on its
+   *    POST's SSE stream, their `relatedRequestId`);
+   * 2. its `_meta.progressToken` is this request's progress token;
+   * 3. this is the only request with an `onRequest` in flight.
+   * Otherwise (stdio, several such requests in flight) it cannot be tied to one: it goes to the
+   * {@link unattributed} handler of the oldest of them when they all give one for the same party, else
+   * to the connection's `onRequest`, else the server gets -32603 saying it could not be attributed.
+   * (A 2026-07-28 server sends no requests: its asks are `input_required` results of the request itself.)
    */
   readonly onRequest?: ServerRequestHandler;
-  /** Gets the `notifications/message` params that arrive while this request is in flight (the same rule as `onRequest`). */
+  /** Answers the server's requests that cannot be tied to one request; see {@link onRequest}. */
+  readonly unattributed?: UnattributedAsks;
+  /** Gets the `notifications/message` params this request caused (tied to it as `onRequest` says, without the `_meta` step; untied ones reach only `onNotification`). */
   readonly onLog?: (params: JsonObject) => void;
   /** 2026-07-28: the client capabilities this request declares (default the connection's), e.g. those of the client a proxy fronts. */
   readonly capabilities?: JsonObject;
+}
+
+/** A request in flight that may answer the server's requests and get its log messages. */
+interface Route {
+  readonly onRequest: ServerRequestHandler | undefined;
+  readonly onLog: RequestOptions["onLog"];
+  readonly unattributed: UnattributedAsks | undefined;
+  /** Its JSON-RPC id (once sent). */
+  id: string | undefined;
+  /** Its `_meta.progressToken`, when it has one. */
+  readonly token: unknown;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpbin-client", version: "0.1.0" };
@@ -116,7 +152,7 @@ export class McpClient {
   readonly #serving = new Map<RequestId, AbortController>();
   readonly #toolsChanged = new Set<() => void>();
   /** Per-request answerers of the server's requests, in the order their requests were sent. */
-  readonly #routes = new Map<number, Pick<RequestOptions, "onRequest" | "onLog">>();
+  readonly #routes = new Map<number, Route>();
   #nextRoute = 1;
   #nextToken = 1;
   #listen: AbortController | undefined;
@@ -140,7 +176,7 @@ export class McpClient {
 
   /** @internal starts the transport and runs the handshake. */
   async open(): Promise<void> {
-    await this.#transport.start({ line: (text) => this.#receive(text), closed: (e) => this.#end(e) });
+    await this.#transport.start({ line: (text, relatedId) => this.#receive(text, relatedId), closed: (e) => this.#end(e) });
     const era = this.#opts.era ?? "auto";
     const budget = this.#opts.startTimeoutMs ?? 10_000;
     const started = performance.now();
@@ -230,9 +266,15 @@ export class McpClient {
   async request(method: string, params: JsonObject = {}, opts: RequestOptions = {}): Promise<JsonObject> {
     const p = this.era === "modern" ? this.#modernParams(params, opts.capabilities) : Object.keys(params).length === 0 && method === "ping" ? undefined : params;
     const route = opts.onRequest || opts.onLog ? this.#nextRoute++ : 0;
-    if (route) this.#routes.set(route, { onRequest: opts.onRequest, onLog: opts.onLog });
+    let onId: ((id: string) => void) | undefined;
+    if (route) {
+      const token = (params._meta as JsonObject | undefined)?.progressToken;
+      const r: Route = { onRequest: opts.onRequest, onLog: opts.onLog, unattributed: opts.unattributed, id: undefined, token };
+      this.#routes.set(route, r);
+      onId = (id) => (r.id = id);
+    }
     try {
-      const r = (await this.#outbound.request(method, p, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000 })) as JsonObject;
+      const r = (await this.#outbound.request(method, p, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000, onId })) as JsonObject;
       const answer = opts.onRequest ?? this.#opts.onRequest;
       return r?.resultType === "input_required" && answer && this.era === "modern" ? await this.#rounds(method, params, r, answer, opts) : r;
     } catch (e) {
@@ -316,7 +358,7 @@ export class McpClient {
     const params: JsonObject = { name, arguments: args };
     if (Object.keys(meta).length > 0) params._meta = meta;
     try {
-      return (await this.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onRequest: opts.onRequest, onLog: opts.onLog, capabilities: opts.capabilities })) as CallToolResult;
+      return (await this.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onRequest: opts.onRequest, unattributed: opts.unattributed, onLog: opts.onLog, capabilities: opts.capabilities })) as CallToolResult;
     } finally {
       if (token !== undefined) this.#progress.delete(token);
     }
@@ -427,7 +469,7 @@ export class McpClient {
   }
 
   /** One message from the server. */
-  #receive(text: string): void {
+  #receive(text: string, relatedId?: RequestId): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -441,13 +483,38 @@ export class McpClient {
       else if (env.kind === "message") {
         const { id, method } = env.message;
         const params = env.message.params as JsonObject | undefined;
-        if (id === undefined) this.#notification(method, params);
-        else void this.#serverRequest(id, method, params);
+        if (id === undefined) this.#notification(method, params, relatedId);
+        else void this.#serverRequest(id, method, params, relatedId);
       }
     }
   }
 
-  #notification(method: string, params: JsonObject | undefined): void {
+  /**
+   * The request in flight that a server's request or log message belongs to ({@link RequestOptions.onRequest}):
+   * `found` when tied to one; otherwise the requests in flight that could have caused it (oldest first).
+   */
+  #routeOf(has: "onRequest" | "onLog", params: JsonObject | undefined, relatedId: RequestId | undefined, byToken: boolean): { found?: Route; candidates: Route[] } {
+    const candidates: Route[] = [];
+    for (const r of this.#routes.values()) if (r[has]) candidates.push(r);
+    if (relatedId !== undefined) {
+      const r = candidates.find((c) => c.id === relatedId);
+      if (r) return { found: r, candidates };
+    }
+    const token = byToken ? (params?._meta as JsonObject | undefined)?.progressToken : undefined;
+    if (token !== undefined) {
+      const r = candidates.find((c) => c.token === token);
+      if (r) return { found: r, candidates };
+    }
+    return candidates.length === 1 ? { found: candidates[0], candidates } : { candidates };
+  }
+
+  /** The shared party's unattributed handler when every candidate gives one for the same party. */
+  static #shared(candidates: readonly Route[]): UnattributedAsks | undefined {
+    const u = candidates[0]?.unattributed;
+    return u && candidates.every((c) => c.unattributed?.party === u.party) ? u : undefined;
+  }
+
+  #notification(method: string, params: JsonObject | undefined, relatedId?: RequestId): void {
     if (method === "notifications/progress" && params) {
       const cb = this.#progress.get(params.progressToken as string);
       if (cb && typeof params.progress === "number") {
@@ -459,19 +526,32 @@ export class McpClient {
     } else if (method === "notifications/tools/list_changed") {
       for (const l of [...this.#toolsChanged]) l();
     } else if (method === "notifications/message" && params) {
-      [...this.#routes.values()].findLast((r) => r.onLog)?.onLog!(params);
+      const { found, candidates } = this.#routeOf("onLog", params, relatedId, false);
+      (found ?? (McpClient.#shared(candidates) ? candidates[0] : undefined))?.onLog!(params);
     } else if (method === "notifications/cancelled" && params) {
       this.#serving.get(params.requestId as RequestId)?.abort();
     }
     this.#opts.onNotification?.(method, params);
   }
 
-  /** A request from the server: `ping` answered here, the rest by the latest request's `onRequest` or the connection's (else -32601). */
-  async #serverRequest(id: RequestId, method: string, params: JsonObject | undefined): Promise<void> {
+  /**
+   * A request from the server: `ping` answered here, the rest by the request in flight that caused it, tied
+   * as {@link RequestOptions.onRequest} says, else the connection's `onRequest` (else -32601, or -32603 when
+   * several requests in flight could have caused it).
+   */
+  async #serverRequest(id: RequestId, method: string, params: JsonObject | undefined, relatedId: RequestId | undefined): Promise<void> {
     let line: string;
-    const answer = [...this.#routes.values()].findLast((r) => r.onRequest)?.onRequest ?? this.#opts.onRequest;
+    let answer: ServerRequestHandler | undefined;
+    let untied = 0;
+    if (method !== "ping") {
+      const { found, candidates } = this.#routeOf("onRequest", params, relatedId, true);
+      answer = found?.onRequest ?? McpClient.#shared(candidates)?.onRequest ?? this.#opts.onRequest;
+      if (!found) untied = candidates.length;
+    }
     if (method === "ping") line = resultLine(id, {});
-    else if (!answer) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
+    else if (!answer && untied > 1) {
+      line = errorLine(id, new RpcError(ErrorCode.InternalError, `${method} could not be attributed to one of the ${untied} requests in flight to ${this.label} (a server's request over stdio names no request; over Streamable HTTP it rides on its request's stream), so no client was asked`));
+    } else if (!answer) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     else {
       const ac = new AbortController();
       this.#serving.set(id, ac);

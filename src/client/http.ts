@@ -71,7 +71,8 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
     let answered = false;
     const one = (text: string) => {
       if (id !== undefined && !answered && responseId(text) === id) answered = true;
-      sink?.line(text);
+      // On a POST's stream, the server's requests are those of our request `id` (the SDKs' relatedRequestId).
+      sink?.line(text, id);
     };
     if (type.includes("text/event-stream") && res.body) {
       const parser = createParser({

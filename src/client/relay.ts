@@ -3,7 +3,10 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { AskError } from "../ask/errors.ts";
 import { RoundEnded } from "../ask/replay.ts";
 import { STATE_TTL_MS } from "../ask/state.ts";
-import type { JsonObject, ServerRequestHandler } from "./client.ts";
+import { prepareForward } from "../ask/forward.ts";
+import type { PreparedAsk } from "../ask/requests.ts";
+import { OutboundError } from "../server/outbound.ts";
+import type { JsonObject, ServerRequestHandler, UnattributedAsks } from "./client.ts";
 
 /** What the relay needs of the request being served (the server's RequestContext has it). */
 export interface RelayContext {
@@ -13,7 +16,18 @@ export interface RelayContext {
   readonly clientCapabilities?: Readonly<Record<string, unknown>>;
   /** 2026-07-28: the call's id, the same in every round. */
   readonly callId?: string;
+  /** The era and version of the client in front. */
+  readonly era?: "legacy" | "modern";
+  readonly protocolVersion?: string;
+  /** The connection the request came on (legacy: the client's session): where an ask no call can claim goes. */
+  readonly connection?: {
+    readonly outbound: { request(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown> };
+    readonly registry: { readonly options: { readonly askTimeoutMs: number } };
+  };
 }
+
+/** How a relayed upstream request starts: with the handler of its own asks, its signal, and where its untied asks go. */
+export type RelayRun<T> = (onRequest: ServerRequestHandler, signal: AbortSignal, unattributed: UnattributedAsks | undefined) => Promise<T>;
 
 /** The most upstream calls parked between rounds at once (memory stays bounded). */
 export const MAX_PARKED = 256;
@@ -28,6 +42,36 @@ export function upstreamError(method: string, e: unknown): RpcError {
     return new RpcError(ErrorCode.InternalError, `${method}: ${e.message}`);
   }
   return new RpcError(ErrorCode.InternalError, `${method}: ${(e as Error)?.message ?? String(e)}`);
+}
+
+/**
+ * Where a legacy client's asks go when the upstream client cannot tie them to one of several calls in
+ * flight (stdio upstreams name no request in their requests: src/client/client.ts RequestOptions.onRequest):
+ * to the client in front as a plain server → client request on its connection, tied to none of its
+ * requests, so the end or cancellation of another call does not cancel it. Every call of the same
+ * connection shares this party; calls of other sessions do not, and an ask among those is refused (a
+ * question never goes to a user who may not be the one asked). A 2026-07-28 client takes asks only as
+ * `input_required` of the request that needs them, so there is none: the upstream gets -32603.
+ */
+function plainAsks(ctx: RelayContext): UnattributedAsks | undefined {
+  const c = ctx.connection;
+  const version = ctx.protocolVersion;
+  if (ctx.era !== "legacy" || !c || version === undefined) return undefined;
+  return {
+    party: c,
+    async onRequest(method, params, o) {
+      let p: PreparedAsk;
+      let answer: unknown;
+      try {
+        p = prepareForward(method, params, version, ctx.clientCapabilities ?? {});
+        answer = await c.outbound.request(p.method, p.params, { signal: o.signal, timeoutMs: c.registry.options.askTimeoutMs });
+        return p.finish(answer) as Record<string, unknown>;
+      } catch (e) {
+        if (e instanceof OutboundError && e.code === "rpc" && e.rpc) throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);
+        throw upstreamError(method, e);
+      }
+    },
+  };
 }
 
 /** Forwards each ask through `ctx` at once (legacy eras, or no round). */
@@ -61,14 +105,14 @@ class Parked<T> {
 
   constructor(
     readonly id: string,
-    run: (onRequest: ServerRequestHandler, signal: AbortSignal) => Promise<T>,
+    run: RelayRun<T>,
   ) {
     const onRequest: ServerRequestHandler = (method, params, o) =>
       new Promise((resolve, reject) => {
         this.asks.push({ method, params, key: o.key, settled: false, resolve, reject });
         for (const w of this.#waiters.splice(0)) w();
       });
-    this.done = run(onRequest, this.ac.signal).then((value) => ({ value }));
+    this.done = run(onRequest, this.ac.signal, undefined).then((value) => ({ value }));
     this.done.catch(() => {});
   }
 
@@ -134,16 +178,18 @@ const PARKED = new Map<string, Parked<unknown>>();
  * at most {@link MAX_PARKED}, at most 10 minutes) and the client's retry resumes it with the answer, so
  * the upstream call runs once whatever the number of rounds.
  * @param ctx - the request being served.
- * @param run - starts the upstream request with the given ask handler and signal.
+ * An ask the upstream client cannot tie to this request (several in flight on one stdio upstream) goes
+ * to a legacy client as a plain request ({@link plainAsks}); a 2026-07-28 client never gets it.
+ * @param run - starts the upstream request with the given ask handler, signal and untied-ask handler.
  * @returns what `run` returns.
  */
-export function relay<T>(ctx: RelayContext, run: (onRequest: ServerRequestHandler, signal: AbortSignal) => Promise<T>): Promise<T> {
+export function relay<T>(ctx: RelayContext, run: RelayRun<T>): Promise<T> {
   const id = ctx.callId;
-  if (id === undefined || !ctx.forward) return run(direct(ctx), ctx.signal);
+  if (id === undefined || !ctx.forward) return run(direct(ctx), ctx.signal, plainAsks(ctx));
   let parked = PARKED.get(id) as Parked<T> | undefined;
   if (!parked) {
     // Too many waiting: this call is not parked; a retry runs it again, its earlier answers replayed in order.
-    if (PARKED.size >= MAX_PARKED) return run(direct(ctx), ctx.signal);
+    if (PARKED.size >= MAX_PARKED) return run(direct(ctx), ctx.signal, undefined);
     parked = new Parked(id, run);
     PARKED.set(id, parked as Parked<unknown>);
   }

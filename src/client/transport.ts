@@ -1,9 +1,14 @@
 /** @module The client's transport contract: send one JSON-RPC line, receive lines, learn when the peer is gone. */
+import type { RequestId } from "../protocol/jsonrpc.ts";
 
 /** Where a transport delivers what the server sends. */
 export interface TransportSink {
-  /** One JSON-RPC message as text (a line of stdout, one SSE `data`, or one JSON body). */
-  line(text: string): void;
+  /**
+   * One JSON-RPC message as text (a line of stdout, one SSE `data`, or one JSON body). `relatedId`: the id of
+   * our request whose reply stream carried it (HTTP: a POST's SSE stream); undefined when the transport
+   * cannot tell (stdio, the HTTP GET stream).
+   */
+  line(text: string, relatedId?: RequestId): void;
   /** The transport is gone for good (process exited, stream ended, close() called); `error` says why when it was not close(). */
   closed(error: Error | undefined): void;
 }

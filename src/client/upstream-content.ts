@@ -137,7 +137,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       let r: JsonObject;
       try {
         const client = await to.u.connect();
-        r = await relay(ctx as RelayContext, (onRequest, signal) => client.readResource(to.uri, { signal, onRequest, capabilities: ctx.clientCapabilities as JsonObject }));
+        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.readResource(to.uri, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject }));
       } catch (e) {
         throw wireError(e);
       }
@@ -152,7 +152,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       let r: JsonObject;
       try {
         const client = await byName.get(to.server)!.connect();
-        r = await relay(ctx as RelayContext, (onRequest, signal) => client.getPrompt(to.name, args as Record<string, string>, { signal, onRequest, capabilities: ctx.clientCapabilities as JsonObject }));
+        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.getPrompt(to.name, args as Record<string, string>, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject }));
       } catch (e) {
         throw wireError(e);
       }

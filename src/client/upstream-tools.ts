@@ -79,9 +79,10 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
       let relayed = false;
       let r: CallToolResult;
       try {
-        r = await relay(ctx as unknown as RelayContext, (onRequest, signal) =>
+        r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed) =>
           call(upstreamName, args as JsonObject, {
             signal,
+            unattributed,
             onProgress: (p) => {
               relayed = true;
               ctx.progress(p.progress, p.total, p.message);

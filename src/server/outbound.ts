@@ -39,6 +39,8 @@ export interface OutboundOptions {
   readonly timeoutMs?: number;
   /** The incoming request this one serves: transports with one stream per request (HTTP) send the line on its stream. */
   readonly relatedId?: RequestId;
+  /** Told the id this request is sent with, before it is sent (the client uses it to tie the server's requests to it). */
+  readonly onId?: (id: string) => void;
 }
 
 /** Default time limit of an outbound request, ms. */
@@ -105,6 +107,7 @@ export class Outbound {
         p.onAbort = () => this.#cancel(id, "cancelled", `${method}: cancelled`);
         signal.addEventListener("abort", p.onAbort, { once: true });
       }
+      options.onId?.(id);
       this.send(requestLine(id, method, params), options.relatedId);
     });
   }
