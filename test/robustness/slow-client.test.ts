@@ -126,3 +126,30 @@ test("slow client, progress-heavy tool: progress for one token is coalesced whil
   // Coalesced: far fewer than the 400,000 sent.
   expect(messages.filter((m) => m.method === "notifications/progress").length).toBeLessThan(20 * n);
 });
+
+test("flooding client that does not read: 100,000 small calls (11 MiB) in one write; the server stops reading at its reply backlog instead of taking the flood in; then every result", async () => {
+  const s = start();
+  const n = 100_000;
+  s.p.stdin.write(requests("small", n, (i) => ({ i })));
+  // Settles once the server has taken in every byte: while it holds back, most of the flood stays unread here.
+  let takenIn = false;
+  void Promise.resolve(s.p.stdin.flush()).then(() => (takenIn = true));
+  await s.stalled();
+  const peak = s.peakRss();
+  expect(takenIn).toBe(false);
+  const messages = await s.readAll(n + 1);
+  const results = messages.filter((m) => m.id !== 0);
+  expect(results.length).toBe(n);
+  const seen = new Set<number>();
+  let wrong = 0;
+  for (const m of results) {
+    if (m.result?.content?.[0]?.text !== String(m.id)) wrong++;
+    seen.add(m.id);
+  }
+  expect(wrong).toBe(0);
+  expect(seen.size).toBe(n);
+  assertValidResponse(VERSION, "tools/call", results[n - 1]!);
+  process.stderr.write(`PEAK ${peak.toFixed(1)} MiB\n`);
+  // 57 MiB measured; 92 MiB with the writer's backlog unbounded (a 1 GiB high-water mark).
+  expect(peak).toBeLessThan(78);
+});
