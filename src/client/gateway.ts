@@ -9,12 +9,23 @@ import type { UpstreamConfig } from "./servers-file.ts";
 import { passesFilters, passthroughTool } from "./upstream-tools.ts";
 import { contentOfUpstreams, type UpstreamContent } from "./upstream-content.ts";
 import { logName } from "../runtime/log-name.ts";
+import { APP_MIME_TYPE, UI_EXTENSION } from "../apps/app.ts";
 
 /**
  * The client capabilities a gateway declares to its upstreams: their asks are forwarded to the client in
- * front, which answers or refuses each (-32601 when it lacks the capability: src/client/relay.ts).
+ * front, which answers or refuses each (-32601 when it lacks the capability: src/client/relay.ts); and the
+ * MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`, BEYOND-TOOLS §2.3), so an upstream with
+ * views lists its UI-enabled tools, view-only ones included: the gateway relays the `ui://` resources and
+ * `_meta.ui` links as they are and keeps view-only tools from clients in front that did not declare the
+ * extension (src/client/upstream-tools.ts). The connection is shared by every client in front and made
+ * before any of them, so it declares what the gateway can relay, not what one client said.
  */
-export const FORWARDED_CAPABILITIES = Object.freeze({ roots: {}, sampling: {}, elicitation: { form: {}, url: {} } });
+export const FORWARDED_CAPABILITIES = Object.freeze({
+  roots: {},
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } },
+});
 
 /** Options of {@link startGateway}. */
 export interface GatewayOptions {

@@ -48,6 +48,19 @@ export function passesFilters(name: string, include?: readonly string[], exclude
 }
 
 /**
+ * An upstream tool that only an MCP App's view calls (`_meta.ui.visibility` without `"model"`, BEYOND-TOOLS
+ * §2): linked to its view here too, so a client in front that did not declare the extension neither lists nor
+ * calls it (as the upstream would treat that client). Other tools keep their `_meta.ui` as sent and no link.
+ */
+function viewOnly(meta: Record<string, unknown> | undefined): { app: string; visibility: ("model" | "app")[] } | undefined {
+  const ui = meta?.ui as { resourceUri?: unknown; visibility?: unknown } | undefined;
+  if (typeof ui?.resourceUri !== "string" || !ui.resourceUri.startsWith("ui://") || !Array.isArray(ui.visibility)) return undefined;
+  const vis = ui.visibility as unknown[];
+  if (vis.length === 0 || vis.includes("model") || !vis.every((x) => x === "app")) return undefined;
+  return { app: ui.resourceUri, visibility: ["app"] };
+}
+
+/**
  * One upstream tool as an mcpbin tool: its definition differs only in `name` (title, description,
  * input and output schemas verbatim, annotations, icons, `_meta` kept), and its calls go to `call` with
  * the caller's signal (cancellation reaches the upstream as `notifications/cancelled` with the upstream's
@@ -65,6 +78,7 @@ export function passesFilters(name: string, include?: readonly string[], exclude
  */
 export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number, rewrite?: ToolUriRewrite): Tool {
   const upstreamName = def.name;
+  const meta = (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as Record<string, unknown> | undefined;
   return tool({
     name: exposed,
     title: typeof def.title === "string" ? def.title : undefined,
@@ -74,7 +88,8 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
     verbatimSchemas: true,
     annotations: def.annotations as ToolAnnotations | undefined,
     icons: def.icons as ToolIcon[] | undefined,
-    meta: (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as Record<string, unknown> | undefined,
+    meta,
+    ui: viewOnly(meta),
     run: async (args, ctx) => {
       let relayed = false;
       let r: CallToolResult;

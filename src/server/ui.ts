@@ -4,12 +4,18 @@ import { declaresUi } from "../apps/tool-ui.ts";
 import { withUi, type VersionFeatures } from "../protocol/versions.ts";
 import type { RequestContext } from "./context.ts";
 
+/** Whether the server takes part in the extension: it has an app, or it fronts upstreams (whose views it relays). */
+function hasUi(ctx: RequestContext): boolean {
+  const r = ctx.connection.registry;
+  return r.apps.size > 0 || r.options.upstreams !== undefined;
+}
+
 /**
  * Whether this request's client declared `extensions["io.modelcontextprotocol/ui"]` (legacy: in
- * `initialize`; 2026-07-28: in the request's client capabilities) and the server has an app.
+ * `initialize`; 2026-07-28: in the request's client capabilities) and the server has an app or fronts upstreams.
  */
 export function uiNegotiated(ctx: RequestContext): boolean {
-  return ctx.connection.registry.apps.size > 0 && declaresUi(ctx.client.capabilities);
+  return hasUi(ctx) && declaresUi(ctx.client.capabilities);
 }
 
 /** The features a request is answered with: {@link withUi} of the version's when the extension is negotiated. */
@@ -19,10 +25,10 @@ export function requestFeatures(ctx: RequestContext): VersionFeatures {
 
 /**
  * Server capabilities with the extension declared (`extensions["io.modelcontextprotocol/ui"]: {}`) when the
- * server has an app and `declare` says so; otherwise as given.
+ * server has an app (or fronts upstreams) and `declare` says so; otherwise as given.
  */
 export function withUiExtension(capabilities: Record<string, unknown>, ctx: RequestContext, declare: boolean): Record<string, unknown> {
-  if (!declare || ctx.connection.registry.apps.size === 0) return capabilities;
+  if (!declare || !hasUi(ctx)) return capabilities;
   const ext = (capabilities.extensions as Record<string, unknown> | undefined) ?? {};
   return { ...capabilities, extensions: { ...ext, [UI_EXTENSION]: {} } };
 }
