@@ -3,7 +3,8 @@
  * what it passes to serve(), builds the server's Registry (what the executable would refuse at every start
  * fails here), and records every valibot → JSON Schema conversion tool() makes and every file a resource declares. The entry and the result
  * file come in MCPBIN_CHECK_ENTRY and MCPBIN_CHECK_OUT, so the script sees no arguments of ours. Writes
- * `{name, version, tools, schemas, views}` or `{error, notServer, fatal}` as JSON, then exits 0. The same run
+ * `{name, version, tools, schemas, views, upstreamEnv}` (upstreamEnv: the variables the `${VAR}`s of its
+ * `serve({ upstreams })` read, as written: they are expanded at start, never here) or `{error, notServer, fatal}` as JSON, then exits 0. The same run
  * bundles the view of every app the server serves (`views`: URI → HTML, src/build/view.ts); an app or view
  * error is `fatal` (a build must not go on without the view).
  */
@@ -17,6 +18,7 @@ import { buildAppHtml } from "./view.ts";
 import { servedHttp } from "./precompute.ts";
 import { contract } from "../runtime/contract.ts";
 import { compileValidators } from "./validators.ts";
+import { upstreamVars } from "../client/servers-file.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
 const out = process.env.MCPBIN_CHECK_OUT;
@@ -48,7 +50,7 @@ try {
   try {
     validators = await compileValidators(registry);
   } catch {}
-  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http) };
+  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http), upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>) };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;

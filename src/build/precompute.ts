@@ -31,6 +31,11 @@ export interface Inspection {
   readonly toolList: readonly { readonly name: string; readonly description: string }[];
   /** Where it serves HTTP by default, when `serve({ http })` configures it (the token only as whether one is set). */
   readonly http?: ServedHttp;
+  /**
+   * The environment variables the `${VAR}` expansions of its `serve({ upstreams })` read (src/client/servers-file.ts
+   * upstreamVars), taken from the options the run passed, so a computed entry counts as a literal one.
+   */
+  readonly upstreamEnv?: readonly string[];
 }
 
 /** The HTTP endpoint a server is configured for: its executable serves it unless started with `--stdio`. */

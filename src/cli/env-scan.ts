@@ -16,6 +16,11 @@ const MEMBER = /\b(?:process\.env|Bun\.env|import\.meta\.env)(?:\.([A-Za-z_][A-Z
 const DESTRUCTURE = /\{([^{}]*)\}\s*=\s*(?:process\.env|Bun\.env|import\.meta\.env)\b/g;
 const SOURCE = /\.(m?[jt]s|[jt]sx|cts|cjs)$/;
 
+/** True when a variable's name says it holds a secret (KEY, TOKEN, SECRET, PASSWORD, …). */
+export function isSensitive(name: string): boolean {
+  return SECRET.test(name);
+}
+
 /**
  * Reads the entry and every module it imports by a relative or absolute path (not packages under
  * node_modules, not mcpbin's own code), and collects the environment variables they read:
@@ -71,5 +76,5 @@ export function scanEnv(entry: string): EnvVar[] {
   return [...names]
     .filter((n) => !OURS.test(n))
     .sort()
-    .map((name) => ({ name, sensitive: SECRET.test(name) }));
+    .map((name) => ({ name, sensitive: isSensitive(name) }));
 }

@@ -9,11 +9,10 @@ import { buildProject } from "./project-build.ts";
 import { loadSource, pickSource, type Source } from "./source.ts";
 import { bundle } from "./bundle.ts";
 import { devWatch } from "./watch.ts";
-import { scanEnv } from "./env-scan.ts";
+import { isSensitive, scanEnv } from "./env-scan.ts";
 import { upstreamVars } from "../client/servers-file.ts";
 import { servedHttp, type ServedHttp } from "../build/precompute.ts";
 import { keepTempDir } from "../build/temp-dirs.ts";
-import { prepareEntry } from "./project-build.ts";
 import { install, INSTALL_CLIENTS, parseEnvFlags, type InstallClient } from "./install.ts";
 import { renderList } from "./list.ts";
 import { callTool, parseCallArguments, renderResult } from "./call.ts";
@@ -250,7 +249,8 @@ async function buildSource(src: Source, o: { outfile?: string; target?: string; 
     path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views, validators: checked.validators });
     name = basename(path).replace(/\.exe$/, "");
     serverName = checked.name;
-    env = scanEnv(src.path).map((e) => e.name);
+    // As for a config: the `${VAR}`s of the script's own `serve({ upstreams })`, which the check run saw.
+    env = [...new Set([...scanEnv(src.path).map((e) => e.name), ...(checked.upstreamEnv ?? [])])].sort();
     http = checked.http;
     process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
   }
@@ -284,8 +284,9 @@ async function installCommand(args: string[]): Promise<number> {
     name = basename(command).replace(/\.exe$/i, "");
   } else {
     const src = pickSource(values.config as string | undefined, target, "install");
-    ({ path: command, serverName: name } = await buildSource(src, {}));
-    await askForEnv(src, env);
+    let reads: string[];
+    ({ path: command, serverName: name, env: reads } = await buildSource(src, {}));
+    await askForEnv(reads, env);
   }
   const dryRun = values["dry-run"] === true;
   const r = install({ client: client as InstallClient, name: (values.name as string | undefined) ?? name, command, args: (values.arg ?? []) as string[], env, scope }, dryRun);
@@ -310,20 +311,11 @@ async function bundleCommand(args: string[]): Promise<number> {
 }
 
 /**
- * The environment variables the source reads and `--env` did not set: asked for on a terminal (an empty
- * answer leaves one out), else named on stderr.
+ * The environment variables the server reads (its code's and its upstreams' `${VAR}`s) that `--env` did not
+ * set: asked for on a terminal (an empty answer leaves one out), else named on stderr.
  */
-async function askForEnv(src: Source, env: Record<string, string>): Promise<void> {
-  let found: ReturnType<typeof scanEnv>;
-  if (src.kind === "config") {
-    const prepared = await prepareEntry(src.path);
-    try {
-      found = scanEnv(prepared.entry);
-    } finally {
-      prepared.cleanup();
-    }
-  } else found = scanEnv(src.path);
-  const missing = found.filter((e) => !(e.name in env));
+async function askForEnv(reads: readonly string[], env: Record<string, string>): Promise<void> {
+  const missing = reads.filter((n) => !(n in env)).map((name) => ({ name, sensitive: isSensitive(name) }));
   if (missing.length === 0) return;
   if (!process.stdin.isTTY) {
     process.stderr.write(`mcpbin: install: the server reads ${missing.map((e) => e.name).join(", ")}; pass --env NAME=VALUE to set them\n`);

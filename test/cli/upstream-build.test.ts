@@ -85,3 +85,28 @@ test("a relative upstream command fails the build in one line naming the upstrea
   );
   expect(existsSync(join(dir, "rel"))).toBe(false);
 });
+
+test("a script's own serve({ upstreams }): the build's check run records the ${VAR}s (also of an entry the code computes), and the printed slot reaches the upstream", async () => {
+  const dir = mkdtempSync(join(work, "script-"));
+  // The entry is made by a function, so no reading of the source could see the variable's name beside "upstreams".
+  writeFileSync(
+    join(dir, "hub.ts"),
+    `import { serve } from ${JSON.stringify(SRC)};
+const stdio = (name: string, key: string) => ({ [name]: { command: ${JSON.stringify(BUN)}, args: [${JSON.stringify(V1)}], env: { K: "\${" + key + "}" } } });
+await serve({ name: "script-hub", version: "1.0.0", tools: [], upstreams: { ...stdio("a", "SCRIPT_K"), off: { disabled: true, command: "\${NOT_READ}" } } });
+`,
+  );
+  const out = join(dir, "script-hub");
+  const r = await mcpbin(["build", join(dir, "hub.ts"), "--outfile", out], dir);
+  if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
+  const entry = JSON.parse(r.stdout.split("\n").find((l) => l.includes('"mcpServers"'))!.trim()).mcpServers["script-hub"];
+  expect(entry.env).toEqual({ SCRIPT_K: "" });
+  const client = new Client({ name: "t", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...entry.env, SCRIPT_K: "from-the-script-slot" }, stderr: "ignore" }));
+  try {
+    const r2 = await client.callTool({ name: "env", arguments: {} });
+    expect(JSON.stringify(r2.content)).toContain("from-the-script-slot");
+  } finally {
+    await client.close();
+  }
+});
