@@ -151,6 +151,7 @@ export class McpClient {
   readonly #progress = new Map<string, NonNullable<CallOptions["onProgress"]>>();
   readonly #serving = new Map<RequestId, AbortController>();
   readonly #toolsChanged = new Set<() => void>();
+  readonly #notified = new Set<(method: string, params: JsonObject | undefined) => void>();
   /** Per-request answerers of the server's requests, in the order their requests were sent. */
   readonly #routes = new Map<number, Route>();
   #nextRoute = 1;
@@ -424,6 +425,17 @@ export class McpClient {
     };
   }
 
+  /**
+   * Calls `listener` with every notification the server sends (as the connection's `onNotification` does,
+   * after it), e.g. `notifications/resources/updated`; what {@link import("./upstream-content.ts").upstreamContent}
+   * relays to the clients in front.
+   * @returns a function that removes the listener.
+   */
+  onNotification(listener: (method: string, params: JsonObject | undefined) => void): () => void {
+    this.#notified.add(listener);
+    return () => void this.#notified.delete(listener);
+  }
+
   /** Ends the connection: pending requests reject ("closed"), the transport closes (the child process ends). Idempotent. */
   async close(): Promise<void> {
     this.#listen?.abort();
@@ -532,6 +544,7 @@ export class McpClient {
       this.#serving.get(params.requestId as RequestId)?.abort();
     }
     this.#opts.onNotification?.(method, params);
+    for (const l of [...this.#notified]) l(method, params);
   }
 
   /**

@@ -228,14 +228,17 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
  * (`serve({ tools, resources: [...mine, await upstreamContent(gh)] })`): URIs and prompt names as the server has
  * them, every field kept, projected onto each client's version; reads and prompts that ask are relayed to
  * your client (give connect() the `capabilities` it may ask for). Lists are asked for each time.
- * Subscriptions reach the server; its change notifications are relayed by the gateway (`serve({ upstreams })`,
- * `mcpbin proxy`), not here.
+ * Subscriptions reach the server, and its change notifications reach the clients in front: `resources/updated`
+ * (to the sessions subscribed to that URI), `resources/list_changed` and `prompts/list_changed` (the prompt
+ * names read again first); from a 2026-07-28 server, `resources/updated` on the listen stream a subscription
+ * opens (its list changes need a listen stream this does not open).
  * @param client - a connected client.
  * @returns a provider for `serve()`'s `resources` (or `prompts`), its prompt names read once now.
  * @throws OutboundError when listing the prompts fails.
  */
 export async function upstreamContent(client: McpClient): Promise<ContentProvider> {
   const p = contentOfUpstreams([{ name: client.label, connect: () => Promise.resolve(client), capabilities: client.serverCapabilities, connected: true }], "none", false);
+  client.onNotification((method, params) => p.notify(client.label, method, params));
   await p.refreshPrompts();
   return p;
 }
