@@ -3,18 +3,15 @@
 // never answers; driven by the official SDK v1 client (legacy) and v2 client (2026-07-28) over stdio and HTTP.
 // Every response the clients receive is validated against the official schema of its version (tap, validatingFetch).
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
-import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { BUN, compileFixture, ROOT } from "../helpers/proc.ts";
 import { HttpProcess, validatingFetch } from "../http/helpers.ts";
 import { pumpLines, stderrLines } from "./lines.ts";
-import { tap } from "./tap.ts";
 import { expectSteps } from "./steps.ts";
+import { progressOnWire, v1Front, v2Front } from "./front.ts";
 
 const MCPBIN = resolve(ROOT, "bin/mcpbin.ts");
 const V1 = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-stdio.ts");
@@ -51,16 +48,7 @@ afterAll(() => v2?.kill());
 const env = () => ({ ...(process.env as Record<string, string>), M18_CONFIGURED: "from-config", M18_UPSTREAM_TOKEN: "upstream-secret", M18_PROXY_SECRET: "never-forwarded" });
 
 /** Starts `mcpbin proxy …` under the SDK v1 client; the proxy's stderr is collected. */
-async function v1Client(args: string[]) {
-  const transport = new StdioV1({ command: BUN, args: [MCPBIN, "proxy", ...args], stderr: "pipe", env: env() });
-  const seen = tap(transport as never);
-  const stderr = stderrLines();
-  void pumpLines(transport.stderr as never, stderr);
-  const client = new ClientV1({ name: "v1-client", version: "1.0.0" });
-  await client.connect(transport);
-  closers.push(() => client.close());
-  return { client, seen, stderr };
-}
+const v1Client = (args: string[]) => v1Front([BUN, MCPBIN, "proxy", ...args], { env: env(), closers });
 
 const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
 
@@ -87,8 +75,7 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
   // Progress: a token of the proxy's own goes upstream, and progress comes back with the client's token.
   const steps = await client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: () => {} });
   expect(text(steps)).toBe("token string");
-  expectSteps(seen.progress.map((p) => p.params.progress));
-  for (const p of seen.progress) expect(p.params.progressToken).toBe(p.sentToken as never);
+  expectSteps(progressOnWire(seen));
   const meta = JSON.parse(text(await client.callTool({ name: "meta", arguments: {} }, undefined, { onprogress: () => {} })));
   expect(typeof meta.progressToken).toBe("string");
 
@@ -136,12 +123,7 @@ test("a killed upstream: the next read-only call starts it again and succeeds", 
 });
 
 test("SDK v2 client (2026-07-28) → proxy over stdio: legacy upstreams' results arrive as valid 2026 results", async () => {
-  const transport = new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", serversFile], stderr: "pipe", env: env() });
-  const seen = tap(transport as never);
-  const client = new ClientV2({ name: "v2-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  await client.connect(transport);
-  closers.push(() => client.close());
-  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  const { client, seen } = await v2Front([BUN, MCPBIN, "proxy", "--servers", serversFile], { env: env(), closers });
   const { tools } = await client.listTools();
   expect(tools.length).toBe(15);
   const w = await client.callTool({ name: "weather", arguments: { city: "Rome" } });

@@ -1,28 +1,19 @@
 // upstreamTools() in a script-style server (test/fixtures/upstreams/hub.ts) fronting the SDK v1 server and
 // an mcpbin server, both over stdio, driven by the official SDK v1 client (legacy) and v2 client (2026-07-28).
 import { afterEach, expect, test } from "bun:test";
-import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { Client as ClientV2 } from "@modelcontextprotocol/client";
-import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import type { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
-import { tap, type Tapped } from "./tap.ts";
+import type { Tapped } from "./tap.ts";
 import { expectSteps } from "./steps.ts";
+import { progressOnWire, v1Front, v2Front } from "./front.ts";
 
 const HUB = resolve(ROOT, "test/fixtures/upstreams/hub.ts");
-const closers: (() => Promise<void>)[] = [];
+const closers: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
-  for (const c of closers.splice(0)) await c().catch(() => {});
+  for (const c of closers.splice(0)) await Promise.resolve(c()).catch(() => {});
 });
-
-/** Progress as the client received it on the wire: every notification carries the client's own token. (The SDK
- * clients run progress handlers a microtask late and may drop those read in the same chunk as the response,
- * so the wire is what is checked.) */
-function progressOnWire(seen: Tapped): number[] {
-  for (const p of seen.progress) expect(p.params.progressToken).toBe(p.sentToken as never);
-  return seen.progress.map((p) => p.params.progress);
-}
 
 
 async function exercise(client: ClientV1 | ClientV2, tapped: Tapped) {
@@ -49,22 +40,13 @@ async function exercise(client: ClientV1 | ClientV2, tapped: Tapped) {
 }
 
 test("SDK v1 client (legacy) in front of upstreamTools: names, definitions, results, progress", async () => {
-  const transport = new StdioV1({ command: BUN, args: [HUB], stderr: "pipe" });
-  const seen = tap(transport as never);
-  const client = new ClientV1({ name: "v1-client", version: "1.0.0" });
-  await client.connect(transport);
-  closers.push(() => client.close());
+  const { client, seen } = await v1Front([BUN, HUB], { closers });
   await exercise(client, seen);
   expect(seen.length).toBeGreaterThanOrEqual(6);
 });
 
 test("SDK v2 client (2026-07-28) in front of upstreamTools: the legacy upstream's results arrive as valid 2026 results", async () => {
-  const transport = new StdioV2({ command: BUN, args: [HUB], stderr: "pipe" });
-  const seen = tap(transport as never);
-  const client = new ClientV2({ name: "v2-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  await client.connect(transport);
-  closers.push(() => client.close());
-  expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+  const { client, seen } = await v2Front([BUN, HUB], { closers });
   const { tools } = await client.listTools();
   expect(tools.length).toBe(12);
   const r = await client.callTool({ name: "v1__weather", arguments: { city: "Oslo" } });
