@@ -2,7 +2,8 @@
 // whose tool `ask_as` elicits "<who>?"): over Streamable HTTP each ask rides on its call's stream and goes to
 // that call (a 2026-07-28 client sees it as input_required of the right call); over stdio nothing ties it to a
 // call, so a legacy client gets it as a plain request that no other call's end or cancellation cancels, and a
-// 2026-07-28 client never gets it (the upstream is told it could not be attributed). Driven by the official
+// 2026-07-28 client never gets it (the upstream is told it could not be attributed), unless the ask carries its
+// call's progress token (a hand-written upstream, raw.ts "asks"). Driven by the official
 // SDK v1 and v2 clients in front of `mcpbin proxy`.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -20,10 +21,12 @@ import { pumpLines, stderrLines } from "./lines.ts";
 
 const MCPBIN = resolve(ROOT, "bin/mcpbin.ts");
 const ASKS = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-asks.ts");
+const RAW = resolve(ROOT, "test/fixtures/upstreams/raw.ts");
 type Msg = Record<string, any>;
 
 let stdioFile: string;
 let httpFile: string;
+let tokenFile: string;
 let up: HttpProcess;
 const closers: (() => Promise<unknown> | void)[] = [];
 beforeAll(async () => {
@@ -33,6 +36,8 @@ beforeAll(async () => {
   httpFile = join(dir, "http.json");
   writeFileSync(stdioFile, JSON.stringify({ mcpServers: { asks: { command: BUN, args: [ASKS] } } }));
   writeFileSync(httpFile, JSON.stringify({ mcpServers: { asks: { url: up.url } } }));
+  tokenFile = join(dir, "token.json");
+  writeFileSync(tokenFile, JSON.stringify({ mcpServers: { raw: { command: BUN, args: [RAW, "asks"] } } }));
 }, 30_000);
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
@@ -151,4 +156,19 @@ test("stdio upstream, SDK v2 client (2026-07-28): an ask that cannot be attribut
   await q.asked("C");
   q.answer("C", "gamma");
   expect(text((await c) as Msg)).toBe("C got gamma");
+});
+
+test("stdio upstream whose ask carries its call's progress token: each ask goes to its own call, also with two in flight", async () => {
+  const { client, rounds, q } = await v2Front(tokenFile);
+  // The proxy sends a progress token of its own with every call; the upstream asks once both calls are in flight.
+  const calls = ["A", "B"].map((who) => client.callTool({ name: "ask_token", arguments: { who } }));
+  await q.asked("A", "B");
+  q.answer("A", "alpha");
+  q.answer("B", "beta");
+  const [a, b] = await Promise.all(calls);
+  expect(text(a as Msg)).toBe("A got alpha");
+  expect(text(b as Msg)).toBe("B got beta");
+  const asking = rounds.filter((r) => !r.complete);
+  expect(asking.map((r) => r.who).sort()).toEqual(["A", "B"]);
+  for (const r of asking) expect(r.asked).toEqual([`${r.who}?`]);
 });
