@@ -42,14 +42,14 @@ export { OpenApiError } from "./openapi/document.ts";
 export { mcpHandler } from "./handler.ts";
 export type { McpHandler } from "./handler.ts";
 export type { LoggingLevel } from "./protocol/logging.ts";
-export { connect } from "./client/connect.ts";
+// The client is loaded on first use: these wrappers import their modules when called (a server start never evaluates the client).
+export { connect, upstreamTools, upstreamContent } from "./client/lazy.ts";
 export type { ConnectOptions, ConnectTarget } from "./client/connect.ts";
 export type { McpClient, ClientOptions, CallOptions, CallToolResult, UpstreamTool, Implementation, ServerRequestHandler } from "./client/client.ts";
 export type { ClientTransport, TransportSink } from "./client/transport.ts";
 export type { StdioTarget, StderrMode } from "./client/stdio.ts";
 export type { HttpTarget } from "./client/http.ts";
-export { upstreamTools, passthroughTool } from "./client/upstream-tools.ts";
-export { upstreamContent } from "./client/upstream-content.ts";
+export { passthroughTool } from "./client/upstream-tools.ts";
 export type { ContentProvider } from "./content/provider.ts";
 export type { UpstreamToolsOptions, UpstreamCall } from "./client/upstream-tools.ts";
 export { safeName, exposedNames, NamingError } from "./client/naming.ts";

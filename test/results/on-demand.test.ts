@@ -1,0 +1,42 @@
+// A compiled server evaluates at start only what a stdio tools server needs: code that runs on first use
+// (the client behind connect()/upstreamTools()) is loaded then, from its own chunk (docs/benchmarks.md, issue 20).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { compileFixture, McpProcess, ROOT } from "../helpers/proc.ts";
+
+/** A string of each lazily loaded module that survives minifying (a message), read from the source so that it cannot go stale unnoticed. */
+function marker(file: string, text: string): string {
+  expect(readFileSync(resolve(ROOT, file), "utf8")).toContain(text);
+  return text;
+}
+const CLIENT = marker("src/client/client.ts", "which this client does not speak");
+
+let bin: string;
+const procs: McpProcess[] = [];
+beforeAll(async () => {
+  bin = await compileFixture("test/fixtures/servers/on-demand.ts", "on-demand");
+}, 120_000); // compiling takes seconds on a busy 2-core machine
+afterAll(() => {
+  for (const p of procs) p.kill();
+});
+
+type Probe = { found: string[]; modules: number };
+async function probe(p: McpProcess, id: number, markers: string[]): Promise<Probe> {
+  const r = (await p.request("tools/call", { name: "probe", arguments: { markers } }, id)).result as { structuredContent?: Probe; content: { text: string }[] };
+  return r.structuredContent ?? (JSON.parse(r.content[0]!.text) as Probe);
+}
+
+test("the client's code is not evaluated at start; connect() and upstreamTools() load it on first use", async () => {
+  const p = new McpProcess([bin]);
+  procs.push(p);
+  await p.handshake();
+  const before = await probe(p, 2, [CLIENT]);
+  expect(before.modules).toBeGreaterThan(0); // the probe reads the evaluated code (else it could never find a marker)
+  expect(before.found).toEqual([]);
+  const used = (await p.request("tools/call", { name: "use_client", arguments: {} }, 3)).result as { isError?: boolean; content: { text: string }[] };
+  expect(used.isError).toBeUndefined();
+  expect(used.content[0]!.text).toBe("echo");
+  expect((await probe(p, 4, [CLIENT])).found).toEqual([CLIENT]);
+  expect(p.stderr).toBe("");
+}, 30_000);
