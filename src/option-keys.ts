@@ -1,5 +1,6 @@
 /** @module The server options' rules in one place: a valibot schema and the words for what is expected, per key; serve(), the config file and the HTTP options all check with them. */
 import * as v from "valibot";
+import { once } from "./runtime/once.ts";
 
 /** The longest delay a timer can wait (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -14,85 +15,100 @@ export interface OptionKey {
   readonly entries?: Readonly<Record<string, OptionKey>>;
 }
 
-const text = v.pipe(v.string(), v.nonEmpty());
-const count = v.pipe(v.number(), v.integer(), v.minValue(1));
-const patterns = v.array(text);
+/** The keys {@link opt} made: undefined passes them without building their schema. */
+const OPTIONAL = new WeakSet<OptionKey>();
+
+/**
+ * An optional key whose schema (`v.optional` of `make()`) is built on its first check of a value. Building
+ * every option's valibot schema when this module is evaluated cost ~1.4 M instructions of every start
+ * (docs/benchmarks.md, issue 20).
+ */
+function opt(make: () => v.GenericSchema, expected: string, more: Pick<OptionKey, "keys" | "entries"> = {}): OptionKey {
+  const schema = once(() => v.optional(make()));
+  const key: OptionKey = {
+    get schema() {
+      return schema();
+    },
+    expected,
+    ...more,
+  };
+  OPTIONAL.add(key);
+  return key;
+}
+
+const text = once(() => v.pipe(v.string(), v.nonEmpty()));
+const count = once(() => v.pipe(v.number(), v.integer(), v.minValue(1)));
+const patterns = once(() => v.array(text()));
 /** Milliseconds a timer can wait: 0 to {@link MAX_TIMER_MS}. */
-const ms = v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_TIMER_MS));
-const intMs = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_TIMER_MS));
+const ms = once(() => v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_TIMER_MS)));
+const intMs = once(() => v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_TIMER_MS)));
 const oneOf = (...xs: string[]) => `one of ${xs.map((x) => JSON.stringify(x)).join(", ")}`;
 
 /** The keys of the `json` option (payload JSON, src/json.ts). */
 export const JSON_KEYS: Record<string, OptionKey> = {
-  nonFinite: { schema: v.optional(v.picklist(["null", "string", "error"])), expected: oneOf("null", "string", "error") },
-  bigint: { schema: v.optional(v.picklist(["string", "number", "error"])), expected: oneOf("string", "number", "error") },
+  nonFinite: opt(() => v.picklist(["null", "string", "error"]), oneOf("null", "string", "error")),
+  bigint: opt(() => v.picklist(["string", "number", "error"]), oneOf("string", "number", "error")),
 };
 
 /** The keys of the `http` option (src/transport/http-options.ts). */
 export const HTTP_KEYS: Record<string, OptionKey> = {
-  port: { schema: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535))), expected: "an integer 0-65535 (0 picks a free port)" },
-  host: { schema: v.optional(text), expected: 'a non-empty string (the interface to bind, e.g. "127.0.0.1" or "0.0.0.0")' },
-  path: {
-    schema: v.optional(v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz"))),
-    expected: 'a path starting with "/" other than "/healthz" (e.g. "/mcp")',
-  },
-  token: { schema: v.optional(text), expected: "a non-empty string (prefer the MCPBIN_HTTP_TOKEN environment variable)" },
-  allowedOrigins: { schema: v.optional(patterns), expected: 'an array of origins (e.g. ["https://app.example.com"]; "*" for any)' },
-  allowedHosts: { schema: v.optional(patterns), expected: 'an array of host names (e.g. ["mcp.example.com"])' },
-  maxBodyBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
-  requestTimeoutMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
-  sessionIdleMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}` },
-  maxSessions: { schema: v.optional(count), expected: "an integer ≥ 1" },
-  accessLog: { schema: v.optional(v.boolean()), expected: "true or false" },
+  port: opt(() => v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)), "an integer 0-65535 (0 picks a free port)"),
+  host: opt(() => text(), 'a non-empty string (the interface to bind, e.g. "127.0.0.1" or "0.0.0.0")'),
+  path: opt(() => v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz")), 'a path starting with "/" other than "/healthz" (e.g. "/mcp")'),
+  token: opt(() => text(), "a non-empty string (prefer the MCPBIN_HTTP_TOKEN environment variable)"),
+  allowedOrigins: opt(() => patterns(), 'an array of origins (e.g. ["https://app.example.com"]; "*" for any)'),
+  allowedHosts: opt(() => patterns(), 'an array of host names (e.g. ["mcp.example.com"])'),
+  maxBodyBytes: opt(() => count(), "an integer number of bytes ≥ 1"),
+  requestTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
+  sessionIdleMs: opt(() => intMs(), `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}`),
+  maxSessions: opt(() => count(), "an integer ≥ 1"),
+  accessLog: opt(() => v.boolean(), "true or false"),
 };
 
 /** The numeric knobs of the server (serve() and the config file). */
 export const KNOB_KEYS: Record<string, OptionKey> = {
-  timeoutMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
-  maxInFlight: { schema: v.optional(count), expected: "an integer ≥ 1" },
-  pageSize: { schema: v.optional(count), expected: "an integer ≥ 1 (items per page of the list methods)" },
-  maxResultBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
-  maxLineBytes: { schema: v.optional(count), expected: "an integer number of bytes ≥ 1" },
-  shutdownGraceMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 to ${MAX_TIMER_MS}` },
-  askTimeoutMs: { schema: v.optional(ms), expected: `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}` },
+  timeoutMs: opt(() => ms(), `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
+  maxInFlight: opt(() => count(), "an integer ≥ 1"),
+  pageSize: opt(() => count(), "an integer ≥ 1 (items per page of the list methods)"),
+  maxResultBytes: opt(() => count(), "an integer number of bytes ≥ 1"),
+  maxLineBytes: opt(() => count(), "an integer number of bytes ≥ 1"),
+  shutdownGraceMs: opt(() => ms(), `a number of milliseconds from 0 to ${MAX_TIMER_MS}`),
+  askTimeoutMs: opt(() => ms(), `a number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
 };
 
-const strings = v.array(v.string());
-const stringMap = v.record(v.string(), v.string());
+const strings = once(() => v.array(v.string()));
+const stringMap = once(() => v.record(v.string(), v.string()));
 
 /**
  * The keys of one upstream entry (the `upstreams` option, and per entry of an `mcpServers`/`servers` file:
  * src/client/servers-file.ts): a command (stdio) or a URL (Streamable HTTP), plus what the gateway does with it.
  */
 export const UPSTREAM_KEYS: Record<string, OptionKey> = {
-  command: { schema: v.optional(text), expected: "a non-empty string (the program to run over stdio: an absolute path, or a name on PATH)" },
-  args: { schema: v.optional(strings), expected: "an array of strings" },
-  env: { schema: v.optional(stringMap), expected: "an object of strings (variables the child gets besides the allow-listed ones)" },
-  cwd: { schema: v.optional(text), expected: "a non-empty string (the child's working directory)" },
-  url: { schema: v.optional(text), expected: 'a non-empty string (a Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp")' },
-  headers: { schema: v.optional(stringMap), expected: "an object of strings (HTTP headers sent to the upstream)" },
-  type: { schema: v.optional(v.picklist(["stdio", "http", "streamable-http", "streamableHttp"])), expected: oneOf("stdio", "http") },
-  disabled: { schema: v.optional(v.boolean()), expected: "true or false" },
-  include: { schema: v.optional(patterns), expected: 'an array of upstream tool-name glob patterns (e.g. ["search_*"])' },
-  exclude: { schema: v.optional(patterns), expected: 'an array of upstream tool-name glob patterns (e.g. ["delete_*"])' },
-  aliases: { schema: v.optional(stringMap), expected: "an object of upstream tool name → exposed name" },
-  start: { schema: v.optional(v.picklist(["eager", "lazy"])), expected: `${oneOf("eager", "lazy")} (start with the server, or at the first tools/list or tools/call)` },
-  startTimeoutMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (how long its handshake may take before it is left out until it answers)` },
-  timeoutMs: { schema: v.optional(intMs), expected: `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call)` },
-  inheritEnv: { schema: v.optional(v.array(text)), expected: "an array of variable names the child inherits from our environment" },
+  command: opt(() => text(), "a non-empty string (the program to run over stdio: an absolute path, or a name on PATH)"),
+  args: opt(() => strings(), "an array of strings"),
+  env: opt(() => stringMap(), "an object of strings (variables the child gets besides the allow-listed ones)"),
+  cwd: opt(() => text(), "a non-empty string (the child's working directory)"),
+  url: opt(() => text(), 'a non-empty string (a Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp")'),
+  headers: opt(() => stringMap(), "an object of strings (HTTP headers sent to the upstream)"),
+  type: opt(() => v.picklist(["stdio", "http", "streamable-http", "streamableHttp"]), oneOf("stdio", "http")),
+  disabled: opt(() => v.boolean(), "true or false"),
+  include: opt(() => patterns(), 'an array of upstream tool-name glob patterns (e.g. ["search_*"])'),
+  exclude: opt(() => patterns(), 'an array of upstream tool-name glob patterns (e.g. ["delete_*"])'),
+  aliases: opt(() => stringMap(), "an object of upstream tool name → exposed name"),
+  start: opt(() => v.picklist(["eager", "lazy"]), `${oneOf("eager", "lazy")} (start with the server, or at the first tools/list or tools/call)`),
+  startTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (how long its handshake may take before it is left out until it answers)`),
+  timeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call)`),
+  inheritEnv: opt(() => v.array(text()), "an array of variable names the child inherits from our environment"),
 };
 
 /** The `upstreams` option and its naming strategy (src/client/gateway.ts). */
 export const UPSTREAMS_KEYS: Record<string, OptionKey> = {
-  upstreams: {
-    schema: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x)))),
-    expected: "an object of server name (A-Z a-z 0-9 _ -) → { command, args?, env?, cwd? } or { url, headers? } (other MCP servers fronted beside the own tools)",
-    entries: UPSTREAM_KEYS,
-  },
-  upstreamNaming: {
-    schema: v.optional(v.picklist(["on-collision", "prefix", "none"])),
-    expected: `${oneOf("on-collision", "prefix", "none")} (how upstream tool names become ours)`,
-  },
+  upstreams: opt(
+    () => v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x))),
+    "an object of server name (A-Z a-z 0-9 _ -) → { command, args?, env?, cwd? } or { url, headers? } (other MCP servers fronted beside the own tools)",
+    { entries: UPSTREAM_KEYS },
+  ),
+  upstreamNaming: opt(() => v.picklist(["on-collision", "prefix", "none"]), `${oneOf("on-collision", "prefix", "none")} (how upstream tool names become ours)`),
 };
 
 /**
@@ -110,8 +126,9 @@ export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<
       return `"${prefix}${key}" is not a known key (${near ? `did you mean "${near}"? ` : ""}allowed: ${Object.keys(table).join(", ")})`;
     }
   }
-  for (const [key, { schema, expected, keys, entries }] of Object.entries(table)) {
-    const bad = checkOption({ schema, expected }, rec[key]);
+  for (const [key, k] of Object.entries(table)) {
+    const { expected, keys, entries } = k;
+    const bad = checkOption(k, rec[key]);
     if (bad) return `"${prefix}${key}${bad.sub}" must be ${expected}; got ${describeValue(bad.got)}`;
     const val = rec[key];
     if (typeof val !== "object" || val === null) continue;
@@ -183,6 +200,7 @@ export function describeValue(x: unknown): string {
  * @returns undefined when it passes, else the sub-path that failed (e.g. `[2]`, or "") and the value found there.
  */
 export function checkOption(key: OptionKey, value: unknown): { readonly sub: string; readonly got: unknown } | undefined {
+  if (value === undefined && OPTIONAL.has(key)) return undefined;
   const r = v.safeParse(key.schema, value);
   if (r.success) return undefined;
   const issue = r.issues[0];

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { META } from "../../protocol/meta.ts";
 import { MAX_SUBSCRIPTIONS, type ListenFilter } from "../subscriptions.ts";
 import type { MethodSpec } from "../method.ts";
+import { once } from "../../runtime/once.ts";
 
 /** The checked params of a `subscriptions/listen`. */
 export interface ListenParams {
@@ -14,7 +15,7 @@ export interface ListenParams {
   };
 }
 
-const params = v.looseObject(
+const params = v.lazy(once(() => v.looseObject(
   {
     notifications: v.looseObject(
       {
@@ -27,7 +28,7 @@ const params = v.looseObject(
     ),
   },
   "Invalid params: subscriptions/listen needs params {notifications}",
-) as v.GenericSchema<unknown, ListenParams>;
+))) as v.GenericSchema<unknown, ListenParams>;
 
 /**
  * The `subscriptions/listen` entry. First `notifications/subscriptions/acknowledged`, echoing only what

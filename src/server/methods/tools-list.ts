@@ -6,11 +6,12 @@ import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 import { listPage } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
 import { requestFeatures } from "../ui.ts";
+import { once } from "../../runtime/once.ts";
 
 /** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
 const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 
-const params = v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }));
+const params = v.lazy(once(() => v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }))));
 
 /**
  * The `tools/list` entry: the whole list, serialized once per version, when it fits one page (the
