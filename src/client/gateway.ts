@@ -318,6 +318,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       const u: Upstream = new Upstream(name, c, opts, (client) => {
         // Its prompts are named with the others' once it is up (prompts/get needs the names before any prompts/list).
         synced.set(u, sync(u, client).then(() => content.refreshPrompts().catch(() => {})));
+        content.follow(u.name, client);
         client.onToolsChanged(() => void sync(u, client));
       });
       return u;

@@ -29,6 +29,12 @@ export interface UpstreamContent extends ContentProvider {
   notify(server: string, method: string, params: JsonObject | undefined): void;
   /** Lists every upstream's prompts again and names them (at start, and after a prompts/list_changed). */
   refreshPrompts(): Promise<void>;
+  /**
+   * A connection to an upstream is up: a 2026-07-28 upstream that advertises `resources.listChanged` or
+   * `prompts.listChanged` sends those only on a `subscriptions/listen` stream, so one is opened for them, open
+   * as long as the connection (a legacy upstream sends them on its session anyway).
+   */
+  follow(server: string, client: McpClient): void;
 }
 
 /** One capability of an upstream: what it advertised, or (not started yet) everything it could. */
@@ -219,6 +225,17 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
     async refreshPrompts(): Promise<void> {
       await promptsOf(withCap("prompts").filter((u) => u.connected));
     },
+    follow(server: string, client: McpClient): void {
+      const c = client.serverCapabilities;
+      const resourcesListChanged = (c.resources as JsonObject | undefined)?.listChanged === true;
+      const promptsListChanged = (c.prompts as JsonObject | undefined)?.listChanged === true;
+      if (client.era !== "modern" || !(resourcesListChanged || promptsListChanged)) return;
+      const notifications = { ...(resourcesListChanged ? { resourcesListChanged } : {}), ...(promptsListChanged ? { promptsListChanged } : {}) };
+      // Ends with the connection (the request then fails "closed", which is its normal end).
+      client.request("subscriptions/listen", { notifications }, { timeoutMs: 0 }).catch((e: unknown) => {
+        if (!(e instanceof OutboundError && e.code === "closed")) process.stderr.write(`${logName()}: upstream "${server}": its list changes are not followed: ${(e as Error).message}\n`);
+      });
+    },
   });
   return provider;
 }
@@ -231,7 +248,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
  * Subscriptions reach the server, and its change notifications reach the clients in front: `resources/updated`
  * (to the sessions subscribed to that URI), `resources/list_changed` and `prompts/list_changed` (the prompt
  * names read again first); from a 2026-07-28 server, `resources/updated` on the listen stream a subscription
- * opens (its list changes need a listen stream this does not open).
+ * opens, and its list changes on a listen stream opened for them.
  * @param client - a connected client.
  * @returns a provider for `serve()`'s `resources` (or `prompts`), its prompt names read once now.
  * @throws OutboundError when listing the prompts fails.
@@ -239,6 +256,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
 export async function upstreamContent(client: McpClient): Promise<ContentProvider> {
   const p = contentOfUpstreams([{ name: client.label, connect: () => Promise.resolve(client), capabilities: client.serverCapabilities, connected: true }], "none", false);
   client.onNotification((method, params) => p.notify(client.label, method, params));
+  p.follow(client.label, client);
   await p.refreshPrompts();
   return p;
 }
