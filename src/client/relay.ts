@@ -19,9 +19,11 @@ export interface RelayContext {
   /** The era and version of the client in front. */
   readonly era?: "legacy" | "modern";
   readonly protocolVersion?: string;
+  /** The request's JSON-RPC id. */
+  readonly requestId?: string | number;
   /** The connection the request came on (legacy: the client's session): where an ask no call can claim goes. */
   readonly connection?: {
-    readonly outbound: { request(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<unknown> };
+    readonly outbound: { request(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; timeoutMs?: number; relatedId?: string | number }): Promise<unknown> };
     readonly registry: { readonly options: { readonly askTimeoutMs: number } };
   };
 }
@@ -47,8 +49,9 @@ export function upstreamError(method: string, e: unknown): RpcError {
 /**
  * Where a legacy client's asks go when the upstream client cannot tie them to one of several calls in
  * flight (stdio upstreams name no request in their requests: src/client/client.ts RequestOptions.onRequest):
- * to the client in front as a plain server → client request on its connection, tied to none of its
- * requests, so the end or cancellation of another call does not cancel it. Every call of the same
+ * to the client in front as a plain server → client request on its connection, cancelled with none of its
+ * requests, so the end or cancellation of another call does not cancel it (over HTTP it rides on the stream of
+ * this request, the oldest of them, as a legacy HTTP session of ours has no stream of its own). Every call of the same
  * connection shares this party; calls of other sessions do not, and an ask among those is refused (a
  * question never goes to a user who may not be the one asked). A 2026-07-28 client takes asks only as
  * `input_required` of the request that needs them, so there is none: the upstream gets -32603.
@@ -64,7 +67,7 @@ function plainAsks(ctx: RelayContext): UnattributedAsks | undefined {
       let answer: unknown;
       try {
         p = prepareForward(method, params, version, ctx.clientCapabilities ?? {});
-        answer = await c.outbound.request(p.method, p.params, { signal: o.signal, timeoutMs: c.registry.options.askTimeoutMs });
+        answer = await c.outbound.request(p.method, p.params, { signal: o.signal, timeoutMs: c.registry.options.askTimeoutMs, relatedId: ctx.requestId });
         return p.finish(answer) as Record<string, unknown>;
       } catch (e) {
         if (e instanceof OutboundError && e.code === "rpc" && e.rpc) throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);

@@ -104,6 +104,25 @@ test("stdio upstream, SDK v1 client: with two calls in flight each ask is a plai
   q.answer("B", "beta");
 });
 
+test("proxy --http, stdio upstream, SDK v1 client in a legacy session: with two calls in flight both asks reach the client (on a call's stream) and are answered", async () => {
+  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", stdioFile]);
+  closers.push(() => p.kill("SIGTERM"));
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const client = new ClientV1({ name: "v1-http", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  const q = questions();
+  client.setRequestHandler(ElicitRequestSchema, (r) => q.ask(r.params.message) as never);
+  await client.connect(new StreamableHTTPClientTransport(new URL(p.url)));
+  closers.push(() => client.close());
+  const a = client.callTool({ name: "ask_as", arguments: { who: "A", after: "B" } });
+  await p.waitForStderr(/\[asks\] ask_as A: started/);
+  const b = client.callTool({ name: "ask_as", arguments: { who: "B" } });
+  await q.asked("A", "B");
+  q.answer("B", "beta");
+  q.answer("A", "alpha");
+  expect(text(await a)).toBe("A got alpha");
+  expect(text(await b)).toBe("B got beta");
+});
+
 /** `mcpbin proxy --servers file` under the SDK v2 client at 2026-07-28; records each tools/call response with the `who` it was for. */
 async function v2Front(file: string) {
   const transport = new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", file], stderr: "pipe" });
