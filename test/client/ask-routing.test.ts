@@ -49,26 +49,29 @@ const text = (r: Msg) => (r.content as { text: string }[])[0]!.text;
 /** Questions the front client was asked, each answered when the test says (`answer(who, value)`). */
 function questions() {
   const held = new Map<string, (value: string) => void>();
-  const waiters: (() => void)[] = [];
+  const waiters: (() => boolean)[] = [];
   return {
     held,
     ask(message: string): Promise<Msg> {
       const who = message.replace(/\?$/, "");
       return new Promise((resolve) => {
         held.set(who, (value) => resolve({ action: "accept", content: { answer: value } }));
-        for (const w of waiters.splice(0)) w();
+        for (const w of waiters.splice(0)) if (!w()) waiters.push(w);
       });
     },
     /** Resolves once every one of `whos` has been asked (bounded). */
-    async asked(...whos: string[]): Promise<void> {
-      const deadline = Date.now() + 15_000;
-      while (!whos.every((w) => held.has(w))) {
-        if (Date.now() > deadline) throw new Error(`not asked within 15 s: ${whos.filter((w) => !held.has(w)).join(", ")}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 1000).unref?.();
+    asked(...whos: string[]): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const all = () => whos.every((w) => held.has(w));
+        if (all()) return resolve();
+        const t = setTimeout(() => reject(new Error(`not asked within 15 s: ${whos.filter((w) => !held.has(w)).join(", ")}`)), 15_000);
+        waiters.push(() => {
+          if (!all()) return false;
+          clearTimeout(t);
+          resolve();
+          return true;
         });
-      }
+      });
     },
     answer(who: string, value: string) {
       held.get(who)!(value);
