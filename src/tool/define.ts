@@ -8,14 +8,15 @@ import { TOOL_BRAND } from "../runtime/contract.ts";
 import { ToolArgumentsError, ToolDefinitionError } from "./errors.ts";
 import { EMPTY_INPUT, objectRoot, raw, sent } from "./json-schema.ts";
 import { checkToolName } from "./name.ts";
-import { jsonSchemaOf, nextDefinition } from "./recorded.ts";
+import { jsonSchemaOf, nextDefinition, RECORDED, replaying } from "./recorded.ts";
 import { checkSchemaValue, isValibot } from "./schema-kind.ts";
-import { inputOf, RECORDED, SCHEMAS, type ToolSchemas } from "./schemas.ts";
+import { inputOf, SCHEMAS, type ToolSchemas } from "./schemas.ts";
 import type { AnySchema, ArgsOf, Tool, ToolContext, ToolDefinition } from "./types.ts";
 import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "./validate.ts";
 
 /**
- * Defines a tool (MCP server/tools). The JSON Schemas are computed here, once.
+ * Defines a tool (MCP server/tools). The JSON Schemas are computed here, once; in an executable built by
+ * `mcpbin build` they were recorded at build time and are looked up on first read (tools/list) instead.
  * @param def - see {@link ToolDefinition}.
  * @returns a {@link Tool}: callable directly (`await t(args)`) and servable by `serve()`.
  * @throws ToolDefinitionError on a bad name, both `input` and `inputSchema`, a non-object input
@@ -38,20 +39,22 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   }
   const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
   const nth = nextDefinition(name);
+  const input = def.input as ToolSchemas["input"];
+  const output = def.output;
+  // In an executable the recorded JSON Schemas are looked up on first read (src/tool/recorded.ts), not here.
+  const defer = (input !== undefined || output !== undefined) && replaying();
   // One record per tool: what it was given, what the schema functions returned, the recorded texts.
-  const schemas: ToolSchemas = { name, input: def.input as ToolSchemas["input"], output: def.output, inputValue: undefined, outputValue: undefined, inputText: undefined, outputText: undefined };
+  const schemas: ToolSchemas = { name, input, output, inputValue: undefined, outputValue: undefined, inputText: undefined, outputText: undefined, inputParsed: undefined, outputParsed: undefined, pending: defer ? nth : undefined };
   // A schema recorded at build time stays JSON text: parsed only if read (tools/list splices the text).
   let inputSchema: JsonSchema | undefined = EMPTY_INPUT;
-  if (def.input) {
-    const r = jsonSchemaOf(schemas, nth, "input");
-    if (typeof r === "string") {
-      inputSchema = undefined;
-      schemas.inputText = r;
-    } else inputSchema = r;
+  if (input !== undefined) {
+    const r = defer ? undefined : jsonSchemaOf(schemas, nth, "input");
+    if (typeof r === "string") schemas.inputText = r;
+    inputSchema = typeof r === "string" ? undefined : r;
   } else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
-  if (def.output) {
-    const r = jsonSchemaOf(schemas, nth, "output");
+  if (output !== undefined) {
+    const r = defer ? undefined : jsonSchemaOf(schemas, nth, "output");
     if (typeof r === "string") schemas.outputText = r;
     else outputSchema = r;
   } else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
@@ -59,9 +62,9 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   // Named by its computed key: the function's `name` is the tool's, without a defineProperty per tool.
   const call = { [name]: async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
     if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) await loadAjv();
-    const input = def.input === undefined ? undefined : inputOf(t);
+    const given = def.input === undefined ? undefined : inputOf(t);
     // A direct call can wait for a Standard Schema that validates asynchronously.
-    const parsed = input && !isValibot(input) ? await standardValidate(input, args ?? {}) : parseArguments(t, args ?? {});
+    const parsed = given && !isValibot(given) ? await standardValidate(given, args ?? {}) : parseArguments(t, args ?? {});
     if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
     return await def.run(parsed.value as ArgsOf<I>, {
       signal: ctx?.signal ?? new AbortController().signal,
@@ -80,11 +83,11 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   if (ui) t.ui = ui;
   t.definition = def;
   t[SCHEMAS] = schemas;
-  if (schemas.inputText === undefined && schemas.outputText === undefined) {
+  if (!defer && schemas.inputText === undefined && schemas.outputText === undefined) {
     t.inputSchema = inputSchema!;
     t.outputSchema = outputSchema;
   } else {
-    // Recorded schemas are read through RECORDED's getters (a text is parsed on first read, then kept).
+    // Recorded schemas are read through RECORDED's getters (looked up and parsed on first read, then kept).
     schemas.inputParsed = inputSchema;
     schemas.outputParsed = outputSchema;
     Object.setPrototypeOf(t, RECORDED);

@@ -1,12 +1,12 @@
-/** @module The build-time record and replay of tool()'s JSON Schema conversions (the store is the build contract's, src/runtime/contract.ts). */
+/** @module The build-time record and replay of tool()'s JSON Schema conversions, and the tool prototype that reads a replayed one on first use (the store is the build contract's, src/runtime/contract.ts). */
 import type * as v from "valibot";
 import type { JsonSchema } from "../schema.ts";
 import { standardFingerprint } from "../standard-schema.ts";
 import { contract } from "../runtime/contract.ts";
 import { convert, objectRoot } from "./json-schema.ts";
 import { isSchemaFunction, isValibot } from "./schema-kind.ts";
-import { resolveSchema, type ToolSchemas } from "./schemas.ts";
-import type { AnySchema } from "./types.ts";
+import { resolveSchema, SCHEMAS, type ToolSchemas } from "./schemas.ts";
+import type { AnySchema, Tool } from "./types.ts";
 
 /** How many tools of each name this process has defined so far (a recorded schema belongs to one definition). */
 const definitions = new Map<string, number>();
@@ -60,4 +60,67 @@ export function jsonSchemaOf(s: ToolSchemas, nth: number, what: "input" | "outpu
   const schema = what === "input" ? objectRoot(s.name, "input", converted) : converted;
   if (store && c.recordSchemas === true) store.set(key, JSON.stringify(schema));
   return schema;
+}
+
+/**
+ * Whether tool() leaves the look-up of its recorded JSON Schemas to their first read: in an executable,
+ * whose generated entry installed the record (`contract().schemas`) and is not recording into it. Then a
+ * start does no per-tool work for schemas at all (docs/benchmarks.md, "many tools"); what the look-up
+ * could throw was thrown by the build's check run, which converted and recorded every schema.
+ */
+export function replaying(): boolean {
+  const c = contract();
+  return c.schemas !== undefined && c.recordSchemas !== true;
+}
+
+/**
+ * Looks up a tool's recorded texts, once, when tool() deferred it ({@link replaying}): a record that
+ * misses (the program defined its tools differently from the build) is converted as from source.
+ * @throws ToolDefinitionError as the conversion does, on every read until it succeeds.
+ */
+function settle(s: ToolSchemas): void {
+  const nth = s.pending!;
+  if (s.input !== undefined) {
+    const r = jsonSchemaOf(s, nth, "input");
+    if (typeof r === "string") s.inputText = r;
+    else s.inputParsed = r;
+  }
+  if (s.output !== undefined) {
+    const r = jsonSchemaOf(s, nth, "output");
+    if (typeof r === "string") s.outputText = r;
+    else s.outputParsed = r;
+  }
+  s.pending = undefined;
+}
+
+/**
+ * The prototype of a tool whose JSON Schemas are recorded at build time: `inputSchema`/`outputSchema`
+ * look the record up on first read ({@link settle}) and parse the recorded text then (kept in the
+ * tool's record), so a start neither looks up nor parses anything.
+ */
+export const RECORDED: object = Object.create(Function.prototype, {
+  inputSchema: {
+    get(this: { [SCHEMAS]: ToolSchemas }) {
+      const s = this[SCHEMAS];
+      if (s.pending !== undefined) settle(s);
+      return (s.inputParsed ??= JSON.parse(s.inputText!) as JsonSchema);
+    },
+  },
+  outputSchema: {
+    get(this: { [SCHEMAS]: ToolSchemas }) {
+      const s = this[SCHEMAS];
+      if (s.pending !== undefined) settle(s);
+      return s.outputText === undefined ? s.outputParsed : (s.outputParsed ??= JSON.parse(s.outputText) as JsonSchema);
+    },
+  },
+});
+
+/**
+ * The JSON text of the tool's input and output JSON Schemas as recorded by `mcpbin build`, where they
+ * were (a tools/list result splices them in without parsing them).
+ */
+export function recordedSchemaTexts(t: Tool): { readonly input?: string; readonly output?: string } {
+  const s = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
+  if (s.pending !== undefined) settle(s);
+  return { input: s.inputText, output: s.outputText };
 }

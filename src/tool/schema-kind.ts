@@ -19,7 +19,8 @@ const SCHEMA_KINDS = "a valibot schema (v.object({...})), a Standard Schema such
 
 /** Refuses an `input`/`output` that is neither a schema nor a function returning one. */
 export function checkSchemaValue(toolName: string, what: "input" | "output", given: unknown): void {
-  if (given === undefined || isValibot(given) || isStandardSchema(given) || typeof given === "function") return;
+  // The function form first: a property read on a function is the slow one (it is a miss).
+  if (given === undefined || typeof given === "function" || isValibot(given) || isStandardSchema(given)) return;
   throw new ToolDefinitionError(`tool "${toolName}": "${what}" must be ${SCHEMA_KINDS}; got ${describe(given)}`);
 }
 

@@ -17,43 +17,20 @@ export interface ToolSchemas {
   /** The JSON Schemas' text, when recorded at build time. */
   inputText: string | undefined;
   outputText: string | undefined;
-  /** The recorded texts, parsed on first read. */
-  inputParsed?: JsonSchema;
-  outputParsed?: JsonSchema;
+  /** The recorded texts, parsed on first read; or the schemas themselves when not recorded. */
+  inputParsed: JsonSchema | undefined;
+  outputParsed: JsonSchema | undefined;
+  /**
+   * In an executable, the definition's number ({@link nextDefinition} in src/tool/recorded.ts) until its
+   * recorded texts are looked up, on the first read of a schema; undefined once they are (or from source).
+   */
+  pending: number | undefined;
 }
-
-/**
- * The prototype of a tool with a JSON Schema recorded at build time: `inputSchema`/`outputSchema` parse
- * the recorded text on first read (kept in the tool's record), so a start parses nothing.
- */
-export const RECORDED: object = Object.create(Function.prototype, {
-  inputSchema: {
-    get(this: { [SCHEMAS]: ToolSchemas }) {
-      const s = this[SCHEMAS];
-      return (s.inputParsed ??= JSON.parse(s.inputText!) as JsonSchema);
-    },
-  },
-  outputSchema: {
-    get(this: { [SCHEMAS]: ToolSchemas }) {
-      const s = this[SCHEMAS];
-      return s.outputText === undefined ? s.outputParsed : (s.outputParsed ??= JSON.parse(s.outputText) as JsonSchema);
-    },
-  },
-});
 
 /** The tool's valibot schema, calling the function form once (checked to be a schema); undefined when it has none. */
 export function resolveSchema(s: ToolSchemas, what: "input" | "output"): AnySchema {
   if (what === "input") return (s.inputValue ??= resolved(s.name, "input", s.input!));
   return (s.outputValue ??= resolved(s.name, "output", s.output!));
-}
-
-/**
- * The JSON text of the tool's input and output JSON Schemas as recorded by `mcpbin build`, where they
- * were (a tools/list result splices them in without parsing them).
- */
-export function recordedSchemaTexts(t: Tool): { readonly input?: string; readonly output?: string } {
-  const r = (t as unknown as { [SCHEMAS]: ToolSchemas })[SCHEMAS];
-  return { input: r.inputText, output: r.outputText };
 }
 
 /** The tool's valibot input schema (calling the function form once), or undefined. */
