@@ -8,7 +8,7 @@ import { TOOL_BRAND } from "../runtime/contract.ts";
 import { ToolArgumentsError, ToolDefinitionError } from "./errors.ts";
 import { EMPTY_INPUT, objectRoot, raw, sent } from "./json-schema.ts";
 import { checkToolName } from "./name.ts";
-import { jsonSchemaOf, nextDefinition, RECORDED, replaying } from "./recorded.ts";
+import { deferDefinition, jsonSchemaOf, nextDefinition, RECORDED, replaying } from "./recorded.ts";
 import { checkSchemaValue, isValibot } from "./schema-kind.ts";
 import { inputOf, SCHEMAS, type ToolSchemas } from "./schemas.ts";
 import type { AnySchema, ArgsOf, Tool, ToolContext, ToolDefinition } from "./types.ts";
@@ -38,13 +38,15 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
     );
   }
   const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
-  const nth = nextDefinition(name);
   const input = def.input as ToolSchemas["input"];
   const output = def.output;
-  // In an executable the recorded JSON Schemas are looked up on first read (src/tool/recorded.ts), not here.
+  // In an executable the recorded JSON Schemas are looked up on first read (src/tool/recorded.ts), not here,
+  // and so is the definition's number that keys them.
   const defer = (input !== undefined || output !== undefined) && replaying();
+  const nth = defer ? -1 : nextDefinition(name);
   // One record per tool: what it was given, what the schema functions returned, the recorded texts.
-  const schemas: ToolSchemas = { name, input, output, inputValue: undefined, outputValue: undefined, inputText: undefined, outputText: undefined, inputParsed: undefined, outputParsed: undefined, pending: defer ? nth : undefined };
+  const schemas: ToolSchemas = { name, input, output, inputValue: undefined, outputValue: undefined, inputText: undefined, outputText: undefined, inputParsed: undefined, outputParsed: undefined, pending: defer ? -1 : undefined };
+  if (defer) deferDefinition(schemas);
   // A schema recorded at build time stays JSON text: parsed only if read (tools/list splices the text).
   let inputSchema: JsonSchema | undefined = EMPTY_INPUT;
   if (input !== undefined) {
@@ -94,7 +96,7 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   }
   // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not),
   // unless the executable embeds validators compiled at build time for every raw schema of the tool.
-  if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) loadAjv().catch(() => {});
+  if ((def.inputSchema !== undefined || def.outputSchema !== undefined) && !jsonValidationReady(t)) loadAjv().catch(() => {});
   return t;
 }
 

@@ -16,14 +16,38 @@ const definitions = new Map<string, number>();
  * @returns how many came before it (0 for the first).
  */
 export function nextDefinition(name: string): number {
+  if (unnumbered.length > 0) numberDeferred();
   const nth = definitions.get(name) ?? 0;
   definitions.set(name, nth + 1);
   return nth;
 }
 
+/** Definitions whose number was left to the first read of a schema ({@link deferDefinition}), in the order they were made. */
+const unnumbered: ToolSchemas[] = [];
+
+/**
+ * Leaves a tool's definition number to its first schema read (a Map look-up per tool is a good part of
+ * a start's per-tool cost): its place among the definitions is kept, so the numbers come out as
+ * {@link nextDefinition} would have counted them. `s.pending` is -1 until then.
+ */
+export function deferDefinition(s: ToolSchemas): void {
+  unnumbered.push(s);
+}
+
+/** Numbers the deferred definitions, in order. */
+function numberDeferred(): void {
+  const todo = unnumbered.splice(0);
+  for (const s of todo) {
+    const nth = definitions.get(s.name) ?? 0;
+    definitions.set(s.name, nth + 1);
+    s.pending = nth;
+  }
+}
+
 /** Forgets the definition counts of {@link precomputedKey}: for tests that record and replay definitions in one process (internal). */
 export function resetDefinitionCounts(): void {
   definitions.clear();
+  unnumbered.length = 0;
 }
 
 /**
@@ -69,9 +93,11 @@ export function jsonSchemaOf(s: ToolSchemas, nth: number, what: "input" | "outpu
  * could throw was thrown by the build's check run, which converted and recorded every schema.
  */
 export function replaying(): boolean {
-  const c = contract();
-  return c.schemas !== undefined && c.recordSchemas !== true;
+  return CONTRACT.schemas !== undefined && CONTRACT.recordSchemas !== true;
 }
+
+/** The process's contract record: one object for the process's life, so it is read once, not per tool. */
+const CONTRACT = contract();
 
 /**
  * Looks up a tool's recorded texts, once, when tool() deferred it ({@link replaying}): a record that
@@ -79,6 +105,7 @@ export function replaying(): boolean {
  * @throws ToolDefinitionError as the conversion does, on every read until it succeeds.
  */
 function settle(s: ToolSchemas): void {
+  if (s.pending === -1) numberDeferred();
   const nth = s.pending!;
   if (s.input !== undefined) {
     const r = jsonSchemaOf(s, nth, "input");

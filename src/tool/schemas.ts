@@ -21,8 +21,9 @@ export interface ToolSchemas {
   inputParsed: JsonSchema | undefined;
   outputParsed: JsonSchema | undefined;
   /**
-   * In an executable, the definition's number ({@link nextDefinition} in src/tool/recorded.ts) until its
-   * recorded texts are looked up, on the first read of a schema; undefined once they are (or from source).
+   * In an executable, the definition's number (`nextDefinition` in src/tool/recorded.ts; -1 until it is
+   * counted) until its recorded texts are looked up, on the first read of a schema; undefined once they
+   * are (or from source).
    */
   pending: number | undefined;
 }
