@@ -7,13 +7,15 @@ const SURROGATE_ESCAPE = /(\\+)u(d[89ab][0-9a-f]{2})(?:\\u(d[c-f][0-9a-f]{2}))?|
  * Makes one JSON text well-formed Unicode: a lone surrogate, raw or as the `\uD800`-style escape that
  * `JSON.stringify` writes for one (ES2019 well-formed JSON.stringify), becomes U+FFFD; surrogate pairs are
  * kept. Whatever a tool returns or throws (text, structured content, error text, names), a client then
- * decodes valid UTF-8 and strict parsers accept the line. A line without either costs two scans.
+ * decodes valid UTF-8 and strict parsers accept the line. A line without either costs one search for a backslash (and two more scans when it has one).
  * @param line - one JSON text.
  * @returns the line, unchanged when it was already well-formed.
  */
 export function wellFormedLine(line: string): string {
+  // isWellFormed() answers at once for a Latin-1 string (no surrogates can be in it); a line with no
+  // backslash has no escape at all: the common line costs one single-character search.
   if (!line.isWellFormed()) line = line.toWellFormed();
-  if (!line.includes("\\ud") && !line.includes("\\uD")) return line;
+  if (line.indexOf("\\") === -1 || (!line.includes("\\ud") && !line.includes("\\uD"))) return line;
   return line.replace(SURROGATE_ESCAPE, (match: string, highSlashes?: string, _high?: string, low?: string, lowSlashes?: string) => {
     const slashes = (highSlashes ?? lowSlashes)!;
     if (slashes.length % 2 === 0) return match; // an escaped backslash and the text "u…", no escape

@@ -187,6 +187,8 @@ export class RequestContext implements ToolContext {
   spec: MethodSpec | undefined = undefined;
   /** The params as the entry's schema checked them, once invoke() has. */
   params: unknown = undefined;
+  /** The 2026-07-28 round of a request that may ask (src/server/rounds.ts owns what it is). */
+  round: object | undefined = undefined;
   /** The legacy HTTP session, when there is one. */
   readonly session?: { readonly id: string };
   /** The HTTP request's headers, over HTTP. */

@@ -31,7 +31,8 @@ class Round {
   }
 }
 
-const rounds = new WeakMap<RequestContext, Round>();
+/** The round of a request is kept on its context (a field, not a WeakMap entry per call). */
+const roundOf = (ctx: RequestContext): Round | undefined => ctx.round as Round | undefined;
 
 /**
  * Starts the round of a 2026-07-28 request that may ask (MCP basic/patterns/mrtr): verifies its
@@ -45,7 +46,7 @@ const rounds = new WeakMap<RequestContext, Round>();
 export function beginRound(ctx: RequestContext, binding: { method: string; name: string; args: unknown }, retry: { requestState?: unknown; inputResponses?: unknown }): void {
   if (ctx.era !== "modern") return;
   const round = new Round(ctx, binding, retry);
-  rounds.set(ctx, round);
+  ctx.round = round;
   if (retry.requestState === undefined && retry.inputResponses === undefined && !tracing.on) {
     ctx.askLater(round);
     return;
@@ -63,7 +64,7 @@ export function beginRound(ctx: RequestContext, binding: { method: string; name:
  * @returns its value, or the InputRequired of the round; rejects with the round's RpcError or AskError.
  */
 export function raceRound<T>(ctx: RequestContext, pending: PromiseLike<T>): PromiseLike<T | InputRequired> {
-  const round = rounds.get(ctx);
+  const round = roundOf(ctx);
   if (!round) return pending;
   if (round.asker) return raceAsker(ctx, pending, round.asker);
   // Not asked yet: the asker made by a later ask joins the race then.

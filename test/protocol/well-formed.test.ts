@@ -27,6 +27,11 @@ test("wellFormedLine: lone surrogates, raw or escaped, become U+FFFD; pairs and 
   expect(wellFormedLine("raw \ud800")).toBe("raw \ufffd");
   const plain = '{"t":"ok"}';
   expect(wellFormedLine(plain)).toBe(plain);
+  // The fast path (no backslash: returned as is) and the slow one agree at its edges.
+  expect(wellFormedLine('{"t":"a\\"b\\n"}')).toBe('{"t":"a\\"b\\n"}');
+  expect(wellFormedLine(JSON.stringify({ q: 'say "hi"', t: "x\udbff" }))).toBe('{"q":"say \\"hi\\"","t":"x\\ufffd"}');
+  expect(wellFormedLine(JSON.stringify({ t: "\u00e9\ud800" }))).toBe('{"t":"é\\ufffd"}');
+  expect(wellFormedLine(JSON.stringify({ t: "é" }))).toBe('{"t":"é"}');
 });
 
 test("stdio: text, structured content and a thrown message with lone surrogates arrive as valid UTF-8 with U+FFFD", async () => {

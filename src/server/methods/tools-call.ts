@@ -50,7 +50,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     if (!t || (isAppOnly(t.ui) && !uiNegotiated(ctx))) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
     const args = p.arguments ?? {};
     // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
-    beginRound(ctx, { method: "tools/call", name: p.name, args: p.arguments ?? {} }, p);
+    if (ctx.era === "modern") beginRound(ctx, { method: "tools/call", name: p.name, args }, p);
     // A tool with a raw JSON Schema validates with Ajv, which loads asynchronously (started by tool()),
     // or with the validators an executable embeds (compiled at build time).
     if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) {
