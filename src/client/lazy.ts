@@ -39,7 +39,9 @@ export async function upstreamTools(client: McpClient, opts: UpstreamToolsOption
  * Another server's resources, templates and prompts, ready to serve beside your own
  * (`serve({ tools, resources: [...mine, await upstreamContent(gh)] })`): URIs and prompt names as the server has
  * them, every field kept, projected onto each client's version; reads and prompts that ask are relayed to
- * your client (give connect() the `capabilities` it may ask for). Lists are asked for each time
+ * your client (give connect() the `capabilities` it may ask for). Lists are asked for each time. Its
+ * `resources/updated` (for URIs subscribed to), `resources/list_changed` and `prompts/list_changed` reach your
+ * clients (from a 2026-07-28 server on `subscriptions/listen` streams opened for them)
  * (src/client/upstream-content.ts does the work).
  * @param client - a connected client.
  * @returns a provider for `serve()`'s `resources` (or `prompts`), its prompt names read once now.
