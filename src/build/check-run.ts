@@ -3,8 +3,9 @@
  * what it passes to serve(), builds the server's Registry (what the executable would refuse at every start
  * fails here), and records every valibot → JSON Schema conversion tool() makes and every file a resource declares. The entry and the result
  * file come in MCPBIN_CHECK_ENTRY and MCPBIN_CHECK_OUT, so the script sees no arguments of ours. Writes
- * `{name, version, tools, schemas, views, upstreamEnv}` (upstreamEnv: the variables the `${VAR}`s of its
- * `serve({ upstreams })` read, as written: they are expanded at start, never here) or `{error, notServer, fatal}` as JSON, then exits 0. The same run
+ * `{name, version, tools, schemas, views, upstreamEnv, upstreamCommands}` (the variables the `${VAR}`s of its
+ * `serve({ upstreams })` read, as written: they are expanded at start, never here; and each upstream's
+ * `command`) or `{error, notServer, fatal}` as JSON, then exits 0. The same run
  * bundles the view of every app the server serves (`views`: URI → HTML, src/build/view.ts); an app or view
  * error is `fatal` (a build must not go on without the view).
  */
@@ -50,7 +51,7 @@ try {
   try {
     validators = await compileValidators(registry);
   } catch {}
-  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http), upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>) };
+  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http), upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>), upstreamCommands: commandsOf(options.upstreams) };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;
@@ -62,3 +63,12 @@ try {
 }
 writeFileSync(out, JSON.stringify(result));
 process.exit(0);
+
+/** Each enabled upstream's `command` as written (the build refuses a relative one: src/cli/project-build.ts). */
+function commandsOf(upstreams: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, u] of Object.entries((upstreams ?? {}) as Record<string, { command?: unknown; disabled?: unknown }>)) {
+    if (typeof u?.command === "string" && u.disabled !== true) out[name] = u.command;
+  }
+  return out;
+}

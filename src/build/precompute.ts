@@ -36,6 +36,8 @@ export interface Inspection {
    * upstreamVars), taken from the options the run passed, so a computed entry counts as a literal one.
    */
   readonly upstreamEnv?: readonly string[];
+  /** Each enabled upstream of its `serve({ upstreams })`: name → `command` as written (stdio ones only). */
+  readonly upstreamCommands?: Readonly<Record<string, string>>;
 }
 
 /** The HTTP endpoint a server is configured for: its executable serves it unless started with `--stdio`. */

@@ -5,7 +5,7 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
 import { checkScript, clientConfig, compile, guardedEntry } from "./build.ts";
-import { buildProject } from "./project-build.ts";
+import { buildProject, relativeCommands } from "./project-build.ts";
 import { loadSource, pickSource, type Source } from "./source.ts";
 import { bundle } from "./bundle.ts";
 import { devWatch } from "./watch.ts";
@@ -246,6 +246,8 @@ async function buildSource(src: Source, o: { outfile?: string; target?: string; 
     process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
   } else {
     const checked = await checkScript(src.path);
+    // As for a config: a relative upstream command would be resolved from the client's working directory.
+    relativeCommands(Object.fromEntries(Object.entries(checked.upstreamCommands ?? {}).map(([n, command]) => [n, { command }])), src.path, displayPath(src.path) || src.path);
     path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views, validators: checked.validators });
     name = basename(path).replace(/\.exe$/, "");
     serverName = checked.name;

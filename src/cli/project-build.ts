@@ -48,12 +48,12 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
  * executable from a working directory of its own, where the path means something else (or nothing).
  * Resolving it silently against the config's folder would bake in a path the author never wrote, so the
  * author is asked for an absolute one (a program name found on PATH, such as `npx`, is fine).
- * @param upstreams - the config's `upstreams`, as written.
- * @param file - the config file (absolute), for the suggested path.
+ * @param upstreams - the config's (or script's) `upstreams`, as written.
+ * @param file - the config file or script (absolute), for the suggested path.
  * @param label - how the config is named in messages.
  * @throws CliError naming the upstream, the path and the absolute path it would mean from the config's folder.
  */
-function relativeCommands(upstreams: Readonly<Record<string, unknown>>, file: string, label: string): void {
+export function relativeCommands(upstreams: Readonly<Record<string, unknown>>, file: string, label: string): void {
   for (const [name, raw] of Object.entries(upstreams)) {
     const command = typeof raw === "object" && raw !== null ? (raw as { command?: unknown }).command : undefined;
     if (typeof command !== "string" || isAbsolute(command) || command.startsWith("${") || !/[\\/]/.test(command)) continue;

@@ -1,7 +1,7 @@
 // `mcpbin build` of a config with upstreams: the printed client configuration has an `env` slot for every
 // variable the upstreams' `${VAR}`s read (a client's stdio launch passes only those), the executable started
 // with them filled in reaches the upstream, started without them names each upstream and variable left out;
-// a relative upstream command fails the build in one line.
+// a relative upstream command fails the build in one line. The same for a script's own serve({ upstreams }).
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -109,4 +109,13 @@ await serve({ name: "script-hub", version: "1.0.0", tools: [], upstreams: { ...s
   } finally {
     await client.close();
   }
+});
+
+test("a script's own upstream with a relative command fails the build in the same line as a config's; nothing is built", async () => {
+  const dir = mkdtempSync(join(work, "script-rel-"));
+  writeFileSync(join(dir, "hub.ts"), `import { serve } from ${JSON.stringify(SRC)};\nawait serve({ name: "rel", version: "1.0.0", tools: [], upstreams: { local: { command: "./server" } } });\n`);
+  expect(oneLineError(await mcpbin(["build", "hub.ts", "--outfile", join(dir, "rel")], dir))).toBe(
+    `mcpbin: hub.ts: upstream "local": "command" is a relative path ("./server"), which a client would resolve from its own working directory; give an absolute path, such as ${JSON.stringify(join(dir, "server"))}`,
+  );
+  expect(existsSync(join(dir, "rel"))).toBe(false);
 });
