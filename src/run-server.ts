@@ -1,6 +1,5 @@
 /** @module Runs a server's Registry for the process: over stdio, or over Streamable HTTP when asked; tracing around it. */
 import { contract } from "./runtime/contract.ts";
-import { writeSync } from "node:fs";
 import { guardStdout, stdinIsTerminal } from "./runtime/stdout-guard.ts";
 import { stateKeyProblem } from "./ask/state.ts";
 import type { Registry } from "./server/registry.ts";
@@ -86,7 +85,7 @@ function answerInfoFlags(registry: Registry): void {
   const name = executableName();
   const o = registry.options;
   // The stdout guard moved fd 1 away; the answer goes to the real stdout.
-  const out = (text: string) => writeSync(guardStdout().fd, text);
+  const out = (text: string) => (require("node:fs") as typeof import("node:fs")).writeSync(guardStdout().fd, text);
   if (flags.includes("--version")) {
     out(`${name} ${o.version}\n`);
     process.exit(0);

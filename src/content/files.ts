@@ -1,7 +1,9 @@
 /** @module Files a resource declares with `file:`: resolved against the declaring module, recorded by the build's check run, embedded in the executable. */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+// node:fs, node:path and node:url are required on first use: evaluating them cost ~3 M instructions of every
+// server start, and most servers declare no file (docs/benchmarks.md, issue 20).
+const nodeFs = (): typeof import("node:fs") => require("node:fs") as typeof import("node:fs");
+const nodePath = (): typeof import("node:path") => require("node:path") as typeof import("node:path");
+const fileURLToPath = (url: string | URL): string => (require("node:url") as typeof import("node:url")).fileURLToPath(url);
 import { contract } from "../runtime/contract.ts";
 
 /**
@@ -21,7 +23,7 @@ const COMPILED = HERE.startsWith("/$bunfs/") || HERE.includes("~BUN");
  */
 export function callerFile(): string | undefined {
   const stack = new Error().stack ?? "";
-  const src = resolve(HERE, "..");
+  const src = nodePath().resolve(HERE, "..");
   for (const line of stack.split("\n").slice(1)) {
     const m = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):\d+:\d+\)?\s*$/.exec(line);
     if (!m) continue;
@@ -63,18 +65,18 @@ export function declareFile(uri: string, given: string | URL, from: string | und
   let path: string;
   if (embedded !== undefined) path = embedded;
   else if (typeof given !== "string" || given.startsWith("file://")) path = fileURLToPath(given);
-  else path = isAbsolute(given) ? given : resolve(from ? dirname(from) : process.cwd(), given);
+  else path = nodePath().isAbsolute(given) ? given : nodePath().resolve(from ? nodePath().dirname(from) : process.cwd(), given);
   if (embedded === undefined) {
     if (COMPILED) {
       throw new Error(`the file ${JSON.stringify(written)} was not embedded in this executable; build it with mcpbin build, which embeds the files resources declare`);
     }
-    if (!existsSync(path) || !statSync(path).isFile()) throw new Error(`file ${JSON.stringify(written)} not found (looked at ${path}); fix the path (a relative path is resolved against the module that declares the resource)`);
+    if (!nodeFs().existsSync(path) || !nodeFs().statSync(path).isFile()) throw new Error(`file ${JSON.stringify(written)} not found (looked at ${path}); fix the path (a relative path is resolved against the module that declares the resource)`);
     if (recording) c.schemas?.set(FILE_KEY_PREFIX + key, path);
   }
   let bytes: Uint8Array | undefined;
   return {
     path,
-    read: () => (bytes ??= new Uint8Array(readFileSync(path))),
+    read: () => (bytes ??= new Uint8Array(nodeFs().readFileSync(path))),
   };
 }
 

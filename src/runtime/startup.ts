@@ -1,6 +1,5 @@
 /** @module How a server that fails at start-up says so: one line on stderr and exit code 1, not a stack with source. */
 
-import { isAbsolute, relative } from "node:path";
 
 /**
  * Bun's report of a module that does not parse (an AggregateError, "2 errors building <path>", of
@@ -39,6 +38,8 @@ const OWN_ERRORS = new Set([
  */
 export function startupErrorText(name: string, e: unknown): string {
   const syntax = syntaxErrorText(e, (path) => {
+    // node:path is required here, on a start error only: every start evaluated it (docs/benchmarks.md, issue 20).
+    const { isAbsolute, relative } = require("node:path") as typeof import("node:path");
     const rel = relative(process.cwd(), path);
     return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
   });

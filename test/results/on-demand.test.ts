@@ -1,5 +1,5 @@
 // A compiled server evaluates at start only what a stdio tools server needs: code that runs on first use
-// (the client behind connect()/upstreamTools()) is loaded then, from its own chunk (docs/benchmarks.md, issue 20).
+// (the client behind connect()/upstreamTools(), Node's fs/path/url) is loaded then (docs/benchmarks.md, issue 20).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -21,7 +21,7 @@ afterAll(() => {
   for (const p of procs) p.kill();
 });
 
-type Probe = { found: string[]; modules: number };
+type Probe = { found: string[]; builtins: string[]; modules: number };
 async function probe(p: McpProcess, id: number, markers: string[]): Promise<Probe> {
   const r = (await p.request("tools/call", { name: "probe", arguments: { markers } }, id)).result as { structuredContent?: Probe; content: { text: string }[] };
   return r.structuredContent ?? (JSON.parse(r.content[0]!.text) as Probe);
@@ -38,5 +38,18 @@ test("the client's code is not evaluated at start; connect() and upstreamTools()
   expect(used.isError).toBeUndefined();
   expect(used.content[0]!.text).toBe("echo");
   expect((await probe(p, 4, [CLIENT])).found).toEqual([CLIENT]);
+  expect(p.stderr).toBe("");
+}, 30_000);
+
+test("no module evaluated at start imports a Node built-in statically (fs, path, url, crypto, …); one loaded later does, and the probe sees it", async () => {
+  const p = new McpProcess([bin]);
+  procs.push(p);
+  await p.handshake();
+  const before = await probe(p, 2, []);
+  expect(before.modules).toBeGreaterThan(0);
+  expect(before.builtins).toEqual([]);
+  const read = (await p.request("tools/call", { name: "read_self", arguments: {} }, 3)).result as { content: { text: string }[] };
+  expect(read.content[0]!.text).toBe("7f454c46");
+  expect((await probe(p, 4, [])).builtins).toEqual(["fs"]);
   expect(p.stderr).toBe("");
 }, 30_000);
