@@ -61,12 +61,16 @@ export class Catalog {
     const fix = (a: { source?: ContentSource }, b: { source?: ContentSource }, key: string) =>
       a.source && b.source ? `rename one, or filter one out with include/exclude in the config` : `keep only one of them in serve()'s "${key}"`;
     for (const x of (o.resources ?? []).flat()) {
-      if (isContentProvider(x)) providers.add(x);
-      else if (isResource(x)) {
-        const prev = resources.get(x.uri);
-        if (prev) throw new ContentDefinitionError(`two resources have the URI "${x.uri}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
-        resources.set(x.uri, x);
-      } else if (isResourceTemplate(x)) {
+      // Resources first: a server may have thousands of them.
+      if (isResource(x)) {
+        const uri = x.uri;
+        if (resources.has(uri)) {
+          const prev = resources.get(uri)!;
+          throw new ContentDefinitionError(`two resources have the URI "${uri}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
+        }
+        resources.set(uri, x);
+      } else if (isContentProvider(x)) providers.add(x);
+      else if (isResourceTemplate(x)) {
         const prev = templates.get(x.uriTemplate);
         if (prev) throw new ContentDefinitionError(`two resource templates have the template "${x.uriTemplate}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
         templates.set(x.uriTemplate, x);

@@ -75,6 +75,25 @@ export interface DisplayFields {
 }
 
 /**
+ * True when a definition has only the display fields most have, all well-formed (a non-empty `name`;
+ * `title`, `description` and `mimeType` strings or absent; none of the others): then {@link checkDisplay}
+ * has nothing to say, and a definition need not make the name its messages use.
+ */
+export function plainDisplay(d: DisplayFields & { readonly cache?: unknown; readonly annotations?: unknown; readonly mimeType?: unknown }): boolean {
+  return (
+    typeof d.name === "string" &&
+    d.name !== "" &&
+    (d.title === undefined || typeof d.title === "string") &&
+    (d.description === undefined || typeof d.description === "string") &&
+    (d.mimeType === undefined || typeof d.mimeType === "string") &&
+    d.icons === undefined &&
+    d.meta === undefined &&
+    d.annotations === undefined &&
+    d.cache === undefined
+  );
+}
+
+/**
  * Checks the display fields and cache hints of a definition.
  * @param what - how messages call it, e.g. `resource "docs://readme"`.
  * @throws ContentDefinitionError naming the field.

@@ -5,6 +5,7 @@ import { callerFile, declareFile, type DeclaredFile } from "./files.ts";
 import {
   checkDisplay,
   ContentDefinitionError,
+  plainDisplay,
   directContext,
   emitContentChange,
   type CacheHints,
@@ -102,7 +103,7 @@ const FIXED = Symbol("mcpbin.resource.fixed");
  * @throws Error when an embedded file cannot be read.
  */
 export function fixedContents(r: Resource): ResourceContents[] | undefined {
-  return r.definition.read ? undefined : fixedOf(r as ResourceRecord);
+  return r.definition.read ? undefined : fixedOf(r as unknown as ResourceRecord);
 }
 const TEMPLATE = RESOURCE_TEMPLATE_BRAND;
 
@@ -161,11 +162,12 @@ export class ResourceReadError extends Error {
   }
 }
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** An absolute URI: a scheme, then no space, control character or character URIs may not hold (one test per resource). */
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f<>"{}|\\^`]*$/;
 
 /** Checks an absolute URI; the message names what to change. */
 function checkUri(what: string, uri: unknown): string {
-  if (typeof uri !== "string" || !SCHEME.test(uri) || /[\s\u0000-\u001f<>"{}|\\^`]/.test(uri)) {
+  if (typeof uri !== "string" || !ABSOLUTE_URI.test(uri)) {
     const hint = typeof uri === "string" && /[{}]/.test(uri) ? `; a URI with {variables} is a template: use resourceTemplate({ uriTemplate: ${JSON.stringify(uri)}, … })` : "";
     throw new ContentDefinitionError(`${what}: ${JSON.stringify(uri)} is not a URI: give an absolute URI with a scheme and no spaces, e.g. "docs://readme"${hint}`);
   }
@@ -241,48 +243,82 @@ function mimeOf(path: string): string | undefined {
  */
 export function resource(def: ResourceDefinition): Resource {
   const uri = checkUri("resource", (def as { uri?: unknown })?.uri);
-  const what = `resource ${JSON.stringify(uri)}`;
-  checkDisplay(what, def);
+  // The messages' name for it is made only for a message (a start with thousands of resources makes none).
+  if (!plainDisplay(def)) checkDisplay(named(uri), def);
   const n = +(def.text !== undefined) + +(def.blob !== undefined) + +(def.file !== undefined) + +(def.read !== undefined);
   if (n !== 1) {
     const got = (["text", "blob", "file", "read"] as const).filter((k) => def[k] !== undefined);
-    throw new ContentDefinitionError(`${what}: give exactly one of "text", "blob", "file" or "read"${got.length ? ` (got ${got.join(" and ")})` : ""}`);
+    throw new ContentDefinitionError(`${named(uri)}: give exactly one of "text", "blob", "file" or "read"${got.length ? ` (got ${got.join(" and ")})` : ""}`);
   }
-  if (def.text !== undefined && typeof def.text !== "string") throw new ContentDefinitionError(`${what}: "text" must be a string`);
-  if (def.blob !== undefined && !(def.blob instanceof Uint8Array)) throw new ContentDefinitionError(`${what}: "blob" must be a Uint8Array`);
-  if (def.read !== undefined && typeof def.read !== "function") throw new ContentDefinitionError(`${what}: "read" must be a function`);
-  if (def.size !== undefined && !(Number.isSafeInteger(def.size) && def.size >= 0)) throw new ContentDefinitionError(`${what}: "size" must be a whole number of bytes`);
+  if (def.text !== undefined && typeof def.text !== "string") throw new ContentDefinitionError(`${named(uri)}: "text" must be a string`);
+  if (def.blob !== undefined && !(def.blob instanceof Uint8Array)) throw new ContentDefinitionError(`${named(uri)}: "blob" must be a Uint8Array`);
+  if (def.read !== undefined && typeof def.read !== "function") throw new ContentDefinitionError(`${named(uri)}: "read" must be a function`);
+  if (def.size !== undefined && !(Number.isSafeInteger(def.size) && def.size >= 0)) throw new ContentDefinitionError(`${named(uri)}: "size" must be a whole number of bytes`);
   let file: DeclaredFile | undefined;
   let mimeType = def.mimeType;
-  let size = def.size;
   if (def.file !== undefined) {
-    if (typeof def.file !== "string" && !(def.file instanceof URL)) throw new ContentDefinitionError(`${what}: "file" must be a path or a file: URL`);
+    if (typeof def.file !== "string" && !(def.file instanceof URL)) throw new ContentDefinitionError(`${named(uri)}: "file" must be a path or a file: URL`);
     try {
       file = declareFile(uri, def.file, callerFile());
     } catch (e) {
-      throw new ContentDefinitionError(`${what}: ${(e as Error).message}`);
+      throw new ContentDefinitionError(`${named(uri)}: ${(e as Error).message}`);
     }
     mimeType ??= mimeOf(typeof def.file === "string" ? def.file : def.file.pathname);
   }
-  if (size === undefined) {
-    if (def.text !== undefined) size = def.text.length < 128 && /^[\x00-\x7f]*$/.test(def.text) ? def.text.length : Buffer.byteLength(def.text);
-    else if (def.blob !== undefined) size = def.blob.byteLength;
-  }
-  // One object per resource on a shared prototype (read, changed): no closures, so a server with
-  // thousands of resources starts without allocating them (docs/benchmarks.md).
-  const r = Object.create(RESOURCE_PROTO) as ResourceRecord;
-  r.uri = uri;
-  r.name = def.name;
-  r.definition = def;
-  r.mimeType = mimeType;
-  r.size = size;
-  r.file = file;
-  r[FIXED] = undefined;
-  return r;
+  // One object per resource of one class (read, changed and the size on its prototype): no closures,
+  // and a text's size in bytes is counted when listed, so a server with thousands of resources starts
+  // without that work (docs/benchmarks.md).
+  return new ResourceRecord(uri, def, mimeType, file) as unknown as Resource;
 }
 
-/** A resource's own fields, and its fixed contents once read. */
-type ResourceRecord = { -readonly [K in keyof Resource]: Resource[K] } & { [FIXED]: ResourceContents[] | undefined };
+/** How messages name a resource. */
+function named(uri: string): string {
+  return `resource ${JSON.stringify(uri)}`;
+}
+
+/** The size in bytes of a text: its length when it is short ASCII, else its UTF-8 length. */
+function byteSize(text: string): number {
+  return text.length < 128 && /^[\x00-\x7f]*$/.test(text) ? text.length : Buffer.byteLength(text);
+}
+
+/** A resource: its own fields, its fixed contents once read, and the methods every resource shares. */
+class ResourceRecord {
+  declare readonly [RESOURCE]: true;
+  readonly uri: string;
+  readonly name: string;
+  readonly definition: ResourceDefinition;
+  readonly mimeType: string | undefined;
+  readonly file: DeclaredFile | undefined;
+  [FIXED]: ResourceContents[] | undefined;
+  declare source?: ContentSource;
+  constructor(uri: string, def: ResourceDefinition, mimeType: string | undefined, file: DeclaredFile | undefined) {
+    this.uri = uri;
+    this.name = def.name;
+    this.definition = def;
+    this.mimeType = mimeType;
+    this.file = file;
+    this[FIXED] = undefined;
+  }
+
+  /** The definition's `size`, else the bytes of its `text` or `blob` (undefined for `file` and `read`). */
+  get size(): number | undefined {
+    const d = this.definition;
+    if (d.size !== undefined) return d.size;
+    if (d.text !== undefined) return byteSize(d.text);
+    return d.blob?.byteLength;
+  }
+
+  async read(ctx?: Partial<ContentContext>): Promise<ResourceContents[]> {
+    const d = this.definition;
+    if (d.read) return toContents(`resource ${JSON.stringify(this.uri)}`, await d.read(directContext(ctx)), this.uri, this.mimeType);
+    return fixedOf(this);
+  }
+
+  changed(): void {
+    emitContentChange({ kind: "resource", uri: this.uri, source: this });
+  }
+}
+(ResourceRecord.prototype as { [RESOURCE]: true })[RESOURCE] = true;
 
 /** The contents of a resource without `read`, computed on first use and kept. */
 function fixedOf(r: ResourceRecord): ResourceContents[] {
@@ -296,18 +332,6 @@ function fixedOf(r: ResourceRecord): ResourceContents[] {
   } else fixed = toContents(`resource ${JSON.stringify(uri)}`, def.text ?? def.blob, uri, mimeType);
   return (r[FIXED] = fixed);
 }
-
-const RESOURCE_PROTO = {
-  [RESOURCE]: true as const,
-  async read(this: ResourceRecord, ctx?: Partial<ContentContext>): Promise<ResourceContents[]> {
-    const d = this.definition;
-    if (d.read) return toContents(`resource ${JSON.stringify(this.uri)}`, await d.read(directContext(ctx)), this.uri, this.mimeType);
-    return fixedOf(this);
-  },
-  changed(this: ResourceRecord): void {
-    emitContentChange({ kind: "resource", uri: this.uri, source: this });
-  },
-};
 
 /**
  * Defines a resource template (MCP server/resources, RFC 6570 levels 1-3).
