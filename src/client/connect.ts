@@ -33,6 +33,33 @@ function isTransport(t: ConnectTarget): t is ClientTransport {
   return typeof (t as ClientTransport).start === "function" && typeof (t as ClientTransport).send === "function";
 }
 
+/** What a value looks like in a message: a string quoted, anything else by its type. */
+function shown(x: unknown): string {
+  return typeof x === "string" ? JSON.stringify(x) : x === null ? "null" : Array.isArray(x) ? "an array" : typeof x;
+}
+
+/**
+ * The author's mistakes in a target, said before anything starts: a `command` or `url` that is not a
+ * non-empty string (most often an unset environment variable: `command: process.env.X!`), `args` that are
+ * not strings.
+ * @throws TypeError naming the key, what it must be and what it got.
+ */
+function checkTarget(target: unknown): void {
+  const what = "connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer()";
+  if (target === null || typeof target !== "object") throw new TypeError(`${what}; got ${shown(target)}`);
+  if (isServer(target as ConnectTarget) || isTransport(target as ConnectTarget)) return;
+  const t = target as { command?: unknown; url?: unknown; args?: unknown };
+  if ("url" in t) {
+    if (t.url instanceof URL || (typeof t.url === "string" && t.url !== "")) return;
+    throw new TypeError(`connect(): "url" must be a non-empty string such as "https://mcp.example.com/mcp"; got ${shown(t.url)} (an unset environment variable?)`);
+  }
+  if (!("command" in t)) throw new TypeError(`${what}; got an object with neither "command" nor "url"`);
+  if (typeof t.command !== "string" || t.command === "")
+    throw new TypeError(`connect(): "command" must be a non-empty string (the server's executable: an absolute path or a name on PATH); got ${shown(t.command)} (an unset environment variable?)`);
+  if (t.args !== undefined && (!Array.isArray(t.args) || t.args.some((a) => typeof a !== "string")))
+    throw new TypeError(`connect(): "args" must be an array of strings; got ${Array.isArray(t.args) ? `an array holding ${shown(t.args.find((a) => typeof a !== "string"))}` : shown(t.args)}`);
+}
+
 /**
  * Connects to an MCP server and completes the handshake: `server/discover` (2026-07-28) when the server
  * speaks it, else `initialize` at the newest legacy version it accepts (PROTOCOL.md §4.6). A stdio
@@ -43,8 +70,10 @@ function isTransport(t: ConnectTarget): t is ClientTransport {
  * @param opts - see {@link ConnectOptions}.
  * @returns the connected client.
  * @throws OutboundError when the server cannot be started or reached, or its handshake fails or times out (the message names it).
+ * @throws TypeError when the target is malformed (a `command` or `url` that is not a non-empty string, `args` not strings).
  */
 export async function connect(target: ConnectTarget, opts: ConnectOptions = {}): Promise<McpClient> {
+  checkTarget(target);
   const make = (): ClientTransport => {
     if (isServer(target)) return inMemoryTransport(target);
     if (isTransport(target)) return target;

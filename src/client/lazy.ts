@@ -16,6 +16,7 @@ import type { ContentProvider } from "../content/provider.ts";
  * @param opts - see {@link ConnectOptions}.
  * @returns the connected client.
  * @throws OutboundError when the server cannot be started or reached, or its handshake fails or times out (the message names it).
+ * @throws TypeError when the target is malformed (a `command` or `url` that is not a non-empty string, `args` not strings).
  */
 export async function connect(target: ConnectTarget, opts: ConnectOptions = {}): Promise<McpClient> {
   return (await import("./connect.ts")).connect(target, opts);

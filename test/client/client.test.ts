@@ -157,6 +157,29 @@ test("a server that never answers fails the handshake within its start timeout, 
   expect(missing.message).toContain("gone: cannot start");
 });
 
+test("a malformed target is a TypeError naming the key before anything starts (an unset variable as the command)", async () => {
+  const unset = process.env.MCPBIN_TEST_SURELY_UNSET;
+  const cases: [unknown, string][] = [
+    [{ command: unset }, 'connect(): "command" must be a non-empty string (the server\'s executable: an absolute path or a name on PATH); got undefined (an unset environment variable?)'],
+    [{ command: "" }, 'connect(): "command" must be a non-empty string (the server\'s executable: an absolute path or a name on PATH); got "" (an unset environment variable?)'],
+    [{ command: BUN, args: "stdio" }, 'connect(): "args" must be an array of strings; got "stdio"'],
+    [{ command: BUN, args: ["a", 1] }, 'connect(): "args" must be an array of strings; got an array holding number'],
+    [{ url: unset }, 'connect(): "url" must be a non-empty string such as "https://mcp.example.com/mcp"; got undefined (an unset environment variable?)'],
+    [{ cmd: BUN }, 'connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer(); got an object with neither "command" nor "url"'],
+    [null, "connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer(); got null"],
+  ];
+  for (const [target, message] of cases) {
+    const e = await connect(target as never).catch((x) => x);
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toBe(message);
+  }
+  // The public wrapper (src/index.ts loads the client on first use) throws the same.
+  const { connect: publicConnect } = await import("../../src/index.ts");
+  const e = await publicConnect({ command: unset } as never).catch((x) => x);
+  expect(e).toBeInstanceOf(TypeError);
+  expect(e.message).toContain('"command" must be a non-empty string');
+});
+
 test("the child gets the allow-listed environment plus its configured env, nothing else", async () => {
   process.env.M18_SECRET_TOKEN = "do-not-leak";
   try {
