@@ -114,3 +114,17 @@ test("schemas converted at build time (mcpbin build) list exactly as converting 
   expect(await listOf(new McpProcess([join(ROOT, ".bench-build/many-tools-lazy")]))).toEqual(source);
   expect(built.tools[2].inputSchema.properties.sort).toEqual({ type: "string", enum: ["asc", "desc"], default: "desc" });
 });
+
+test("scripts/bench-warm.ts runs on the smoke builds: a row per server, era, JIT setting and burst, every response checked", async () => {
+  // Tiny bursts: this checks the script and the harness's env passing, not a figure.
+  const p = Bun.spawn([BUN, join(ROOT, "scripts/bench-warm.ts"), "--rounds", "1", "--short", "200", "--long", "400"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  if (code !== 0) throw new Error(`bench-warm exited ${code}:\n${stderr.slice(-3000)}`);
+  const rows = stdout.split("\n").filter((l) => /^\| (add_numbers\/echo|16 tools, realistic) \|/.test(l));
+  expect(rows.length).toBe(2 * 2 * 2 * 2);
+  for (const era of ["legacy", "2026-07-28"]) for (const jit of ["default", "no FTL"]) for (const calls of ["200", "400"])
+    expect(rows.filter((r) => r.includes(`| ${era} | ${jit} | ${calls} |`)).length).toBe(2);
+  for (const r of rows) expect(Number(r.split("|")[7]!.trim().replace("×", ""))).toBeGreaterThan(0);
+  // Each run is reported on stderr, the FTL-off ones too.
+  expect(stderr).toContain("no FTL 400 calls");
+}, 120_000);
