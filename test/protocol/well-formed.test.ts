@@ -32,6 +32,20 @@ test("wellFormedLine: lone surrogates, raw or escaped, become U+FFFD; pairs and 
   expect(wellFormedLine(JSON.stringify({ q: 'say "hi"', t: "x\udbff" }))).toBe('{"q":"say \\"hi\\"","t":"x\\ufffd"}');
   expect(wellFormedLine(JSON.stringify({ t: "\u00e9\ud800" }))).toBe('{"t":"é\\ufffd"}');
   expect(wellFormedLine(JSON.stringify({ t: "é" }))).toBe('{"t":"é"}');
+  // The text "\\ud800" (an escaped backslash) right before a lone low surrogate's escape: the escape is lone.
+  expect(wellFormedLine(JSON.stringify({ t: "\\ud800\udc00" }))).toBe('{"t":"\\\\ud800\\ufffd"}');
+  expect(wellFormedLine(JSON.stringify({ t: "\\UD800\udc00" }))).toBe('{"t":"\\\\UD800\\ufffd"}');
+  expect(wellFormedLine(JSON.stringify({ t: "\\ud800\udc00\ud83d\ude00" }))).toBe('{"t":"\\\\ud800\\ufffd\ud83d\ude00"}');
+});
+
+test("stdio: an echoed name holding the text \\ud800 before a lone low surrogate arrives with U+FFFD", async () => {
+  const p = McpProcess.source(FIXTURE);
+  cleanups.push(() => p.kill());
+  await p.handshake("2025-11-25");
+  p.send('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x\\\\ud800\\udc00","arguments":{}}}');
+  const r = await p.response(7);
+  expect(r.error.message).toBe("Unknown tool: x\\ud800\ufffd");
+  expect(p.lines.some((l) => /(?<!\\)(?:\\\\)*\\ud[c-f]/i.test(l))).toBe(false);
 });
 
 test("stdio: text, structured content and a thrown message with lone surrogates arrive as valid UTF-8 with U+FFFD", async () => {
