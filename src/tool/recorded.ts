@@ -4,6 +4,7 @@ import type { JsonSchema } from "../schema.ts";
 import { standardFingerprint } from "../standard-schema.ts";
 import { contract } from "../runtime/contract.ts";
 import { convert, objectRoot } from "./json-schema.ts";
+import { ToolDefinitionError } from "./errors.ts";
 import { isSchemaFunction, isValibot } from "./schema-kind.ts";
 import { resolveSchema, SCHEMAS, type ToolSchemas } from "./schemas.ts";
 import type { AnySchema, Tool } from "./types.ts";
@@ -102,9 +103,23 @@ const CONTRACT = contract();
 /**
  * Looks up a tool's recorded texts, once, when tool() deferred it ({@link replaying}): a record that
  * misses (the program defined its tools differently from the build) is converted as from source.
- * @throws ToolDefinitionError as the conversion does, on every read until it succeeds.
+ * @throws ToolDefinitionError as the conversion does, on every read until it succeeds, with what to change:
+ *   such a schema was never checked by `mcpbin build`, so it fails here, at the first `tools/list`, not at start.
  */
 function settle(s: ToolSchemas): void {
+  try {
+    settleNow(s);
+  } catch (e) {
+    if (!(e instanceof ToolDefinitionError)) throw e;
+    throw new ToolDefinitionError(
+      `${e.message} (this executable's build recorded no JSON Schema for this definition of "${s.name}": the program defines ` +
+        `its tools differently when it runs than in mcpbin build's check run, e.g. depending on an environment variable; ` +
+        `define the same tools in both, so that the build checks them)`,
+    );
+  }
+}
+
+function settleNow(s: ToolSchemas): void {
   if (s.pending === -1) numberDeferred();
   const nth = s.pending!;
   if (s.input !== undefined) {

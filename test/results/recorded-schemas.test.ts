@@ -77,3 +77,21 @@ test("a record belongs to one definition: two tools of one name, or a schema who
   // The record of get was made with id: number; this definition has id: string, so it is converted afresh.
   expect((get!.inputSchema.properties as Record<string, { type: string }>).id!.type).toBe("string");
 });
+
+test("an executable whose tools differ from its build's: an unconvertible schema the build never saw fails at its first read, saying what to change", () => {
+  resetDefinitionCounts();
+  // Replaying an empty record: the build's check run defined no tool named "when".
+  c.schemas = new Map<string, unknown>();
+  const when = tool({ name: "when", description: "a date input, which JSON Schema cannot carry", input: v.object({ d: v.date() }), run: () => "x" });
+  let e: unknown;
+  try {
+    void when.inputSchema;
+  } catch (x) {
+    e = x;
+  }
+  expect(e).toBeInstanceOf(Error);
+  expect((e as Error).name).toBe("ToolDefinitionError");
+  expect((e as Error).message).toContain('tool "when"');
+  expect((e as Error).message).toContain("this executable's build recorded no JSON Schema for this definition of \"when\"");
+  expect((e as Error).message).toContain("define the same tools in both, so that the build checks them");
+});
