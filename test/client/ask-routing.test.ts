@@ -5,19 +5,18 @@
 // 2026-07-28 client never gets it (the upstream is told it could not be attributed), unless the ask carries its
 // call's progress token (a hand-written upstream, raw.ts "asks"). Driven by the official
 // SDK v1 and v2 clients in front of `mcpbin proxy`.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
 import { HttpProcess } from "../http/helpers.ts";
 import { intercept } from "../helpers/sdk-tap.ts";
 import { pumpLines, stderrLines } from "./lines.ts";
+import { closedAfterEach, serversFile } from "./front.ts";
 
 const MCPBIN = resolve(ROOT, "bin/mcpbin.ts");
 const ASKS = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-asks.ts");
@@ -28,20 +27,13 @@ let stdioFile: string;
 let httpFile: string;
 let tokenFile: string;
 let up: HttpProcess;
-const closers: (() => Promise<unknown> | void)[] = [];
+const closers = closedAfterEach();
 beforeAll(async () => {
   up = await HttpProcess.start([BUN, ASKS], { args: ["--http"] });
-  const dir = mkdtempSync(join(tmpdir(), "mcpbin-ask-routing-"));
-  stdioFile = join(dir, "stdio.json");
-  httpFile = join(dir, "http.json");
-  writeFileSync(stdioFile, JSON.stringify({ mcpServers: { asks: { command: BUN, args: [ASKS] } } }));
-  writeFileSync(httpFile, JSON.stringify({ mcpServers: { asks: { url: up.url } } }));
-  tokenFile = join(dir, "token.json");
-  writeFileSync(tokenFile, JSON.stringify({ mcpServers: { raw: { command: BUN, args: [RAW, "asks"] } } }));
+  stdioFile = serversFile({ asks: { command: BUN, args: [ASKS] } }, "mcpbin-ask-routing-");
+  httpFile = serversFile({ asks: { url: up.url } }, "mcpbin-ask-routing-");
+  tokenFile = serversFile({ raw: { command: BUN, args: [RAW, "asks"] } }, "mcpbin-ask-routing-");
 }, 30_000);
-afterEach(async () => {
-  for (const c of closers.splice(0)) await c();
-});
 afterAll(() => void up?.kill());
 
 const text = (r: Msg) => (r.content as { text: string }[])[0]!.text;

@@ -1,6 +1,9 @@
 // The client in front of a hub or proxy, for the client tests: an official SDK v1 or v2 client over stdio to a
 // command, every response validated by the tap, the command's stderr collected; and the progress check on the wire.
-import { expect } from "bun:test";
+import { afterEach, expect } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
@@ -52,4 +55,24 @@ export async function v2Front(command: readonly string[], o: FrontOptions) {
 export function progressOnWire(seen: Tapped): number[] {
   for (const p of seen.progress) expect(p.params.progressToken).toBe(p.sentToken as never);
   return seen.progress.map((p) => p.params.progress);
+}
+
+/**
+ * A clients' servers file (`{ "mcpServers": … }`, what `mcpbin proxy --servers` and `upstreams` read) in a
+ * fresh temporary folder.
+ * @returns the file's path.
+ */
+export function serversFile(mcpServers: Record<string, unknown>, prefix = "mcpbin-servers-"): string {
+  const file = join(mkdtempSync(join(tmpdir(), prefix)), "servers.json");
+  writeFileSync(file, JSON.stringify({ mcpServers }));
+  return file;
+}
+
+/** The test file's list of things to close, run (in order) after each test. */
+export function closedAfterEach(): (() => Promise<unknown> | void)[] {
+  const closers: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const c of closers.splice(0)) await c();
+  });
+  return closers;
 }

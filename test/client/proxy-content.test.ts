@@ -4,37 +4,32 @@
 // and driven by the official SDK v1 client (legacy) and the SDK v2 client (2026-07-28). Several upstreams,
 // so URIs are rewritten (`v1+docs://…`). Every response a client receives is validated against the official
 // schema of its version (tap).
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { BUN, compileFixture, ROOT } from "../helpers/proc.ts";
 import { HttpProcess, validatingFetch } from "../http/helpers.ts";
 import { pumpLines, stderrLines } from "./lines.ts";
 import { tap } from "./tap.ts";
+import { closedAfterEach, serversFile } from "./front.ts";
 
 const MCPBIN = resolve(ROOT, "bin/mcpbin.ts");
 const V1 = resolve(ROOT, "test/fixtures/upstreams/sdk-v1-content.ts");
 const V2 = resolve(ROOT, "test/fixtures/upstreams/sdk-v2-content-http.ts");
 type Msg = Record<string, any>;
 
-let serversFile: string;
+let servers: string;
 let v2: HttpProcess;
-const closers: (() => Promise<unknown> | void)[] = [];
+const closers = closedAfterEach();
 beforeAll(async () => {
   let askBin: string;
   [askBin, v2] = await Promise.all([compileFixture("test/fixtures/servers/ask.ts", "proxy-ask-upstream"), HttpProcess.start([BUN, V2], { args: [] })]);
-  serversFile = join(mkdtempSync(join(tmpdir(), "mcpbin-proxy-content-")), "servers.json");
-  writeFileSync(serversFile, JSON.stringify({ mcpServers: { v1: { command: BUN, args: [V1] }, v2: { url: v2.url }, asks: { command: askBin, include: ["confirm_delete"] } } }));
+  servers = serversFile({ v1: { command: BUN, args: [V1] }, v2: { url: v2.url }, asks: { command: askBin, include: ["confirm_delete"] } }, "mcpbin-proxy-content-");
 }, 60_000);
-afterEach(async () => {
-  for (const c of closers.splice(0)) await c();
-});
 afterAll(async () => {
   for (const c of closers.splice(0)) await c();
   v2?.kill();
@@ -55,7 +50,7 @@ const SAMPLE = { role: "assistant", content: { type: "text", text: "one file rem
 
 /** `mcpbin proxy --servers …` under the SDK v1 client (2025-11-25), with or without the ask capabilities. */
 async function v1Front(capable: boolean) {
-  const transport = new StdioV1({ command: BUN, args: [MCPBIN, "proxy", "--servers", serversFile], stderr: "pipe" });
+  const transport = new StdioV1({ command: BUN, args: [MCPBIN, "proxy", "--servers", servers], stderr: "pipe" });
   const seen = tap(transport as never);
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
@@ -154,7 +149,7 @@ test("SDK v1 client without the capabilities: the upstream's ask gets -32601 and
 
 test("SDK v2 client (2026-07-28) → proxy over stdio: legacy results become valid 2026 results; a legacy upstream's ask is an input_required round, its call runs once", async () => {
   asked.length = 0;
-  const transport = new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", serversFile], stderr: "pipe" });
+  const transport = new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", servers], stderr: "pipe" });
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
   const seen = tap(transport as never);
@@ -188,7 +183,7 @@ test("SDK v2 client (2026-07-28) → proxy over stdio: legacy results become val
 
 test("proxy --http, SDK v2 client at 2026-07-28: a prompt that asks, relayed across HTTP requests", async () => {
   asked.length = 0;
-  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", serversFile]);
+  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", servers]);
   closers.push(() => p.kill("SIGTERM"));
   const v = validatingFetch();
   const client = v2Client();
@@ -201,7 +196,7 @@ test("proxy --http, SDK v2 client at 2026-07-28: a prompt that asks, relayed acr
 });
 
 test("proxy --http, SDK v1 client in a legacy session: a subscription still held when the session ends is released upstream", async () => {
-  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", serversFile]);
+  const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", servers]);
   closers.push(() => p.kill("SIGTERM"));
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   const transport = new StreamableHTTPClientTransport(new URL(p.url));

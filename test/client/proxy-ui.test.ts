@@ -2,14 +2,13 @@
 // upstreams, so an upstream with views (examples/weather-app, an mcpbin server) lists its UI-enabled tools,
 // the view-only `forecast` included; a client in front that declared the extension gets them and the views,
 // one that did not neither lists nor calls `forecast`. Driven by the official SDK v1 and v2 clients.
-import { afterEach, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
+import { closedAfterEach, serversFile } from "./front.ts";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
 import { APP_MIME_TYPE, UI_EXTENSION } from "../../src/apps/app.ts";
 
@@ -18,19 +17,15 @@ const WEATHER = resolve(ROOT, "examples/weather-app/server.ts");
 const UI = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
 type Msg = Record<string, any>;
 
-let serversFile: string;
-const closers: (() => Promise<unknown> | void)[] = [];
+let servers: string;
+const closers = closedAfterEach();
 beforeAll(() => {
-  serversFile = join(mkdtempSync(join(tmpdir(), "mcpbin-proxy-ui-")), "servers.json");
-  writeFileSync(serversFile, JSON.stringify({ mcpServers: { weather: { command: BUN, args: [WEATHER] } } }));
-});
-afterEach(async () => {
-  for (const c of closers.splice(0)) await c();
+  servers = serversFile({ weather: { command: BUN, args: [WEATHER] } }, "mcpbin-proxy-ui-");
 });
 
 async function v1Front(capabilities: Msg) {
   const client = new ClientV1({ name: "v1-front", version: "1.0.0" }, { capabilities: capabilities as never });
-  await client.connect(new StdioV1({ command: BUN, args: [MCPBIN, "proxy", "--servers", serversFile], stderr: "ignore" }));
+  await client.connect(new StdioV1({ command: BUN, args: [MCPBIN, "proxy", "--servers", servers], stderr: "ignore" }));
   closers.push(() => client.close());
   return client;
 }
@@ -63,7 +58,7 @@ test("SDK v1 client without the extension: the view-only tool is neither listed 
 
 test("SDK v2 client (2026-07-28) declaring the extension per request: the view-only tool is listed and called", async () => {
   const client = new ClientV2({ name: "v2-front", version: "2.0.0" }, { capabilities: UI as never, versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
-  await client.connect(new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", serversFile], stderr: "ignore" }));
+  await client.connect(new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", servers], stderr: "ignore" }));
   closers.push(() => client.close());
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
   const { tools } = await client.listTools();
