@@ -1,4 +1,5 @@
 /** @module once(): a value made on first use, for the schemas and tables a module would otherwise build at every start (docs/benchmarks.md, issue 20). */
+import * as v from "valibot";
 
 /**
  * A function that makes its value on the first call and returns the same value on every later one. A
@@ -10,4 +11,14 @@
 export function once<T>(make: () => T): () => T {
   let x: T | undefined;
   return () => (x ??= make());
+}
+
+/**
+ * A valibot schema built on its first parse (`v.lazy` over {@link once}): for the params of methods a tools
+ * server rarely gets, which would otherwise be built at every start.
+ * @param make - builds the schema; called once.
+ * @returns a schema with the same input and output types.
+ */
+export function lazySchema<S extends v.GenericSchema>(make: () => S): v.GenericSchema<v.InferInput<S>, v.InferOutput<S>> {
+  return v.lazy(once(make));
 }

@@ -4,10 +4,10 @@ import { listHash, page } from "../protocol/cursor.ts";
 import { cacheFields } from "../protocol/project-content.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
 import type { CacheHints } from "../content/common.ts";
-import { once } from "../runtime/once.ts";
+import { lazySchema } from "../runtime/once.ts";
 
 /** The params of every list method: an optional cursor (checked by {@link listPage}). */
-export const LIST_PARAMS = v.lazy(once(() => v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }))));
+export const LIST_PARAMS = lazySchema(() => v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) })));
 
 /** The checked params of a list method. */
 export type ListParams = { cursor?: unknown } | null | undefined;

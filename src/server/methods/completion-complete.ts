@@ -4,7 +4,7 @@ import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { completionOf, MAX_COMPLETIONS } from "../../content/catalog.ts";
 import { directContext, thrownMessage } from "../../content/common.ts";
 import type { MethodSpec } from "../method.ts";
-import { once } from "../../runtime/once.ts";
+import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `completion/complete`. */
 export interface CompleteParams {
@@ -13,14 +13,14 @@ export interface CompleteParams {
   readonly context?: { readonly arguments?: Record<string, string> };
 }
 
-const params = v.lazy(once(() => v.looseObject(
+const params = lazySchema(() => v.looseObject(
   {
     ref: v.looseObject({ type: v.picklist(["ref/prompt", "ref/resource"], 'Invalid params: ref.type must be "ref/prompt" or "ref/resource"') }, "Invalid params: completion/complete needs ref {type, name | uri}"),
     argument: v.looseObject({ name: v.string(), value: v.string() }, "Invalid params: completion/complete needs argument {name, value}"),
     context: v.optional(v.looseObject({ arguments: v.optional(v.record(v.string(), v.string(), "Invalid params: context.arguments must map names to strings")) })),
   },
   "Invalid params: completion/complete needs params {ref, argument}",
-))) as v.GenericSchema<unknown, CompleteParams>;
+)) as v.GenericSchema<unknown, CompleteParams>;
 
 const EMPTY = { completion: { values: [] } };
 

@@ -2,12 +2,12 @@
 import * as v from "valibot";
 import { LOG_LEVELS, type LoggingLevel } from "../../protocol/logging.ts";
 import type { MethodSpec } from "../method.ts";
-import { once } from "../../runtime/once.ts";
+import { lazySchema } from "../../runtime/once.ts";
 
-const params = v.lazy(once(() => v.looseObject(
+const params = lazySchema(() => v.looseObject(
   { level: v.picklist(LOG_LEVELS, `Invalid params: "level" must be one of ${LOG_LEVELS.join(", ")}`) },
   "Invalid params: logging/setLevel needs params {level}",
-))) as v.GenericSchema<unknown, { level: LoggingLevel }>;
+)) as v.GenericSchema<unknown, { level: LoggingLevel }>;
 
 const EMPTY = Object.freeze({});
 

@@ -8,7 +8,7 @@ import type { MethodSpec } from "../method.ts";
 import { lineOfResult } from "./resources-read.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
 import type { RequestContext } from "../context.ts";
-import { once } from "../../runtime/once.ts";
+import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `prompts/get`. */
 export interface GetParams {
@@ -19,7 +19,7 @@ export interface GetParams {
   readonly inputResponses?: unknown;
 }
 
-const params = v.lazy(once(() => v.looseObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}"))) as v.GenericSchema<unknown, GetParams>;
+const params = lazySchema(() => v.looseObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}")) as v.GenericSchema<unknown, GetParams>;
 
 function failure(name: string, e: unknown, ctx: RequestContext): RpcError {
   // The round's wire errors (a bad inputResponses value; -32021 at 2026-07-28) as they are.

@@ -10,7 +10,7 @@ import { fixedContents, readTemplate, ResourceReadError, type ResourceContents }
 import type { RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
-import { once } from "../../runtime/once.ts";
+import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `resources/read`. */
 export interface ReadParams {
@@ -20,7 +20,7 @@ export interface ReadParams {
   readonly inputResponses?: unknown;
 }
 
-const params = v.lazy(once(() => v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: resources/read needs params {uri}"))) as v.GenericSchema<unknown, ReadParams>;
+const params = lazySchema(() => v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: resources/read needs params {uri}")) as v.GenericSchema<unknown, ReadParams>;
 
 /** A read's neutral result: the contents and the cache hints of what was read. */
 interface ReadResult {

@@ -4,9 +4,9 @@ import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { MAX_SUBSCRIPTIONS } from "../subscriptions.ts";
 import type { MethodSpec } from "../method.ts";
 import { resourceNotFound } from "./resources-read.ts";
-import { once } from "../../runtime/once.ts";
+import { lazySchema } from "../../runtime/once.ts";
 
-const params = v.lazy(once(() => v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: needs params {uri}"))) as v.GenericSchema<unknown, { uri: string }>;
+const params = lazySchema(() => v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: needs params {uri}")) as v.GenericSchema<unknown, { uri: string }>;
 
 const EMPTY = Object.freeze({});
 

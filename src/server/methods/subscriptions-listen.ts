@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { META } from "../../protocol/meta.ts";
 import { MAX_SUBSCRIPTIONS, type ListenFilter } from "../subscriptions.ts";
 import type { MethodSpec } from "../method.ts";
-import { once } from "../../runtime/once.ts";
+import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `subscriptions/listen`. */
 export interface ListenParams {
@@ -15,7 +15,7 @@ export interface ListenParams {
   };
 }
 
-const params = v.lazy(once(() => v.looseObject(
+const params = lazySchema(() => v.looseObject(
   {
     notifications: v.looseObject(
       {
@@ -28,7 +28,7 @@ const params = v.lazy(once(() => v.looseObject(
     ),
   },
   "Invalid params: subscriptions/listen needs params {notifications}",
-))) as v.GenericSchema<unknown, ListenParams>;
+)) as v.GenericSchema<unknown, ListenParams>;
 
 /**
  * The `subscriptions/listen` entry. First `notifications/subscriptions/acknowledged`, echoing only what

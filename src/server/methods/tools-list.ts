@@ -1,28 +1,25 @@
 /** @module tools/list: every tool as the version in force lists it, serialized once per version (MCP server/tools). */
-import * as v from "valibot";
 import { ProjectedJson, projectTool } from "../../protocol/project.ts";
 import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 
-import { listPage } from "../list-page.ts";
+import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
 import { requestFeatures } from "../ui.ts";
-import { once } from "../../runtime/once.ts";
 
 /** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
 const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 
-const params = v.lazy(once(() => v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) }))));
 
 /**
  * The `tools/list` entry: the whole list, serialized once per version, when it fits one page (the
  * server's `pageSize`, default all); else one page with a stateless cursor (src/protocol/cursor.ts).
  */
-export const toolsList: MethodSpec<{ cursor?: unknown } | null | undefined, ProjectedJson | Record<string, unknown>> = {
+export const toolsList: MethodSpec<ListParams, ProjectedJson | Record<string, unknown>> = {
   name: "tools/list",
   eras: ["legacy", "modern"],
   capability: "tools",
   cacheable: true,
-  params,
+  params: LIST_PARAMS,
   handle(p, ctx) {
     const registry = ctx.connection.registry;
     const cursor = p?.cursor;
