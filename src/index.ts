@@ -1,8 +1,8 @@
 /** @module Public API for tool authors: explicit named exports only. */
-export { tool, isTool } from "./tool/define.ts";
-export { ToolDefinitionError, ToolArgumentsError } from "./tool/errors.ts";
-export { TOOL_NAME } from "./tool/name.ts";
-export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tool/types.ts";
+export { tool, isTool } from "./tools/define.ts";
+export { ToolDefinitionError, ToolArgumentsError } from "./tools/errors.ts";
+export { TOOL_NAME } from "./tools/name.ts";
+export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tools/types.ts";
 export { elicitation } from "./ask/elicit-schema.ts";
 export { AskError, ElicitSchemaError } from "./ask/errors.ts";
 export type { AskErrorCode } from "./ask/errors.ts";
@@ -10,19 +10,19 @@ export type {
   Asker, ElicitForm, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult,
   Root, RootsRequest, SampleRequest, SampleResult, SamplingContent, SamplingMessage,
 } from "./ask/types.ts";
-export { serve } from "./serve.ts";
-export { createServer } from "./create-server.ts";
-export type { McpServer } from "./create-server.ts";
+export { serve } from "./serve/serve.ts";
+export { createServer } from "./serve/create-server.ts";
+export type { McpServer } from "./serve/create-server.ts";
 export { rateLimit, maskErrors, cacheResults, ToolError } from "./server/middleware.ts";
 export type { Middleware, McpRequest, Next, RateLimitKey } from "./server/middleware.ts";
 export { RpcError, ErrorCode } from "./protocol/jsonrpc.ts";
 export type { ServerOptions } from "./server/options.ts";
 export type { HttpOptions } from "./transport/http-options.ts";
 export { HttpOptionsError } from "./transport/http-options.ts";
-export { toolResult, textContent, imageContent, audioContent, resourceLink, embeddedResource, isToolResult, ContentError } from "./result.ts";
-export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./result.ts";
-export type { JsonOptions } from "./json.ts";
-export type { JsonSchema } from "./schema.ts";
+export { toolResult, textContent, imageContent, audioContent, resourceLink, embeddedResource, isToolResult, ContentError } from "./shared/result.ts";
+export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./shared/result.ts";
+export type { JsonOptions } from "./shared/json.ts";
+export type { JsonSchema } from "./schema/json-schema.ts";
 export { defineConfig, ConfigError } from "./config/define.ts";
 export type { McpbinConfig } from "./config/define.ts";
 export { app, isApp, AppDefinitionError, APP_MIME_TYPE, UI_EXTENSION } from "./apps/app.ts";
@@ -39,8 +39,8 @@ export type { OpenApiToolsOptions, FetchLike } from "./openapi/tools.ts";
 export type { AuthOptions, Credential } from "./openapi/auth.ts";
 export type { OpenApiSource, OpenApiDocument } from "./openapi/document.ts";
 export { OpenApiError } from "./openapi/document.ts";
-export { mcpHandler } from "./handler.ts";
-export type { McpHandler } from "./handler.ts";
+export { mcpHandler } from "./serve/handler.ts";
+export type { McpHandler } from "./serve/handler.ts";
 export type { LoggingLevel } from "./protocol/logging.ts";
 // The client is loaded on first use: these wrappers import their modules when called (a server start never evaluates the client).
 export { connect, upstreamTools, upstreamContent } from "./client/lazy.ts";

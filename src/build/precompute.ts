@@ -19,7 +19,7 @@ export interface Inspection {
   /** How many tools it serves. */
   readonly tools: number;
   /**
-   * Key → JSON text of each valibot → JSON Schema conversion its tools made (src/tool/recorded.ts), and key →
+   * Key → JSON text of each valibot → JSON Schema conversion its tools made (src/tools/recorded.ts), and key →
    * absolute path of each file a resource declares (src/content/files.ts; keys starting `file\u0000`).
    */
   readonly schemas: Readonly<Record<string, string>>;
@@ -156,7 +156,7 @@ export interface PrecomputedEntry {
  * Writes an entry that installs, in the build contract (src/runtime/contract.ts, which it imports), the
  * recorded JSON Schemas (`schemas`, key → JSON text as string constants: nothing to parse at start), the
  * embedded files (`files`) and the bundled views (`views`, app URI → HTML, src/apps/html.ts) before
- * importing the real entry; `tool()` then takes the recorded text instead of converting (src/tool/recorded.ts). With 200 tools this was
+ * importing the real entry; `tool()` then takes the recorded text instead of converting (src/tools/recorded.ts). With 200 tools this was
  * most of the start-up work (docs/benchmarks.md).
  * @param entry - absolute path of the entry.
  * @param schemas - from {@link inspectScript}.

@@ -3,14 +3,14 @@ import { dirname, join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Registry } from "../server/registry.ts";
-import { AJV_OPTIONS, rawValidationSchemas, usesJsonSchemaValidation, validatorKey } from "../tool/validate.ts";
+import { AJV_OPTIONS, rawValidationSchemas, usesJsonSchemaValidation, validatorKey } from "../tools/validate.ts";
 
 const require = createRequire(import.meta.url);
 /** Ajv's package folder: the generated code's `require("ajv/dist/runtime/…")` is made absolute, so it resolves from a temporary folder. */
 const AJV_DIR = dirname(require.resolve("ajv/package.json"));
 
 /**
- * Compiles every raw JSON Schema the server's tools validate with (src/tool/validate.ts
+ * Compiles every raw JSON Schema the server's tools validate with (src/tools/validate.ts
  * `rawValidationSchemas`) to Ajv standalone code (CommonJS, one module per schema), with the options
  * used at run time.
  * @param registry - the server's registry, built by the check run.

@@ -2,7 +2,7 @@
 import { basename, dirname } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { Registry } from "../server/registry.ts";
-import type { Tool } from "../tool/types.ts";
+import type { Tool } from "../tools/types.ts";
 import { sourcePath } from "../loader/collect.ts";
 import type { Source } from "./source.ts";
 

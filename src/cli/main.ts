@@ -23,7 +23,7 @@ import { buildOpenApi, checkOpenApi, type OpenApiCliOptions } from "./openapi.ts
 import { proxy } from "./proxy.ts";
 import { Registry } from "../server/registry.ts";
 import { loadProject } from "../loader/project.ts";
-import { serve } from "../serve.ts";
+import { serve } from "../serve/serve.ts";
 import { asIfAlone } from "../loader/script.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
 import pkg from "../../package.json" with { type: "json" };

@@ -5,8 +5,8 @@ import { startGateway, type Gateway } from "../client/gateway.ts";
 import { NamingError } from "../client/naming.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 import { expandVars, parseServerEntry, readServersFile, ServersFileError, type UpstreamConfig } from "../client/servers-file.ts";
-import { TOOL_NAME } from "../tool/name.ts";
-import { serve } from "../serve.ts";
+import { TOOL_NAME } from "../tools/name.ts";
+import { serve } from "../serve/serve.ts";
 
 /** The tool count above which common clients stop (Copilot: 128). */
 export const TOOL_CAP = 128;

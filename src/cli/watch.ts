@@ -1,9 +1,9 @@
 /** @module mcpbin dev --watch: serves a script or project from source in this process and reloads its tools when a file changes, keeping the connection. */
 import { watch } from "node:fs";
 import { dirname, sep } from "node:path";
-import { createServer, registryOf } from "../create-server.ts";
+import { createServer, registryOf } from "../serve/create-server.ts";
 import { loadSource, type Source } from "./source.ts";
-import type { Tool } from "../tool/types.ts";
+import type { Tool } from "../tools/types.ts";
 
 /** How long after the last file event a reload starts, ms (an editor's save is several events). */
 const SETTLE_MS = 150;

@@ -1,5 +1,5 @@
 /** @module The gateway: many upstream servers fronted as one live set of tools, with their lifecycle (eager or lazy start, late joining, restart with backoff, retry, shutdown). */
-import type { Tool } from "../tool/types.ts";
+import type { Tool } from "../tools/types.ts";
 import { OutboundError } from "../server/outbound.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
 import { connect } from "./connect.ts";

@@ -2,7 +2,7 @@
 import type { ConnectOptions, ConnectTarget } from "./connect.ts";
 import type { McpClient } from "./client.ts";
 import type { UpstreamToolsOptions } from "./upstream-tools.ts";
-import type { Tool } from "../tool/types.ts";
+import type { Tool } from "../tools/types.ts";
 import type { ContentProvider } from "../content/provider.ts";
 
 /**

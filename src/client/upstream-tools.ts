@@ -1,8 +1,8 @@
 /** @module upstreamTools(): another server's tools as ordinary mcpbin tools whose calls pass through as they are. */
-import { tool } from "../tool/define.ts";
-import type { Tool, ToolAnnotations, ToolIcon } from "../tool/types.ts";
-import { receivedResult } from "../result.ts";
-import type { JsonSchema } from "../schema.ts";
+import { tool } from "../tools/define.ts";
+import type { Tool, ToolAnnotations, ToolIcon } from "../tools/types.ts";
+import { receivedResult } from "../shared/result.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
 import { META as META_KEYS } from "../protocol/meta.ts";
 import { OutboundError } from "../server/outbound.ts";

@@ -1,12 +1,12 @@
 /** @module The config file's schema (valibot) and its check, with messages naming file, key and expectation. */
 import * as v from "valibot";
 import { ConfigError, type McpbinConfig } from "./define.ts";
-import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, keyProblem, UPSTREAMS_KEYS, type OptionKey } from "../option-keys.ts";
+import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, keyProblem, UPSTREAMS_KEYS, type OptionKey } from "../shared/option-keys.ts";
 
 const text = v.pipe(v.string(), v.nonEmpty());
 const patterns = v.array(text);
 
-/** One key of a config object (src/option-keys.ts). */
+/** One key of a config object (src/shared/option-keys.ts). */
 export type ConfigKey = OptionKey;
 export { HTTP_KEYS, JSON_KEYS };
 
@@ -62,7 +62,7 @@ export function checkConfig(value: unknown, file: string): McpbinConfig {
   return value as McpbinConfig;
 }
 
-/** Checks an object against a key table (src/option-keys.ts keyProblem). @throws ConfigError naming the file, the key and what is expected. */
+/** Checks an object against a key table (src/shared/option-keys.ts keyProblem). @throws ConfigError naming the file, the key and what is expected. */
 function checkKeys(rec: Record<string, unknown>, table: Record<string, ConfigKey>, prefix: string, file: string): void {
   const p = keyProblem(rec, table, prefix);
   if (p) throw new ConfigError(`${file}: ${p}`);

@@ -2,7 +2,7 @@
 import type { Asker } from "../ask/types.ts";
 import { NO_CLIENT } from "../ask/none.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
-import type { ToolIcon } from "../tool/types.ts";
+import type { ToolIcon } from "../tools/types.ts";
 
 /** An author's mistake in a resource, template or prompt, found at definition; the message names it and what to change. */
 export class ContentDefinitionError extends Error {

@@ -3,8 +3,8 @@ import { PROMPT_BRAND } from "../runtime/contract.ts";
 import * as v from "valibot";
 import { checkDisplay, ContentDefinitionError, directContext, type ContentContext, type ContentSource, type DisplayFields } from "./common.ts";
 import type { Completer } from "./resource.ts";
-import { issueLine } from "../tool/issues.ts";
-import type { ContentBlock } from "../result.ts";
+import { issueLine } from "../tools/issues.ts";
+import type { ContentBlock } from "../shared/result.ts";
 
 /** One message of a prompt (MCP PromptMessage). A string content is one text block. */
 export interface PromptMessageInput {

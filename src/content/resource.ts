@@ -15,7 +15,7 @@ import {
   type ResourceAnnotations,
 } from "./common.ts";
 import { escapesPath, expandUriTemplate, matchUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplate } from "./uri-template.ts";
-import { issueLine } from "../tool/issues.ts";
+import { issueLine } from "../tools/issues.ts";
 
 /** One item of a read result, version-neutral (MCP TextResourceContents / BlobResourceContents; `blob` is base64). */
 export interface ResourceContents {

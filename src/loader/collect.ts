@@ -1,6 +1,6 @@
 /** @module Collecting the tools a set of loaded modules export: provenance, include/exclude globs, duplicates. No file system. */
-import { isTool } from "../tool/define.ts";
-import type { Tool } from "../tool/types.ts";
+import { isTool } from "../tools/define.ts";
+import type { Tool } from "../tools/types.ts";
 import { isResource, isResourceTemplate, type Resource, type ResourceTemplate } from "../content/resource.ts";
 import { isPrompt, type Prompt } from "../content/prompt.ts";
 

@@ -2,7 +2,7 @@
 import type { McpbinConfig } from "../config/define.ts";
 import { displayPath, firstLine, loadConfig, type LoadedConfig } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
-import type { Tool } from "../tool/types.ts";
+import type { Tool } from "../tools/types.ts";
 import { checkDuplicates, collectContent, collectTools, contentNames, filterContent, filterTools, LoaderError, type LoadedModule } from "./collect.ts";
 import { Catalog } from "../content/catalog.ts";
 import { ContentDefinitionError } from "../content/common.ts";

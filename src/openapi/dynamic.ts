@@ -1,13 +1,13 @@
 /** @module Dynamic mode: list_operations, describe_operation and call_operation, a tools/list of three tools whatever the API's size. */
 import * as v from "valibot";
-import { textContent, toolResult } from "../result.ts";
-import { normalizeRawSchema, type JsonSchema } from "../schema.ts";
-import { loadAjv, validateJson } from "../tool/validate.ts";
-import { tool } from "../tool/define.ts";
-import type { Tool } from "../tool/types.ts";
+import { textContent, toolResult } from "../shared/result.ts";
+import { normalizeRawSchema, type JsonSchema } from "../schema/json-schema.ts";
+import { loadAjv, validateJson } from "../tools/validate.ts";
+import { tool } from "../tools/define.ts";
+import type { Tool } from "../tools/types.ts";
 import type { OpenApiDocument } from "./document.ts";
 import type { Operation } from "./operations.ts";
-import type { ToolResult } from "../result.ts";
+import type { ToolResult } from "../shared/result.ts";
 
 /** Sends one operation's request with validated arguments and returns the response as a result. */
 export type Caller = (op: Operation, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;

@@ -1,5 +1,5 @@
 /** @module Tool names for operations: operationId or method_path, snake_case, ≤ 64 characters, stable, unique. */
-import { TOOL_NAME } from "../tool/name.ts";
+import { TOOL_NAME } from "../tools/name.ts";
 
 /** Longest name kept as is; a longer one is cut here and given an 8-hex-digit hash of the whole name. */
 export const NAME_CUT = 48;

@@ -1,5 +1,5 @@
 /** @module The operations of a document as tool models: selection (curation), names, argument fields, input and output schemas. */
-import type { JsonSchema } from "../schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
 import { OpenApiError, type OpenApiDocument } from "./document.ts";
 import { baseName, uniqueNames, validName } from "./names.ts";
 import { deref, SchemaConverter } from "./schema.ts";

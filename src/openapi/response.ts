@@ -1,5 +1,5 @@
 /** @module An API response as a tool result: JSON as structuredContent plus text, other types by content type, non-2xx as isError, bodies capped. */
-import { audioContent, embeddedResource, imageContent, textContent, toolResult, type ToolResult } from "../result.ts";
+import { audioContent, embeddedResource, imageContent, textContent, toolResult, type ToolResult } from "../shared/result.ts";
 
 /** How much of a response is kept. */
 export interface ResponseLimits {

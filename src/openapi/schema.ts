@@ -1,5 +1,5 @@
 /** @module OpenAPI 3.1 Schema Objects → the JSON Schema (2020-12) of a tool: $refs as $defs, readOnly left out of inputs, OpenAPI-only keywords dropped. */
-import type { JsonSchema } from "../schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
 import { OpenApiError, type OpenApiDocument } from "./document.ts";
 
 /**
@@ -46,7 +46,7 @@ const MAP = new Set(["patternProperties", "dependentSchemas"]);
 
 /**
  * Converts the schemas of one tool, collecting every referenced schema once under the root's `$defs`
- * (tool() then inlines the ones that are not recursive: src/schema.ts normalizeJsonSchema).
+ * (tool() then inlines the ones that are not recursive: src/schema/json-schema.ts normalizeJsonSchema).
  */
 export class SchemaConverter {
   private readonly names = new Map<string, string>(); // pointer → $defs name

@@ -1,7 +1,7 @@
 /** @module openapiTools(): an OpenAPI document as ordinary mcpbin tools, one per operation or three dynamic ones. */
-import { textContent, toolResult } from "../result.ts";
-import { tool } from "../tool/define.ts";
-import type { Tool, ToolAnnotations } from "../tool/types.ts";
+import { textContent, toolResult } from "../shared/result.ts";
+import { tool } from "../tools/define.ts";
+import type { Tool, ToolAnnotations } from "../tools/types.ts";
 import { applySecurity, schemesOf, type AuthOptions, type Scheme } from "./auth.ts";
 import { loadDocument, OpenApiError, type LoadOptions, type OpenApiDocument, type OpenApiSource } from "./document.ts";
 import { dynamicTools, type Caller } from "./dynamic.ts";

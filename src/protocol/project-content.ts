@@ -5,7 +5,7 @@ import { projectBlock } from "./project.ts";
 import type { ResourceAnnotations } from "../content/common.ts";
 import type { ResourceContents } from "../content/resource.ts";
 import type { PromptArgument, PromptResult } from "../content/prompt.ts";
-import type { ToolIcon } from "../tool/types.ts";
+import type { ToolIcon } from "../tools/types.ts";
 
 /** The listing fields of a resource, template or prompt, version-neutral. */
 export interface Listing {

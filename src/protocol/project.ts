@@ -1,8 +1,8 @@
 /** @module Projection of tool definitions and call results onto the protocol version in force (PROTOCOL.md §5, §6). */
 import { toolMetaWithUi } from "../apps/tool-ui.ts";
-import { recordedSchemaTexts } from "../tool/recorded.ts";
-import type { Tool } from "../tool/types.ts";
-import type { ContentBlock } from "../result.ts";
+import { recordedSchemaTexts } from "../tools/recorded.ts";
+import type { Tool } from "../tools/types.ts";
+import type { ContentBlock } from "../shared/result.ts";
 import type { VersionFeatures } from "./versions.ts";
 import { resultLine, type RequestId } from "./jsonrpc.ts";
 

@@ -9,14 +9,14 @@
  */
 export interface BuildContract {
   /**
-   * Recorded conversions, key → JSON text of a tool's JSON Schema (src/tool/recorded.ts); during the
+   * Recorded conversions, key → JSON text of a tool's JSON Schema (src/tools/recorded.ts); during the
    * check run also `file\u0000…` keys → absolute path of a file a resource declares (src/content/files.ts).
    * Installed by the check run (empty, to record into) and by the generated entry of an executable (to replay).
    */
   schemas?: Map<string, unknown>;
   /** True while the check run records `tool()`'s conversions into {@link schemas} (off with `MCPBIN_PRECOMPUTE_SCHEMAS=0`). */
   recordSchemas?: boolean;
-  /** Set by the check run: warnings about advertised JSON Schemas (src/tool/json-schema.ts) go here, for `mcpbin build` to print. */
+  /** Set by the check run: warnings about advertised JSON Schemas (src/tools/json-schema.ts) go here, for `mcpbin build` to print. */
   schemaWarnings?: string[];
   /** The files embedded in an executable: `<uri>\u0000<path as written>` → embedded path (src/content/files.ts). */
   files?: Map<string, string>;
@@ -24,7 +24,7 @@ export interface BuildContract {
   recordFiles?: boolean;
   /** The app views bundled at build time: app URI → HTML document (src/apps/html.ts). */
   views?: Map<string, string>;
-  /** Set by serve() (src/run-server.ts): the guarded entry (src/cli/build.ts) says so when a script ends without it. */
+  /** Set by serve() (src/serve/run-server.ts): the guarded entry (src/cli/build.ts) says so when a script ends without it. */
   served?: boolean;
   /**
    * When a function: serve(options) hands its options to it and returns what it returns instead of
@@ -34,7 +34,7 @@ export interface BuildContract {
   collect?: (options: object) => void | Promise<void>;
   /**
    * Validators of raw JSON Schemas compiled by Ajv at build time (src/build/validators.ts): key (the schema's
-   * JSON text, src/tool/validate.ts `validatorKey`) → validate function. Installed by the generated entry of an
+   * JSON text, src/tools/validate.ts `validatorKey`) → validate function. Installed by the generated entry of an
    * executable; with it, a raw-schema tool validates without loading Ajv.
    */
   validators?: Map<string, PrecompiledValidator>;
@@ -69,11 +69,11 @@ export function contract(): BuildContract {
 // Brands: registry symbols set on mcpbin's own values, so a value made by one copy of mcpbin is recognised
 // by another (a tool module bundled with its own copy, served by the CLI's). Not slots on globalThis.
 
-/** Marks a tool made by `tool()` (src/tool/define.ts). */
+/** Marks a tool made by `tool()` (src/tools/define.ts). */
 export const TOOL_BRAND = Symbol.for("mcpbin.tool");
-/** Marks a content block made by the constructors of src/result.ts. */
+/** Marks a content block made by the constructors of src/shared/result.ts. */
 export const CONTENT_BLOCK_BRAND = Symbol.for("mcpbin.contentBlock");
-/** Marks a result made by `toolResult()` (src/result.ts). */
+/** Marks a result made by `toolResult()` (src/shared/result.ts). */
 export const TOOL_RESULT_BRAND = Symbol.for("mcpbin.toolResult");
 /** Marks a resource made by `resource()` (src/content/resource.ts). */
 export const RESOURCE_BRAND = Symbol.for("mcpbin.resource");

@@ -1,10 +1,10 @@
 /** @module tools/call: argument parsing, running the tool, and shaping its return value into a CallResult. */
 import { wellFormedLine } from "../protocol/well-formed.ts";
-import { isToolResult, type ContentBlock } from "../result.ts";
-import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../json.ts";
-import { outputOf } from "../tool/schemas.ts";
-import { validateJson, validateWith } from "../tool/validate.ts";
-import type { Tool } from "../tool/types.ts";
+import { isToolResult, type ContentBlock } from "../shared/result.ts";
+import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../shared/json.ts";
+import { outputOf } from "../tools/schemas.ts";
+import { validateJson, validateWith } from "../tools/validate.ts";
+import type { Tool } from "../tools/types.ts";
 import type { CallResult } from "../protocol/project.ts";
 
 /**

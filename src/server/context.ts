@@ -2,7 +2,7 @@
 import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
 import { META } from "../protocol/meta.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
-import type { ServerHandle, ToolContext } from "../tool/types.ts";
+import type { ServerHandle, ToolContext } from "../tools/types.ts";
 import { AskError } from "../ask/errors.ts";
 import { LegacyAsker } from "../ask/legacy.ts";
 import { ModernAsker } from "../ask/replay.ts";
@@ -12,7 +12,7 @@ import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.t
 import type { ClientInfo } from "./middleware-api.ts";
 import type { Catalog } from "../content/catalog.ts";
 import type { App } from "../apps/app.ts";
-import type { Tool } from "../tool/types.ts";
+import type { Tool } from "../tools/types.ts";
 import type { ResolvedOptions } from "./options.ts";
 
 export type { ClientInfo };

@@ -1,5 +1,5 @@
 /** @module The shapes a middleware author sees: McpRequest, Next, Middleware, and the request context they read (docs/middleware.md). */
-import type { ServerHandle, ToolContext } from "../tool/types.ts";
+import type { ServerHandle, ToolContext } from "../tools/types.ts";
 
 /** Who the client is: legacy from `initialize`, 2026-07-28 from each request's `_meta`. */
 export interface ClientInfo {

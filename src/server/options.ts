@@ -1,12 +1,12 @@
 /** @module Server options (serve() and the config file share them) with their defaults. */
-import { resolveJsonOptions, type JsonOptions } from "../json.ts";
-import { ToolDefinitionError } from "../tool/errors.ts";
-import type { Tool } from "../tool/types.ts";
+import { resolveJsonOptions, type JsonOptions } from "../shared/json.ts";
+import { ToolDefinitionError } from "../tools/errors.ts";
+import type { Tool } from "../tools/types.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
 import type { Middleware } from "./middleware-api.ts";
 import type { ContentOptions } from "../content/catalog.ts";
-import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../option-keys.ts";
+import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
 import type { UpstreamConfig } from "../client/servers-file.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 

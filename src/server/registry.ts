@@ -1,7 +1,7 @@
 /** @module The server's registry: its tools by name, its identity, and per-version tools/list results computed once. */
-import { isTool } from "../tool/define.ts";
-import { ToolDefinitionError } from "../tool/errors.ts";
-import type { Tool } from "../tool/types.ts";
+import { isTool } from "../tools/define.ts";
+import { ToolDefinitionError } from "../tools/errors.ts";
+import type { Tool } from "../tools/types.ts";
 import { META } from "../protocol/meta.ts";
 import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
@@ -9,7 +9,7 @@ import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./opti
 import { Catalog } from "../content/catalog.ts";
 import { compose } from "./middleware.ts";
 import type { Chain, Connection, ServerState } from "./context.ts";
-import type { ServerHandle } from "../tool/types.ts";
+import type { ServerHandle } from "../tools/types.ts";
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 import type { App } from "../apps/app.ts";

@@ -1,5 +1,5 @@
 /** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks. */
-import { checkOption, describeValue, HTTP_KEYS } from "../option-keys.ts";
+import { checkOption, describeValue, HTTP_KEYS } from "../shared/option-keys.ts";
 
 /** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
 export interface HttpOptions {

@@ -9,7 +9,7 @@ import { expandUriTemplate, matchUriTemplate, parseUriTemplate } from "../../src
 import { projectContents, projectPrompt, projectPromptResult, projectResource, projectTemplate } from "../../src/protocol/project-content.ts";
 import { page, listHash } from "../../src/protocol/cursor.ts";
 import { FEATURES, SUPPORTED_VERSIONS } from "../../src/protocol/versions.ts";
-import { audioContent, imageContent, resourceLink, textContent } from "../../src/result.ts";
+import { audioContent, imageContent, resourceLink, textContent } from "../../src/shared/result.ts";
 import { assertValidDef } from "../helpers/schema.ts";
 
 const readme = resource({

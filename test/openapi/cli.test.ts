@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ROOT } from "../helpers/proc.ts";
 import { mcpbin, oneLineError } from "../cli/run-cli.ts";
-import { TOOL_NAME } from "../../src/tool/name.ts";
+import { TOOL_NAME } from "../../src/tools/name.ts";
 import { startEcho, type Echo } from "./echo-server.ts";
 import { validatingStdioClient } from "./validating-stdio.ts";
 

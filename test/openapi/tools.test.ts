@@ -1,7 +1,7 @@
 // openapiTools() in "tools" mode against the request-echo API: schemas, names, and the exact requests.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { openapiTools, OpenApiError, type Tool } from "../../src/index.ts";
-import { TOOL_NAME } from "../../src/tool/name.ts";
+import { TOOL_NAME } from "../../src/tools/name.ts";
 import { startEcho, type Echo } from "./echo-server.ts";
 
 const DOC = new URL("../fixtures/openapi/echo.yaml", import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import * as v from "valibot";
 import { textContent, tool, toolResult } from "../../src/index.ts";
 import { shapeResult, thrownText } from "../../src/server/call.ts";
-import { resolveJsonOptions } from "../../src/json.ts";
+import { resolveJsonOptions } from "../../src/shared/json.ts";
 
 const json = resolveJsonOptions(undefined);
 const plain = tool({ name: "plain", description: "", run: () => 1 });

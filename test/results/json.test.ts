@@ -1,6 +1,6 @@
 // Payload JSON: how values JSON cannot carry are encoded, under each option, and the text of ordinary return values.
 import { expect, test } from "bun:test";
-import { JsonEncodeError, JsonOptionsError, resolveJsonOptions, textOf, toJsonValue } from "../../src/json.ts";
+import { JsonEncodeError, JsonOptionsError, resolveJsonOptions, textOf, toJsonValue } from "../../src/shared/json.ts";
 
 test("defaults: undefined omitted, NaN/±Infinity → null, BigInt → decimal string, Date → ISO string", () => {
   const v = { count: 2n ** 64n, ratio: NaN, max: Infinity, min: -Infinity, note: undefined, when: new Date(0), list: [1, undefined, NaN] };

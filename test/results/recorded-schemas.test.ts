@@ -3,7 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import * as v from "valibot";
 import { tool, type Tool } from "../../src/index.ts";
-import { resetDefinitionCounts } from "../../src/tool/recorded.ts";
+import { resetDefinitionCounts } from "../../src/tools/recorded.ts";
 import { contract } from "../../src/runtime/contract.ts";
 import { projectTool, projectToolJson } from "../../src/protocol/project.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import * as v from "valibot";
 import Ajv2020 from "ajv/dist/2020";
 import { tool, ToolDefinitionError, TOOL_NAME } from "../../src/index.ts";
-import { normalizeJsonSchema } from "../../src/schema.ts";
+import { normalizeJsonSchema } from "../../src/schema/json-schema.ts";
 
 const ajv = new Ajv2020({ strict: false });
 const run = () => "ok";

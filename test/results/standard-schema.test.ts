@@ -6,7 +6,7 @@ import { type } from "arktype";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { tool, ToolArgumentsError, ToolDefinitionError } from "../../src/index.ts";
-import { parseArguments } from "../../src/tool/validate.ts";
+import { parseArguments } from "../../src/tools/validate.ts";
 import { inspectScript } from "../../src/build/precompute.ts";
 import { BUN, compileFixture, ROOT } from "../helpers/proc.ts";
 import { removeProjects, writeProject } from "../loader/fixture-project.ts";

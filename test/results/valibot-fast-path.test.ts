@@ -3,7 +3,7 @@
 // that shape and the ones next to it that must go to valibot (pipes, defaults, fallbacks, other objects).
 import { expect, test } from "bun:test";
 import * as v from "valibot";
-import { validateWith } from "../../src/tool/validate.ts";
+import { validateWith } from "../../src/tools/validate.ts";
 
 const SCHEMAS: Record<string, v.GenericSchema> = {
   numbers: v.object({ x: v.number(), y: v.number() }),

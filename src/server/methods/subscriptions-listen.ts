@@ -32,7 +32,7 @@ const params = lazySchema(() => v.looseObject(
 
 /**
  * The `subscriptions/listen` entry. First `notifications/subscriptions/acknowledged`, echoing only what
- * the server honours: the tool list when the tool set is live (src/create-server.ts), never the prompt list, the resource list only when a template
+ * the server honours: the tool list when the tool set is live (src/serve/create-server.ts), never the prompt list, the resource list only when a template
  * lists resources, and only URIs it serves. The request stays open until the client cancels it (or
  * closes the stream); on shutdown it ends with its result.
  */

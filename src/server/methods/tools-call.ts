@@ -2,9 +2,9 @@
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { callResultLine, type CallResult } from "../../protocol/project.ts";
-import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../../tool/validate.ts";
-import { outputOf } from "../../tool/schemas.ts";
-import type { Tool } from "../../tool/types.ts";
+import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../../tools/validate.ts";
+import { outputOf } from "../../tools/schemas.ts";
+import type { Tool } from "../../tools/types.ts";
 import { tracing } from "../../telemetry/state.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../call.ts";
 import { overLimit } from "../calls.ts";

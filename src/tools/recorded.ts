@@ -1,7 +1,7 @@
 /** @module The build-time record and replay of tool()'s JSON Schema conversions, and the tool prototype that reads a replayed one on first use (the store is the build contract's, src/runtime/contract.ts). */
 import type * as v from "valibot";
-import type { JsonSchema } from "../schema.ts";
-import { standardFingerprint } from "../standard-schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
+import { standardFingerprint } from "../schema/standard.ts";
 import { contract } from "../runtime/contract.ts";
 import { convert, objectRoot } from "./json-schema.ts";
 import { ToolDefinitionError } from "./errors.ts";

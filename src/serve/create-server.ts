@@ -1,14 +1,14 @@
 /** @module createServer(): a server object (its tools can change while it serves, middleware around every request) whose serve() runs it; serve(options) is createServer(options).serve(). */
-import { Registry } from "./server/registry.ts";
-import { rememberRegistry, type McpServer } from "./server/mcp-server.ts";
+import { Registry } from "../server/registry.ts";
+import { rememberRegistry, type McpServer } from "../server/mcp-server.ts";
 
-export { registryOf, type McpServer } from "./server/mcp-server.ts";
-import type { ServerOptions } from "./server/options.ts";
+export { registryOf, type McpServer } from "../server/mcp-server.ts";
+import type { ServerOptions } from "../server/options.ts";
 import { serveRegistry } from "./run-server.ts";
-import type { Front } from "./client/front.ts";
-import type { Middleware } from "./server/middleware-api.ts";
-import { installedCollector } from "./runtime/collector.ts";
-import { deferredProvider } from "./content/provider.ts";
+import type { Front } from "../client/front.ts";
+import type { Middleware } from "../server/middleware-api.ts";
+import { installedCollector } from "../runtime/collector.ts";
+import { deferredProvider } from "../content/provider.ts";
 
 /**
  * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
@@ -25,7 +25,7 @@ export function createServer(options: ServerOptions): McpServer {
   let front: Promise<Front> | undefined;
   const content = options.upstreams === undefined ? undefined : deferredProvider();
   const getFront = (): Promise<Front> =>
-    (front ??= import("./client/front.ts").then((m) => {
+    (front ??= import("../client/front.ts").then((m) => {
       const f = m.attachUpstreams(registry, options.upstreams!, { naming: options.upstreamNaming });
       content!.set(f.gateway.content);
       return f;

@@ -1,6 +1,6 @@
 /** @module tool(): checks a definition, computes its JSON Schemas once, and makes the callable tool. */
-import type { JsonSchema } from "../schema.ts";
-import { standardValidate } from "../standard-schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
+import { standardValidate } from "../schema/standard.ts";
 import type { Asker } from "../ask/types.ts";
 import { NO_CLIENT } from "../ask/none.ts";
 import { resolveToolUi, type ToolUi } from "../apps/tool-ui.ts";
@@ -40,7 +40,7 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
   const input = def.input as ToolSchemas["input"];
   const output = def.output;
-  // In an executable the recorded JSON Schemas are looked up on first read (src/tool/recorded.ts), not here,
+  // In an executable the recorded JSON Schemas are looked up on first read (src/tools/recorded.ts), not here,
   // and so is the definition's number that keys them.
   const defer = (input !== undefined || output !== undefined) && replaying();
   const nth = defer ? -1 : nextDefinition(name);

@@ -1,8 +1,8 @@
 /** @module A tool's JSON Schemas: converted from valibot or another Standard Schema, or a raw one checked and normalized. */
-import { findPath, findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema.ts";
-import type { LeftOut } from "../schema-exact.ts";
+import { findPath, findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema/json-schema.ts";
+import type { LeftOut } from "../schema/exact.ts";
 import { contract } from "../runtime/contract.ts";
-import { standardToJsonSchema, vendorOf, type StandardSchemaV1 } from "../standard-schema.ts";
+import { standardToJsonSchema, vendorOf, type StandardSchemaV1 } from "../schema/standard.ts";
 import { ToolDefinitionError } from "./errors.ts";
 import { isValibot } from "./schema-kind.ts";
 import type { AnySchema } from "./types.ts";
@@ -18,7 +18,7 @@ const HINTS: Record<string, string> = {
   set: "use v.array(…) instead",
 };
 
-/** Verbatim raw schemas → the normalized copy Ajv (2020-12) compiles (src/tool/validate.ts). */
+/** Verbatim raw schemas → the normalized copy Ajv (2020-12) compiles (src/tools/validate.ts). */
 export const validationCopy = new WeakMap<object, JsonSchema>();
 
 /**
@@ -117,7 +117,7 @@ export function sent(def: { verbatimSchemas?: boolean }, normalized: JsonSchema,
 }
 
 /**
- * A raw `inputSchema`/`outputSchema`, checked and normalized (src/schema.ts).
+ * A raw `inputSchema`/`outputSchema`, checked and normalized (src/schema/json-schema.ts).
  * @throws ToolDefinitionError with the schema's problem.
  */
 export function raw(toolName: string, what: string, s: JsonSchema): JsonSchema {

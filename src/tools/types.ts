@@ -1,7 +1,7 @@
 /** @module The shapes of a tool: what `tool()` takes, what it makes, and what `run` receives. */
 import type * as v from "valibot";
-import type { JsonSchema } from "../schema.ts";
-import type { StandardOutput, StandardSchemaV1 } from "../standard-schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
+import type { StandardOutput, StandardSchemaV1 } from "../schema/standard.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
 import type { LoggingLevel } from "../protocol/logging.ts";
 import type { Asker } from "../ask/types.ts";

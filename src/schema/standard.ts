@@ -1,5 +1,5 @@
 /** @module Standard Schema v1 (zod 4, arktype, …) for tools: recognising one, validating through `~standard.validate`, and its library's own JSON Schema converter. */
-import type { JsonSchema } from "./schema.ts";
+import type { JsonSchema } from "./json-schema.ts";
 
 /**
  * The Standard Schema v1 interface (https://standardschema.dev, MIT; copied as the spec asks, so

@@ -1,6 +1,6 @@
 /** @module The server options' rules in one place: a valibot schema and the words for what is expected, per key; serve(), the config file and the HTTP options all check with them. */
 import * as v from "valibot";
-import { once } from "./runtime/once.ts";
+import { once } from "../runtime/once.ts";
 
 /** The longest delay a timer can wait (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -44,7 +44,7 @@ const ms = once(() => v.pipe(v.number(), v.minValue(0), v.maxValue(MAX_TIMER_MS)
 const intMs = once(() => v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_TIMER_MS)));
 const oneOf = (...xs: string[]) => `one of ${xs.map((x) => JSON.stringify(x)).join(", ")}`;
 
-/** The keys of the `json` option (payload JSON, src/json.ts). */
+/** The keys of the `json` option (payload JSON, src/shared/json.ts). */
 export const JSON_KEYS: Record<string, OptionKey> = {
   nonFinite: opt(() => v.picklist(["null", "string", "error"]), oneOf("null", "string", "error")),
   bigint: opt(() => v.picklist(["string", "number", "error"]), oneOf("string", "number", "error")),

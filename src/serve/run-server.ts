@@ -1,14 +1,14 @@
 /** @module Runs a server's Registry for the process: over stdio, or over Streamable HTTP when asked; tracing around it. */
-import { contract } from "./runtime/contract.ts";
-import { guardStdout, stdinIsTerminal } from "./runtime/stdout-guard.ts";
-import { stateKeyProblem } from "./ask/state.ts";
-import type { Registry } from "./server/registry.ts";
-import type { ServerOptions } from "./server/options.ts";
-import { serveStdio } from "./transport/stdio.ts";
-import { HttpOptionsError, isCompiledExecutable, resolveHttp, type ResolvedHttpOptions } from "./transport/http-options.ts";
-import { startTracing, stopTracing } from "./telemetry/start.ts";
-import { installedCollector } from "./runtime/collector.ts";
-import { logName } from "./runtime/log-name.ts";
+import { contract } from "../runtime/contract.ts";
+import { guardStdout, stdinIsTerminal } from "../runtime/stdout-guard.ts";
+import { stateKeyProblem } from "../ask/state.ts";
+import type { Registry } from "../server/registry.ts";
+import type { ServerOptions } from "../server/options.ts";
+import { serveStdio } from "../transport/stdio.ts";
+import { HttpOptionsError, isCompiledExecutable, resolveHttp, type ResolvedHttpOptions } from "../transport/http-options.ts";
+import { startTracing, stopTracing } from "../telemetry/start.ts";
+import { installedCollector } from "../runtime/collector.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /**
  * Serves a registry (see `serve()`): under `mcpbin list`/`call`/`build` (a collector is installed) it only
@@ -50,7 +50,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions, hooks: {
         if (stdinIsTerminal()) process.stderr.write(ttyBanner(registry, compiled));
         return serveStdio(registry);
       }
-      const { serveHttp } = await import("./transport/http.ts");
+      const { serveHttp } = await import("../transport/http.ts");
       let served: ReturnType<typeof serveHttp>;
       try {
         served = serveHttp(registry, http);

@@ -1,7 +1,7 @@
 /** @module JSON Schema for tools: valibot → JSON Schema 2020-12 once at definition, normalized so every client accepts it. */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { GenericSchema } from "valibot";
-import { exactHooks, type LeftOut } from "./schema-exact.ts";
+import { exactHooks, type LeftOut } from "./exact.ts";
 
 /** A JSON Schema object as sent in `inputSchema` / `outputSchema`. */
 export type JsonSchema = Record<string, unknown>;
@@ -23,7 +23,7 @@ const TYPE_CHANGING = new Set([
  * The result is normalized by {@link normalizeJsonSchema}.
  * @param schema - a valibot schema.
  * What JSON Schema cannot say exactly is never advertised stricter than valibot checks it: it is translated
- * exactly or left out (src/schema-exact.ts).
+ * exactly or left out (src/schema/exact.ts).
  * @param mode - which side of the schema to describe; default "input".
  * @param leftOut - called for each validation left out of the schema (for the author's warning).
  * @returns the normalized JSON Schema.

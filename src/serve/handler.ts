@@ -1,8 +1,8 @@
 /** @module mcpHandler(): the same server as serve() as a fetch handler, `(Request) => Promise<Response>`, for an existing Bun.serve, Hono or Elysia app. */
-import { Registry } from "./server/registry.ts";
-import type { ServerOptions } from "./server/options.ts";
-import { createHttpHandler, type TimeoutControl } from "./transport/fetch-handler.ts";
-import { resolveHttp, type HttpOptions } from "./transport/http-options.ts";
+import { Registry } from "../server/registry.ts";
+import type { ServerOptions } from "../server/options.ts";
+import { createHttpHandler, type TimeoutControl } from "../transport/fetch-handler.ts";
+import { resolveHttp, type HttpOptions } from "../transport/http-options.ts";
 
 /** The handler {@link mcpHandler} returns. */
 export interface McpHandler {

@@ -1,6 +1,6 @@
 /** @module serve(): runs a server for the process over stdio, or over Streamable HTTP when asked. */
 import { createServer } from "./create-server.ts";
-import type { ServerOptions } from "./server/options.ts";
+import type { ServerOptions } from "../server/options.ts";
 /**
  * Runs the server with these tools: over stdio (MCP basic/transports stdio) by default, or over
  * Streamable HTTP when the process got `--http [host:]port` or `options.http` is set (the flag wins;
@@ -9,7 +9,7 @@ import type { ServerOptions } from "./server/options.ts";
  * starting with `-`, before a `--`) is refused: one line on stderr, exit code 2.
  * Tracing (src/telemetry) starts first when the OpenTelemetry environment variables or a registered
  * tracer provider ask for it, and pending spans are flushed (bounded) before the promise settles.
- * It is `createServer(options).serve()` (src/create-server.ts).
+ * It is `createServer(options).serve()` (src/serve/create-server.ts).
  * @param options - name, version, tools and the knobs of {@link ServerOptions}.
  * @returns a promise that settles once stdin has closed (HTTP: once SIGTERM/SIGINT drained the
  *   requests in flight) and every response is written; the process then exits with code 0 unless it

@@ -1,7 +1,7 @@
 /** @module Validating a tool's arguments and structured results: valibot, another Standard Schema, or Ajv for raw JSON Schemas. */
 import * as v from "valibot";
-import type { JsonSchema } from "../schema.ts";
-import { standardValidate, vendorOf } from "../standard-schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
+import { standardValidate, vendorOf } from "../schema/standard.ts";
 import { contract } from "../runtime/contract.ts";
 import { ajvLine, issueLine, type AjvError } from "./issues.ts";
 import { validationCopy } from "./json-schema.ts";

@@ -1,11 +1,11 @@
 /** @module A tool's record of its schemas: as given, what a schema function returned (called on first use), and the texts recorded at build time. */
-import type { JsonSchema } from "../schema.ts";
+import type { JsonSchema } from "../schema/json-schema.ts";
 import { resolved } from "./schema-kind.ts";
 import type { AnySchema, Tool } from "./types.ts";
 
 /** Where a tool keeps the resolvers of its valibot schemas (the function form is called on first use). */
 export const SCHEMAS = Symbol("mcpbin.schemas");
-/** One tool's schemas (made by `tool()`, src/tool/define.ts). */
+/** One tool's schemas (made by `tool()`, src/tools/define.ts). */
 export interface ToolSchemas {
   readonly name: string;
   /** The valibot schemas as given: a schema, or a function returning one. */
@@ -21,7 +21,7 @@ export interface ToolSchemas {
   inputParsed: JsonSchema | undefined;
   outputParsed: JsonSchema | undefined;
   /**
-   * In an executable, the definition's number (`nextDefinition` in src/tool/recorded.ts; -1 until it is
+   * In an executable, the definition's number (`nextDefinition` in src/tools/recorded.ts; -1 until it is
    * counted) until its recorded texts are looked up, on the first read of a schema; undefined once they
    * are (or from source).
    */

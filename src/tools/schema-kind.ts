@@ -1,6 +1,6 @@
 /** @module What a tool's `input`/`output` may be: a valibot schema, another Standard Schema, or a function returning one. */
 import type * as v from "valibot";
-import { isStandardSchema } from "../standard-schema.ts";
+import { isStandardSchema } from "../schema/standard.ts";
 import { ToolDefinitionError } from "./errors.ts";
 import type { AnySchema } from "./types.ts";
 

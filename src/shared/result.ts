@@ -1,5 +1,5 @@
 /** @module toolResult() and the content-block constructors: the explicit opt-in to protocol-native results. */
-import { CONTENT_BLOCK_BRAND, TOOL_RESULT_BRAND } from "./runtime/contract.ts";
+import { CONTENT_BLOCK_BRAND, TOOL_RESULT_BRAND } from "../runtime/contract.ts";
 
 /** Content annotations (MCP server/tools "Annotations"); `lastModified` is sent from 2025-06-18 on. */
 export interface Annotations {

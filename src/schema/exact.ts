@@ -1,5 +1,5 @@
 /** @module What of a valibot pipe JSON Schema says exactly: the converter hooks that translate an action exactly or leave it out, never advertising a schema stricter than the validator. */
-/** A JSON Schema object (as src/schema.ts's `JsonSchema`; declared here so the two modules do not import each other). */
+/** A JSON Schema object (as src/schema/json-schema.ts's `JsonSchema`; declared here so the two modules do not import each other). */
 type JsonSchema = Record<string, unknown>;
 
 /** An action of a valibot pipe, as the converter hands it over. */
