@@ -100,7 +100,7 @@ export function exactHooks(
       }
       if (a.kind !== "validation") return passOn(base.overrideAction(ctx), ctx.jsonSchema);
       if (mode === "input" && transformed) {
-        leftOut({ action: a, what: describe(a), why: "it checks the value a transformation before it returns" });
+        leftOut({ action: a, what: describe(a), why: "it checks what an earlier transformation returned, not what the client sends" });
         return remember({ ...prev });
       }
       validations.push(a);

@@ -102,7 +102,7 @@ test("mcpbin build names the tool and the field of each action left out of the a
     const warnings = r.stderr.split("\n").filter((l) => l.startsWith("mcpbin: warning:"));
     expect(warnings).toEqual([
       'mcpbin: warning: tool "lookup": input field "code": v.regex(/^[a-z]{3}$/i) is left out of the advertised JSON Schema (RegExp flags "i" have no JSON Schema form); the server still checks it',
-      'mcpbin: warning: tool "lookup": input field "note": v.maxLength() is left out of the advertised JSON Schema (it checks the value a transformation before it returns); the server still checks it',
+      'mcpbin: warning: tool "lookup": input field "note": v.maxLength() is left out of the advertised JSON Schema (it checks what an earlier transformation returned, not what the client sends); the server still checks it',
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
