@@ -1,42 +1,29 @@
-// The README's script examples, as written there (the plain form and the `import.meta.main` form): each is
-// built with `mcpbin build` and driven over stdio by the official SDK clients (v1 and v2); every response is
-// validated against the official schema.
+/** @module The README's quick-start examples (the plain script and the `import.meta.main` form), built with `mcpbin build` and driven over stdio by the official SDK clients v1 and v2. */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../helpers/proc.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
-import { removeProjects, writeProject } from "../loader/fixture-project.ts";
-import { mcpbin } from "../cli/run-cli.ts";
+import { buildExample, exampleFiles, removeExamples, writeExample } from "./examples.ts";
 
 setDefaultTimeout(120_000); // each example is compiled; the 2-core machine may be busy
-afterAll(removeProjects);
+afterAll(removeExamples);
 
-/** Every ```ts block of the README whose first line is `// server.ts…`: the script examples. */
-function serverExamples(): { title: string; source: string }[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  return [...readme.matchAll(/```ts\n(\/\/ server\.ts[^\n]*)\n([\s\S]*?)```/g)].map((m) => ({ title: m[1]!, source: `${m[1]}\n${m[2]}` }));
-}
+const examples = [
+  { project: "quickstart", source: exampleFiles("quickstart")["server.ts"]! },
+  { project: "quickstart-guarded", source: exampleFiles("quickstart-guarded")["server.ts"]! },
+];
 
-const examples = serverExamples();
-
-test("the README has both script examples: the plain one and the import.meta.main one", () => {
-  expect(examples).toHaveLength(2);
+test("the second quick-start example serves only when run", () => {
   expect(examples.filter((e) => e.source.includes("if (import.meta.main) await serve("))).toHaveLength(1);
 });
 
 for (const example of examples) {
-  test(`README example "${example.title}": built, it serves the official SDK clients`, async () => {
-    const dir = writeProject({ "server.ts": example.source });
-    const built = await mcpbin(["build", "server.ts", "--outfile", "dist/my-server"], dir);
-    expect(built.stderr).toContain("mcpbin: 1 tool\n");
-    expect(built.code).toBe(0);
-    const bin = join(dir, "dist/my-server");
-    expect(built.stdout.split("\n")[0]).toBe(bin);
+  test(`README example "${example.project}": built as the README says, it serves the official SDK clients`, async () => {
+    const { bin, stderr } = await buildExample(example.project, ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
+    expect(stderr).toContain("mcpbin: 1 tool\n");
 
     const t1 = new StdioV1({ command: bin, args: [], stderr: "pipe" });
     const seen1 = tap(t1 as unknown as Transport);
@@ -69,8 +56,9 @@ for (const example of examples) {
 }
 
 test("the import.meta.main example imported by a test: its tool works as a function and nothing is served", async () => {
-  const guarded = examples.find((e) => e.source.includes("import.meta.main"))!;
-  const dir = writeProject({ "server.ts": guarded.source, "server.test.ts": `import { add } from "./server.ts";\nconsole.log(JSON.stringify(await add({ x: 2, y: 3 })));\n` });
+  const dir = writeExample("quickstart-guarded", {
+    "server.test.ts": `import { add } from "./server.ts";\nconsole.log(JSON.stringify(await add({ x: 2, y: 3 })));\n`,
+  });
   const p = Bun.spawn([process.execPath, join(dir, "server.test.ts")], { cwd: dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   // stdin stays open: a server would wait on it; an import that does not serve ends by itself.
   const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);

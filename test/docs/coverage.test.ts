@@ -1,0 +1,44 @@
+/** @module Every example of the manual is driven by a test, and every code sample of a guide is such an example. */
+import { expect, test } from "bun:test";
+import { Glob } from "bun";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers/proc.ts";
+import { codeBlocks, exampleBlocks, exampleFiles } from "./examples.ts";
+
+/** The guides whose every TypeScript block must be a marked example (README.md's map). */
+const GUIDES = [
+  "README.md",
+  "docs/tools.md",
+  "docs/resources-prompts.md",
+  "docs/asking.md",
+  "docs/apps.md",
+  "docs/http.md",
+  "docs/servers.md",
+  "docs/openapi.md",
+  "docs/middleware.md",
+  "docs/testing.md",
+  "docs/deployment.md",
+  "docs/reference.md",
+];
+
+test("every ```ts block of a guide is marked example=<project>/<file>", () => {
+  const unmarked = GUIDES.flatMap((doc) => codeBlocks(doc))
+    .filter((b) => /^(ts|typescript|js|javascript)\b/.test(b.info) && !/\bexample=/.test(b.info))
+    .map((b) => `${b.doc}:${b.line}`);
+  expect(unmarked).toEqual([]);
+});
+
+test("every example project is named by a test", () => {
+  const tests = [...new Glob("test/**/*.test.ts").scanSync(ROOT)].map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
+  const projects = [...new Set(exampleBlocks().map((b) => b.project))];
+  expect(projects.length).toBeGreaterThan(0);
+  const unclaimed = projects.filter(
+    (p) => !new RegExp(`(?:buildExample|writeExample|exampleFiles)\\(\\s*"${p.replace(/[.-]/g, "\\$&")}"`).test(tests),
+  );
+  expect(unclaimed).toEqual([]);
+});
+
+test("no example project is written in two documents", () => {
+  for (const p of new Set(exampleBlocks().map((b) => b.project))) expect(() => exampleFiles(p)).not.toThrow();
+});
