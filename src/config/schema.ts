@@ -29,11 +29,11 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
   },
   include: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["admin_*"])' },
   exclude: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["debug_*"])' },
-  json: { schema: anObject, expected: `an object ${shape(JSON_KEYS)} (payload JSON; see the README)`, keys: JSON_KEYS },
+  json: { schema: anObject, expected: `an object ${shape(JSON_KEYS)} (payload JSON; see docs/tools.md)`, keys: JSON_KEYS },
   ...KNOB_KEYS,
   http: {
     schema: v.optional(v.union([v.boolean(), plainObject])),
-    expected: `true, or an object ${shape(HTTP_KEYS)} (Streamable HTTP; see the README's HTTP section)`,
+    expected: `true, or an object ${shape(HTTP_KEYS)} (Streamable HTTP; see docs/http.md)`,
     keys: HTTP_KEYS,
   },
   ...UPSTREAMS_KEYS,

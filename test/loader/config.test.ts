@@ -60,7 +60,7 @@ test("nested keys (json, http): each mistake names the file, the dotted key and 
   expect(error({ ...base, json: { nonFinite: "zero" } })).toBe(`${F}: "json.nonFinite" must be one of "null", "string", "error"; got "zero"`);
   expect(error({ ...base, json: { bigint: 1 } })).toBe(`${F}: "json.bigint" must be one of "string", "number", "error"; got 1`);
   expect(error({ ...base, json: { foo: 1 } })).toBe(`${F}: "json.foo" is not a known key (allowed: nonFinite, bigint)`);
-  expect(error({ ...base, json: ["null"] })).toBe(`${F}: "json" must be an object { nonFinite?, bigint? } (payload JSON; see the README); got an array`);
+  expect(error({ ...base, json: ["null"] })).toBe(`${F}: "json" must be an object { nonFinite?, bigint? } (payload JSON; see docs/tools.md); got an array`);
   // http: the bad key and its expectation.
   expect(error({ ...base, http: { port: "abc" } })).toBe(`${F}: "http.port" must be an integer 0-65535 (0 picks a free port); got "abc"`);
   expect(error({ ...base, http: { port: 99999 } })).toBe(`${F}: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999`);
@@ -71,7 +71,7 @@ test("nested keys (json, http): each mistake names the file, the dotted key and 
   expect(error({ ...base, http: { path: "/healthz" } })).toBe(`${F}: "http.path" must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "/healthz"`);
   expect(error({ ...base, http: { requestTimeoutMs: 1.5 } })).toBe(`${F}: "http.requestTimeoutMs" must be an integer number of milliseconds from 0 (no limit) to 2147483647; got 1.5`);
   expect(error({ ...base, http: { accessLog: "no" } })).toBe(`${F}: "http.accessLog" must be true or false; got "no"`);
-  expect(error({ ...base, http: "yes" })).toBe(`${F}: "http" must be true, or an object { ${HTTP_KEYS.split(", ").map((k) => `${k}?`).join(", ")} } (Streamable HTTP; see the README's HTTP section); got "yes"`);
+  expect(error({ ...base, http: "yes" })).toBe(`${F}: "http" must be true, or an object { ${HTTP_KEYS.split(", ").map((k) => `${k}?`).join(", ")} } (Streamable HTTP; see docs/http.md); got "yes"`);
   // Valid nested values pass.
   for (const http of [true, false, { port: 0 }, { port: 65535, host: "0.0.0.0", path: "/x", allowedOrigins: ["*"], requestTimeoutMs: 0, accessLog: false }]) {
     expect(checkConfig({ ...base, http, json: { nonFinite: "string", bigint: "error" } }, F)).toBeDefined();

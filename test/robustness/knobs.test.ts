@@ -30,8 +30,8 @@ describe("knobs", () => {
     expect(tool({ name: "t", description: "t", timeoutMs: 0, run: () => 1 }).definition.timeoutMs).toBe(0);
   });
 
-  test("the README's table states the defaults", async () => {
-    const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+  test("the reference guide's table states the defaults", async () => {
+    const readme = await Bun.file(new URL("../../docs/reference.md", import.meta.url)).text();
     const row = (k: string) => readme.split("\n").find((l) => l.startsWith(`| \`${k}\``)) ?? "";
     expect(row("timeoutMs")).toContain(`| ${DEFAULTS.timeoutMs} |`);
     expect(row("maxInFlight")).toContain(`| ${DEFAULTS.maxInFlight} |`);

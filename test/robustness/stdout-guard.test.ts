@@ -1,10 +1,10 @@
-// stdout isolation below console.* (the kind of B01): what each guard mode covers, checked against the README's list.
+// stdout isolation below console.* (the kind of B01): what each guard mode covers, checked against the list in docs/reference.md.
 import { afterEach, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { McpProcess } from "../helpers/proc.ts";
 import { exitWithin, fixtureBin } from "./harness.ts";
 
 const LOUD = ["loud-fs-writesync", "loud-trace", "loud-dir", "loud-table", "loud-stdout-writer", "loud-child"];
-/** What the JS-patch fallback cannot reach (the README lists the same). */
+/** What the JS-patch fallback cannot reach (docs/reference.md lists the same). */
 const PATCH_UNCOVERED = ["loud-fs-writesync", "loud-stdout-writer", "loud-child"];
 
 let bin: string;
