@@ -35,10 +35,18 @@ export function completeResult(result: Record<string, unknown>, f: VersionFeatur
   if (!f.modern) return result;
   const own = result._meta as Record<string, unknown> | undefined;
   const out: Record<string, unknown> = { resultType: "complete", ...result };
-  if (cacheable) Object.assign(out, CACHE_HINTS);
+  // A result's own hints win (a list that differs between callers is `cacheScope: "private"`).
+  if (cacheable) Object.assign(out, CACHE_HINTS, pickHints(result));
   delete out._meta;
   out._meta = own ? { ...serverMeta, ...own } : serverMeta;
   return out;
+}
+
+function pickHints(r: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  if (r.ttlMs !== undefined) own.ttlMs = r.ttlMs;
+  if (r.cacheScope !== undefined) own.cacheScope = r.cacheScope;
+  return own;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Catalog } from "../content/catalog.ts";
 import type { App } from "../apps/app.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ResolvedOptions } from "./options.ts";
+import type { AuthInfo } from "../auth/types.ts";
 
 export type { ClientInfo };
 import type { Subscriptions } from "./subscriptions.ts";
@@ -28,8 +29,8 @@ export interface RequestExtras {
   readonly session?: { readonly id: string };
   /** The HTTP request's headers. */
   readonly http?: { readonly headers: Headers };
-  /** The bearer token the request was authorized with. */
-  readonly auth?: { readonly token: string };
+  /** The caller the request was authorized as (the bearer token, and with OAuth its verified claims). */
+  readonly auth?: AuthInfo;
 }
 
 /** The connection a request arrived on, as a request sees it (src/server/dispatcher.ts Session implements it). */
@@ -154,6 +155,8 @@ export interface ServerState extends ServerHandle {
   onToolsChanged(fn: () => void): () => void;
   /** True when some tool is visible only to apps. */
   readonly appOnlyTools: boolean;
+  /** Whether some tool declares OAuth `scopes` (its lists differ between callers). */
+  readonly scopedTools: boolean;
   /** The tools a version lists, and that tools/list result as JSON. */
   listedTools(f: VersionFeatures): Tool[];
   toolsListJson(f: VersionFeatures): string;
@@ -193,8 +196,8 @@ export class RequestContext implements ToolContext {
   readonly session?: { readonly id: string };
   /** The HTTP request's headers, over HTTP. */
   readonly http?: { readonly headers: Headers };
-  /** The bearer token, when the request was authorized with one. */
-  readonly auth?: { readonly token: string };
+  /** The caller, when the request was authorized (the bearer token; with OAuth the verified identity and scopes). */
+  readonly auth?: AuthInfo;
   #controller: AbortController | undefined;
   #lastProgress: number | undefined;
   #asker: Asker | undefined;

@@ -224,6 +224,12 @@ export class Registry implements ServerState {
     return false;
   }
 
+  /** Whether some tool declares OAuth `scopes`: lists then differ between callers. */
+  get scopedTools(): boolean {
+    for (const t of this.tools.values()) if (t.definition.scopes?.length) return true;
+    return false;
+  }
+
   /**
    * The tools a request lists: all of them for a client that declared the MCP Apps extension (`f.ui`),
    * else those the model may see (a tool with `ui.visibility: ["app"]` is left out).
@@ -242,7 +248,7 @@ export class Registry implements ServerState {
     let json = this.#listJson.get(key);
     if (json === undefined) {
       const tools = this.listedTools(f).map((t) => projectToolJson(t, f)).join(",");
-      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, this.appOnlyTools ? "private" : true);
+      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, this.appOnlyTools || this.scopedTools ? "private" : true);
       this.#listJson.set(key, json);
     }
     return json;

@@ -56,6 +56,11 @@ export const HTTP_KEYS: Record<string, OptionKey> = {
   host: opt(() => text(), 'a non-empty string (the interface to bind, e.g. "127.0.0.1" or "0.0.0.0")'),
   path: opt(() => v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz")), 'a path starting with "/" other than "/healthz" (e.g. "/mcp")'),
   token: opt(() => text(), "a non-empty string (prefer the MCPBIN_HTTP_TOKEN environment variable)"),
+  // Its own keys are checked by src/auth/options.ts resolveAuth(), with messages naming each.
+  auth: opt(
+    () => v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x)),
+    "an object { issuer | issuers, resource, audience?, scopes?, introspection? } (OAuth 2.1, docs/auth.md)",
+  ),
   allowedOrigins: opt(() => patterns(), 'an array of origins (e.g. ["https://app.example.com"]; "*" for any)'),
   allowedHosts: opt(() => patterns(), 'an array of host names (e.g. ["mcp.example.com"])'),
   maxBodyBytes: opt(() => count(), "an integer number of bytes ≥ 1"),

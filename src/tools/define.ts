@@ -1,4 +1,5 @@
 /** @module tool(): checks a definition, computes its JSON Schemas once, and makes the callable tool. */
+import { isScopes } from "../auth/types.ts";
 import type { JsonSchema } from "../schema/json-schema.ts";
 import { standardValidate } from "../schema/standard.ts";
 import type { Asker } from "../ask/types.ts";
@@ -36,6 +37,9 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
     throw new ToolDefinitionError(
       `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
     );
+  }
+  if (def.scopes !== undefined && !isScopes(def.scopes)) {
+    throw new ToolDefinitionError(`tool "${name}": scopes must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:write"]`);
   }
   const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
   const input = def.input as ToolSchemas["input"];

@@ -7,6 +7,7 @@ import type { LoggingLevel } from "../protocol/logging.ts";
 import type { Asker } from "../ask/types.ts";
 import type { ToolUi, ToolUiOption } from "../apps/tool-ui.ts";
 import type { TOOL_BRAND } from "../runtime/contract.ts";
+import type { AuthInfo } from "../auth/types.ts";
 
 /**
  * The server a tool runs in, as `ctx.server` (createServer()'s McpServer, which extends it). Its tool set
@@ -46,8 +47,11 @@ export interface ToolContext extends Asker {
   readonly session?: { readonly id: string };
   /** The HTTP request's headers, over HTTP only. */
   readonly http?: { readonly headers: Headers };
-  /** The bearer token that admitted the request, when there was one. */
-  readonly auth?: { readonly token: string };
+  /**
+   * The caller that admitted the request, when there was one: `{ token }` for the static `http.token`;
+   * with `http.auth` (OAuth) also `subject`, `clientId`, `scopes`, `issuer`, `claims` (docs/auth.md).
+   */
+  readonly auth?: AuthInfo;
   /** The server (undefined when called directly). */
   readonly server?: ServerHandle;
   /** Aborted when the client cancels the request, the call times out, or the server shuts down. */
@@ -137,6 +141,12 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
    * `timeoutMs` either way. 0 = no limit for this tool, even under a server-wide limit.
    */
   readonly timeoutMs?: number;
+  /**
+   * OAuth scopes a caller needs for this tool (docs/auth.md): a caller verified by `http.auth` without
+   * them does not see it in `tools/list`, and its call gets a 403 step-up challenge (or an isError result
+   * with `http.auth.scopeFailure: "result"`). Callers over stdio or with the static token are not scope-checked.
+   */
+  readonly scopes?: readonly string[];
   /**
    * The MCP App the tool renders in (`app()`), or `{ app, visibility }`; `visibility: ["app"]` makes a
    * tool only the view calls (MCP Apps `_meta.ui`, extension io.modelcontextprotocol/ui).

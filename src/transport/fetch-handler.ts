@@ -5,8 +5,10 @@ import { LEGACY_VERSIONS, MODERN_VERSION } from "../protocol/versions.ts";
 import type { RequestExtras } from "../server/context.ts";
 import { Session } from "../server/dispatcher.ts";
 import type { Registry } from "../server/registry.ts";
+import { ResourceServer } from "../auth/http.ts";
+import type { AuthInfo } from "../auth/types.ts";
 import { HttpGuard } from "./http-guard.ts";
-import type { ResolvedHttpOptions } from "./http-options.ts";
+import { isLoopback, type ResolvedHttpOptions } from "./http-options.ts";
 import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { LegacySessions, type LegacySession } from "./http-sessions.ts";
@@ -55,6 +57,8 @@ export interface HttpHandler {
  */
 export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, routes: boolean): HttpHandler {
   const guard = new HttpGuard(o);
+  // OAuth 2.1 (src/auth/): metadata, token verification and step-up, when http.auth is set.
+  const rs = o.auth === undefined ? undefined : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) => guard.isStaticToken(t));
   const sessions = new LegacySessions(registry, o.sessionIdleMs, o.maxSessions);
   const modernActive = new Set<Session>();
   let inflight = 0;
@@ -86,6 +90,11 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       finish(x, path, status);
       return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
     };
+    const prm = rs?.metadata(req, path);
+    if (prm) {
+      finish(x, path, prm.status);
+      return prm;
+    }
     if (routes) {
       if (path === "/healthz") return draining ? plain(503, "draining") : plain(200, "ok");
       if (path !== o.path) return plain(404, "Not Found");
@@ -96,12 +105,22 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       finish(x, path, 204);
       return guard.preflight(req);
     }
-    const challenge = guard.unauthorized(req);
-    if (challenge) return plain(401, "Unauthorized: a valid bearer token is required", { "www-authenticate": challenge });
+    let caller: AuthInfo | undefined;
+    if (rs) {
+      const r = await rs.authenticate(req);
+      if (r instanceof Response) {
+        finish(x, path, r.status);
+        return r;
+      }
+      caller = r;
+    } else {
+      const challenge = guard.unauthorized(req);
+      if (challenge) return plain(401, "Unauthorized: a valid bearer token is required", { "www-authenticate": challenge });
+    }
     if (draining) return plain(503, "Service Unavailable: the server is shutting down", { connection: "close", "retry-after": "1" });
     const headers = new Headers();
     try {
-      if (req.method === "POST") return await post(req, srv, x, path, headers);
+      if (req.method === "POST") return await post(req, srv, x, path, headers, caller);
       if (req.method === "DELETE") return del(req, x, path, headers);
     } catch (e) {
       process.stderr.write(`${ownName()}: http request failed: ${(e as Error)?.stack ?? e}\n`);
@@ -118,7 +137,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     return new Response(null, { status, headers });
   }
 
-  async function post(req: Request, srv: TimeoutControl | undefined, x: Exchange, path: string, headers: Headers): Promise<Response> {
+  async function post(req: Request, srv: TimeoutControl | undefined, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Promise<Response> {
     const fail = (status: number, id: RequestId | null, code: number, message: string, data?: unknown) => {
       finish(x, path, status);
       return rpcErrorResponse(status, id, code, message, headers, data);
@@ -166,6 +185,11 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     }
     const msg = env.message;
     x.mcpMethod = logName(msg.method);
+    const stepUp = rs?.stepUp(req, msg.method, msg.params, caller);
+    if (stepUp) {
+      finish(x, path, stepUp.status);
+      return stepUp;
+    }
     const meta = metaOf(msg.params);
     // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
     if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
@@ -184,7 +208,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     /** What the pipeline's handlers may read of this HTTP request. */
     function extrasOf(sessionId: string | undefined): RequestExtras {
       const token = bearerOf(req);
-      return { http: { headers: req.headers }, ...(sessionId !== undefined ? { session: { id: sessionId } } : {}), ...(token !== undefined ? { auth: { token } } : {}) };
+      const auth = caller ?? (token !== undefined ? { token } : undefined);
+      return { http: { headers: req.headers }, ...(sessionId !== undefined ? { session: { id: sessionId } } : {}), ...(auth !== undefined ? { auth } : {}) };
     }
 
     /** 2026-07-28: stateless, one Session per request; only the headers are checked here against the body, the pipeline checks the claim again. */

@@ -67,6 +67,11 @@ export class HttpGuard {
     return m ? 'Bearer realm="mcp", error="invalid_token"' : 'Bearer realm="mcp"';
   }
 
+  /** True when `token` is the static `http.token` (compared in constant time, as {@link unauthorized} does). */
+  isStaticToken(token: string): boolean {
+    return this.#tokenDigest !== undefined && nodeCrypto().timingSafeEqual(digest(token), this.#tokenDigest);
+  }
+
   /**
    * Adds the CORS response headers (Fetch standard, CORS protocol) for an allowed browser origin, on
    * any answer, errors included, so the page can read the status, body and exposed headers. An origin

@@ -1,4 +1,5 @@
 /** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks. */
+import type { AuthOptions } from "../auth/options.ts";
 import { checkOption, describeValue, HTTP_KEYS } from "../shared/option-keys.ts";
 
 /** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
@@ -14,6 +15,8 @@ export interface HttpOptions {
    * The environment variable `MCPBIN_HTTP_TOKEN` wins over this. Default: none (no authentication).
    */
   readonly token?: string;
+  /** OAuth 2.1 access tokens from trusted issuers (docs/auth.md); the static `token` still works beside it. */
+  readonly auth?: AuthOptions;
   /**
    * Browser origins allowed besides loopback ones (`http://localhost:*` etc. are always allowed), as
    * `scheme://host[:port]`; `"*"` allows any origin. A request with any other `Origin` gets 403.
@@ -42,6 +45,7 @@ export interface ResolvedHttpOptions {
   readonly host: string;
   readonly path: string;
   readonly token: string | undefined;
+  readonly auth: AuthOptions | undefined;
   readonly allowedOrigins: readonly string[];
   readonly allowedHosts: readonly string[] | undefined;
   readonly maxBodyBytes: number;
@@ -157,6 +161,7 @@ export function resolveHttp(
     host: flag?.host ?? o.host ?? HTTP_DEFAULTS.host,
     path: o.path ?? HTTP_DEFAULTS.path,
     token: env.MCPBIN_HTTP_TOKEN || o.token || undefined,
+    auth: o.auth,
     allowedOrigins: o.allowedOrigins ?? [],
     allowedHosts: o.allowedHosts,
     maxBodyBytes: o.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,

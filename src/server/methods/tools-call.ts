@@ -14,6 +14,7 @@ import { THROWN } from "../middleware.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
 import { requestFeatures, uiNegotiated } from "../ui.ts";
 import { isAppOnly } from "../../apps/tool-ui.ts";
+import { missingScopes } from "../../auth/types.ts";
 
 /** The checked params of a `tools/call`. */
 export interface ToolsCallParams {
@@ -48,6 +49,9 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     const t = ctx.connection.registry.tools.get(p.name);
     // A tool only an app's view may call does not exist for a client without the MCP Apps extension.
     if (!t || (isAppOnly(t.ui) && !uiNegotiated(ctx))) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
+    const missing = missingScopes(ctx.auth, t.definition.scopes);
+    // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
+    if (missing.length > 0) return errorResult(`Tool ${t.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`);
     const args = p.arguments ?? {};
     // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
     if (ctx.era === "modern") beginRound(ctx, { method: "tools/call", name: p.name, args }, p);

@@ -5,6 +5,7 @@ import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
 import type { MethodSpec } from "../method.ts";
 import { requestFeatures } from "../ui.ts";
+import { missingScopes } from "../../auth/types.ts";
 
 /** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
 const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
@@ -25,10 +26,16 @@ export const toolsList: MethodSpec<ListParams, ProjectedJson | Record<string, un
     const cursor = p?.cursor;
     const pageSize = registry.options.pageSize;
     const f = requestFeatures(ctx);
+    const auth = ctx.auth;
+    if (auth?.scopes !== undefined && registry.scopedTools) {
+      // An OAuth caller sees the tools its scopes allow (docs/auth.md): a list of its own, never shared.
+      const visible = registry.listedTools(f).filter((t) => missingScopes(auth, t.definition.scopes).length === 0);
+      return listPage("tools/list", visible, (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, PRIVATE_LIST_CACHE, f);
+    }
     if ((cursor === undefined || cursor === "" || cursor === null) && (pageSize === undefined || registry.tools.size <= pageSize)) {
       return new ProjectedJson(registry.toolsListJson(f));
     }
     // A list with app-only tools differs between clients: not for shared caches.
-    return listPage("tools/list", registry.listedTools(f), (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, registry.appOnlyTools ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE, f);
+    return listPage("tools/list", registry.listedTools(f), (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, registry.appOnlyTools || registry.scopedTools ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE, f);
   },
 };
