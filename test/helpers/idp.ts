@@ -70,9 +70,19 @@ export async function startIdp(o: IdpOptions): Promise<Idp> {
       ClientCredentials: (_ctx: unknown, _token: unknown, client: { clientId: string }) => (client.clientId === "short" ? 2 : (o.ttl ?? 300)),
       AccessToken: () => o.ttl ?? 300,
     } as never,
-    // Every client may ask for a refresh token; consent is given to any scope asked.
-    issueRefreshToken: async () => true,
   } as never);
+  // A client registers with the scope it first asked for (the SDKs do); oidc-provider would then refuse its
+  // later step-up. Like IdPs that leave a registered client's scopes to the consent, this one drops it.
+  provider.use(async (ctx, next) => {
+    if (ctx.method === "POST" && ctx.path === "/reg") {
+      const chunks: Buffer[] = [];
+      for await (const c of ctx.req) chunks.push(c as Buffer);
+      const body = JSON.parse(Buffer.concat(chunks).toString() || "{}");
+      delete body.scope;
+      (ctx.request as { body?: unknown }).body = body;
+    }
+    await next();
+  });
   const server: Server = createServer(provider.callback());
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
 
