@@ -80,12 +80,12 @@ export function maskErrors(): Middleware {
 }
 
 /** What {@link rateLimit} counts by. */
-export type RateLimitKey = "client" | "session" | "token";
+export type RateLimitKey = "client" | "session" | "token" | "subject";
 
 /**
  * A middleware that limits `tools/call` per caller: at most `perMinute` calls in any minute (a token
- * bucket refilled continuously), keyed by the client's name and version, the legacy session, or the
- * bearer token. Excess calls get an isError result with a retry hint; other methods are not counted.
+ * bucket refilled continuously), keyed by the client's name and version, the legacy session, the
+ * bearer token, or the subject an OAuth token was verified for (`http.auth`; issuer and `sub`, else the token). Excess calls get an isError result with a retry hint; other methods are not counted.
  * At most 10,000 callers are tracked (the oldest is forgotten first).
  * @param o - `perMinute` (> 0), `by` (default "client").
  * @throws TypeError for a `perMinute` that is not a positive number.
@@ -94,7 +94,9 @@ export function rateLimit(o: { perMinute: number; by?: RateLimitKey }): Middlewa
   const per = o?.perMinute;
   if (typeof per !== "number" || !(per > 0) || !Number.isFinite(per)) throw new TypeError(`rateLimit(): "perMinute" must be a positive number; got ${String(per)}`);
   const by = o.by ?? "client";
-  if (by !== "client" && by !== "session" && by !== "token") throw new TypeError(`rateLimit(): "by" must be "client", "session" or "token"; got ${JSON.stringify(by)}`);
+  if (by !== "client" && by !== "session" && by !== "token" && by !== "subject") {
+    throw new TypeError(`rateLimit(): "by" must be "client", "session", "token" or "subject"; got ${JSON.stringify(by)}`);
+  }
   const rate = per / 60_000; // tokens per ms
   const buckets = new Map<string, { tokens: number; at: number }>();
   return (request, next) => {
@@ -123,6 +125,8 @@ export function rateLimit(o: { perMinute: number; by?: RateLimitKey }): Middlewa
 function keyOf(ctx: RequestContext, by: RateLimitKey): string {
   if (by === "session") return ctx.session?.id ?? (ctx.era === "legacy" ? "connection" : "stateless");
   if (by === "token") return ctx.auth?.token ?? "";
+  // The verified identity (http.auth): one bucket per user of an issuer, whichever token or client it uses.
+  if (by === "subject") return ctx.auth?.subject !== undefined ? `${ctx.auth.issuer ?? ""}\u0000${ctx.auth.subject}` : (ctx.auth?.token ?? "");
   const c = ctx.client;
   return `${String(c.name ?? "")}\u0000${String(c.version ?? "")}`;
 }

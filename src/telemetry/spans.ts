@@ -101,6 +101,7 @@ function traceMessage<X>(tracer: Tracer, base: Attributes, msg: Message, handle:
   // A legacy HTTP session's id (Mcp-Session-Id); never on 2026-07-28 requests, which have no session.
   const sessionId = sessionIdOf(extras);
   if (sessionId !== undefined) span.setAttribute("mcp.session.id", sessionId);
+  setCaller(span, extras);
   const ctx = trace.setSpan(parent, span).setValue(RECORD, record);
   let reply: Reply;
   try {
@@ -208,6 +209,13 @@ function outcomeNoter(): ((t: CallOutcomeType) => void) | undefined {
 function sessionIdOf(extras: unknown): string | undefined {
   const id = (extras as { session?: { id?: unknown } } | undefined)?.session?.id;
   return typeof id === "string" ? id : undefined;
+}
+
+/** The OAuth caller (http.auth) on the span: its subject (`user.id`) and client id, never the token. */
+function setCaller(span: { setAttribute(k: string, v: string): unknown }, extras: unknown): void {
+  const auth = (extras as { auth?: { subject?: unknown; clientId?: unknown } } | undefined)?.auth;
+  if (typeof auth?.subject === "string") span.setAttribute("user.id", auth.subject);
+  if (typeof auth?.clientId === "string") span.setAttribute("mcpbin.auth.client_id", auth.clientId);
 }
 
 function noteRound(callId: string, round: number): void {
