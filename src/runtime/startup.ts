@@ -24,6 +24,7 @@ const OWN_ERRORS = new Set([
   "ContentError",
   "CliError",
   "HttpOptionsError",
+  "AuthOptionsError",
   "JsonOptionsError",
   "JsonEncodeError",
   "ToolArgumentsError",

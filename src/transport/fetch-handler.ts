@@ -61,6 +61,9 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   const rs = o.auth === undefined ? undefined : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) => guard.isStaticToken(t));
   const sessions = new LegacySessions(registry, o.sessionIdleMs, o.maxSessions);
   const modernActive = new Set<Session>();
+  // A legacy session belongs to the OAuth caller that opened it: another subject's token cannot use its id.
+  const owners = new WeakMap<LegacySession, string>();
+  const mine = (s: LegacySession | undefined, caller: AuthInfo | undefined) => (s !== undefined && (owners.get(s) ?? "") === ownerOf(caller) ? s : undefined);
   let inflight = 0;
   let idleWaiters: (() => void)[] = [];
   let draining = false;
@@ -121,7 +124,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     const headers = new Headers();
     try {
       if (req.method === "POST") return await post(req, srv, x, path, headers, caller);
-      if (req.method === "DELETE") return del(req, x, path, headers);
+      if (req.method === "DELETE") return del(req, x, path, headers, caller);
     } catch (e) {
       process.stderr.write(`${ownName()}: http request failed: ${(e as Error)?.stack ?? e}\n`);
       return plain(500, "Internal Server Error");
@@ -130,9 +133,9 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     return plain(405, "Method Not Allowed: POST one JSON-RPC message", { allow: "POST, DELETE, OPTIONS" });
   }
 
-  function del(req: Request, x: Exchange, path: string, headers: Headers): Response {
+  function del(req: Request, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Response {
     const sid = req.headers.get("mcp-session-id");
-    const status = sid === null ? 400 : sessions.end(sid, "The session was ended by the client") ? 204 : 404;
+    const status = sid === null ? 400 : mine(sessions.get(sid), caller) && sessions.end(sid, "The session was ended by the client") ? 204 : 404;
     finish(x, path, status);
     return new Response(null, { status, headers });
   }
@@ -170,7 +173,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     if (Array.isArray(value)) {
       x.mcpMethod = "batch";
       if (sid === null) return fail(400, null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26");
-      const s = sessions.get(sid);
+      const s = mine(sessions.get(sid), caller);
       if (!s) return fail(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
       return run(s.session.handleLine(text, extrasOf(s.id)), undefined, s, false, new Notes());
     }
@@ -179,7 +182,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     if (env.kind === "response") {
       x.mcpMethod = "response";
       // An answer to a request this server sent on a legacy session's stream (src/server/outbound.ts).
-      if (sid !== null) sessions.get(sid)?.session.outbound.deliver(env.response);
+      if (sid !== null) mine(sessions.get(sid), caller)?.session.outbound.deliver(env.response);
       finish(x, path, 202);
       return new Response(null, { status: 202, headers });
     }
@@ -245,6 +248,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       const id = msg.id ?? null;
       if (msg.method === "initialize" && msg.id !== undefined) {
         const s = sessions.create();
+        owners.set(s, ownerOf(caller));
         const line = s.session.handleMessage(msg, extrasOf(undefined)) as string;
         if (errorCodeOf(line) === undefined) {
           if (!sessions.add(s)) return fail(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions in use (http.maxSessions); retry later");
@@ -253,7 +257,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         return run(line, msg.id, undefined, false, new Notes());
       }
       if (sid === null) return fail(400, id, ErrorCode.InvalidRequest, `Bad Request: the Mcp-Session-Id header is required (send initialize first, or use protocol version ${MODERN_VERSION} with params._meta)`);
-      const s = sessions.get(sid);
+      const s = mine(sessions.get(sid), caller);
       if (!s) return fail(404, id, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
       const pv = req.headers.get("mcp-protocol-version");
       if (pv !== null && !(LEGACY_VERSIONS as readonly string[]).includes(pv.trim())) {
@@ -333,6 +337,11 @@ function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMEOUT), Math.max(0, deadline - Date.now()))));
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+/** Who owns a legacy session: the OAuth issuer and subject, else anyone the transport admitted. */
+function ownerOf(caller: AuthInfo | undefined): string {
+  return caller?.subject !== undefined ? `${caller.issuer ?? ""}\u0000${caller.subject}` : "";
 }
 
 /** The bearer token of a request's Authorization header, if it has one. */

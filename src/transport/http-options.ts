@@ -1,5 +1,5 @@
 /** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks. */
-import type { AuthOptions } from "../auth/options.ts";
+import { AuthOptionsError, resolveAuth, type AuthOptions } from "../auth/options.ts";
 import { checkOption, describeValue, HTTP_KEYS } from "../shared/option-keys.ts";
 
 /** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
@@ -173,6 +173,14 @@ export function resolveHttp(
   for (const [key, k] of Object.entries(HTTP_KEYS)) {
     const value = (r as unknown as Record<string, unknown>)[key];
     if (checkOption(k, value)) throw new HttpOptionsError(`http.${key} must be ${k.expected}; got ${describeValue(value)}`);
+  }
+  // http.auth's own keys, checked before anything binds (src/auth/options.ts says what to change).
+  if (r.auth !== undefined) {
+    try {
+      resolveAuth(r.auth, isLoopback(r.host));
+    } catch (e) {
+      throw e instanceof AuthOptionsError ? new HttpOptionsError(e.message) : e;
+    }
   }
   return r;
 }

@@ -137,3 +137,17 @@ test("the static http.token keeps working beside OAuth, unscoped", async () => {
   expect(r.json.result.content).toEqual([{ type: "text", text: "deleted" }]);
   expect(s.stderr).not.toContain("static-token-123");
 });
+
+test("a legacy session belongs to the subject that opened it: another subject's valid token gets 404 on its id", async () => {
+  const legacy = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const mine = await idp.token({ scope: "mcp:use", resource: s.url });
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const r = await post(s.url, init, { ...legacy, authorization: `Bearer ${mine}` });
+  const sid = r.headers.get("mcp-session-id")!;
+  expect(sid).toBeTruthy();
+  const ping = { jsonrpc: "2.0", id: 2, method: "ping" };
+  const theirs = await idp.token({ scope: "mcp:use", resource: s.url, client: "opaque" });
+  expect((await post(s.url, ping, { ...legacy, "mcp-session-id": sid, authorization: `Bearer ${theirs}` })).status).toBe(404);
+  expect((await fetch(s.url, { method: "DELETE", headers: { "mcp-session-id": sid, authorization: `Bearer ${theirs}` } })).status).toBe(404);
+  expect((await post(s.url, ping, { ...legacy, "mcp-session-id": sid, authorization: `Bearer ${mine}` })).status).toBe(200);
+});
