@@ -1,5 +1,7 @@
 /** @module Public API for tool authors: explicit named exports only. */
 export { tool, isTool } from "./tools/define.ts";
+export { transformTool } from "./tools/transform.ts";
+export type { TransformOptions, ArgTransform } from "./tools/transform.ts";
 export { ToolDefinitionError, ToolArgumentsError } from "./tools/errors.ts";
 export { TOOL_NAME } from "./tools/name.ts";
 export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tools/types.ts";
