@@ -4,6 +4,7 @@ import { ToolDefinitionError } from "../tools/errors.ts";
 import type { Tool } from "../tools/types.ts";
 import type { HttpOptions } from "../transport/http-options.ts";
 import type { App } from "../apps/app.ts";
+import type { SkillSet } from "../skills/skill-set.ts";
 import type { Middleware } from "./middleware-api.ts";
 import type { ContentOptions } from "../content/catalog.ts";
 import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
@@ -35,6 +36,12 @@ export interface ServerOptions extends ContentOptions {
   readonly listChanged?: boolean;
   /** MCP Apps served besides those the tools link to with their `ui` option (src/apps/app.ts). */
   readonly apps?: readonly App[];
+  /**
+   * Agent Skills served over MCP (extension io.modelcontextprotocol/skills): folders (relative to the module
+   * that calls serve(), or absolute) whose sub-folders with a SKILL.md are skills, or `skills()` sets.
+   * `mcpbin build` embeds every file. See docs/skills.md.
+   */
+  readonly skills?: readonly (string | SkillSet)[];
   /**
    * Items per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`
    * (cursors are stateless: any process of the same build accepts them). Default: every item on one page.
@@ -87,7 +94,7 @@ export { MAX_TIMER_MS };
 
 /** Every key `serve()` takes, in the README's order (the compiler checks that none of ServerOptions is missing). */
 export const SERVE_KEYS = [
-  "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "middleware", "listChanged", "pageSize", "json",
+  "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "skills", "middleware", "listChanged", "pageSize", "json",
   "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",
   "upstreams", "upstreamNaming",
 ] as const satisfies readonly (keyof ServerOptions)[];

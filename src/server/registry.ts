@@ -7,6 +7,7 @@ import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { Catalog } from "../content/catalog.ts";
+import { skills as skillSet, type SkillSet } from "../skills/skill-set.ts";
 import { compose } from "./middleware.ts";
 import type { Chain, Connection, ServerState } from "./context.ts";
 import type { ServerHandle } from "../tools/types.ts";
@@ -34,6 +35,8 @@ export class Registry implements ServerState {
   readonly #toolListeners = new Set<() => void>();
   /** Its resources, resource templates and prompts (its apps' `ui://` resources among them). */
   readonly content: Catalog;
+  /** The skills it serves (the skills extension), when `skills` gave any. */
+  readonly skills: SkillSet | undefined;
   /** The MCP Apps it serves (`serve({ apps })` and those its tools link to), by URI. */
   readonly apps: ReadonlyMap<string, App>;
   /** `_meta` of every modern result. */
@@ -72,7 +75,9 @@ export class Registry implements ServerState {
     this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
     this.listChanged = options.listChanged === true;
     this.apps = appsOfServer(options);
-    this.content = new Catalog(this.apps.size ? { ...options, resources: [...(options.resources ?? []), ...[...this.apps.values()].map(appResource)] } : options);
+    this.skills = options.skills !== undefined && options.skills.length > 0 ? skillSet(options.skills) : undefined;
+    const extra = [...[...this.apps.values()].map(appResource), ...(this.skills?.resources ?? [])];
+    this.content = new Catalog(extra.length ? { ...options, resources: [...(options.resources ?? []), ...extra] } : options);
     this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
   }

@@ -15,6 +15,7 @@ import { promptsList } from "./prompts-list.ts";
 import { promptsGet } from "./prompts-get.ts";
 import { completionComplete } from "./completion-complete.ts";
 import { loggingSetLevel } from "./logging-set-level.ts";
+import { SKILLS_METHODS } from "../../skills/methods.ts";
 
 /**
  * Server capabilities: advertised when `advertise` gives a value (MCP ServerCapabilities), derived
@@ -53,6 +54,7 @@ export const METHODS: readonly MethodSpec[] = [
   promptsGet,
   completionComplete,
   loggingSetLevel,
+  ...SKILLS_METHODS,
 ];
 
 /** The server's table. */

@@ -2,6 +2,7 @@
 import { SUPPORTED_VERSIONS } from "../../protocol/versions.ts";
 import type { MethodSpec } from "../method.ts";
 import { withUiExtension } from "../ui.ts";
+import { withSkillsExtension } from "../../skills/methods.ts";
 
 /** The `server/discover` entry; the capabilities are the ones the connection's table advertises. */
 export const serverDiscover: MethodSpec<unknown, Record<string, unknown>> = {
@@ -13,7 +14,7 @@ export const serverDiscover: MethodSpec<unknown, Record<string, unknown>> = {
     let capabilities = ctx.connection.table.advertised(registry);
     // A live tool set (createServer's listChanged, upstreams, or changed already): a subscriptions/listen stream hears of changes.
     if (registry.listChanged && capabilities.tools !== undefined) capabilities = { ...capabilities, tools: { ...capabilities.tools, listChanged: true } };
-    const result: Record<string, unknown> = { supportedVersions: SUPPORTED_VERSIONS, capabilities: withUiExtension(capabilities, ctx, true) };
+    const result: Record<string, unknown> = { supportedVersions: SUPPORTED_VERSIONS, capabilities: withSkillsExtension(withUiExtension(capabilities, ctx, true), (registry as { skills?: import("../../skills/skill-set.ts").SkillSet }).skills) };
     const instructions = registry.options.instructions;
     if (instructions !== undefined) result.instructions = instructions;
     return result;
