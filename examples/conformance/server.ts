@@ -350,4 +350,6 @@ await serve({
   ],
   resources: [staticText, staticBinary, watched, template],
   prompts: [simplePrompt, promptWithArguments, promptWithResource, promptWithImage, irPrompt],
+  // Agent Skills served over MCP (the skills extension): every file of ./skills embedded by mcpbin build.
+  skills: ["./skills"],
 });

@@ -9,6 +9,7 @@ import type { Front } from "../client/front.ts";
 import type { Middleware } from "../server/middleware-api.ts";
 import { installedCollector } from "../runtime/collector.ts";
 import { deferredProvider } from "../content/provider.ts";
+import { skillsOption } from "../skills/skill-set.ts";
 
 /**
  * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
@@ -22,6 +23,8 @@ import { deferredProvider } from "../content/provider.ts";
 export function createServer(options: ServerOptions): McpServer {
   // Other servers fronted (`upstreams`): loaded only then; their tools join the registry as the upstreams answer.
   // Their resources and prompts are served through a provider that stands for the gateway's once attached.
+  // Skill folders resolve against the module that calls (the check run builds the server again from these options).
+  skillsOption(options.skills);
   let front: Promise<Front> | undefined;
   const content = options.upstreams === undefined ? undefined : deferredProvider();
   const getFront = (): Promise<Front> =>

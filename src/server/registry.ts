@@ -7,7 +7,7 @@ import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { Catalog } from "../content/catalog.ts";
-import { skills as skillSet, type SkillSet } from "../skills/skill-set.ts";
+import { skillsOption, type SkillSet } from "../skills/skill-set.ts";
 import { compose } from "./middleware.ts";
 import type { Chain, Connection, ServerState } from "./context.ts";
 import type { ServerHandle } from "../tools/types.ts";
@@ -75,7 +75,7 @@ export class Registry implements ServerState {
     this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
     this.listChanged = options.listChanged === true;
     this.apps = appsOfServer(options);
-    this.skills = options.skills !== undefined && options.skills.length > 0 ? skillSet(options.skills) : undefined;
+    this.skills = skillsOption(options.skills);
     const extra = [...[...this.apps.values()].map(appResource), ...(this.skills?.resources ?? [])];
     this.content = new Catalog(extra.length ? { ...options, resources: [...(options.resources ?? []), ...extra] } : options);
     this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };

@@ -64,6 +64,24 @@ export function skills(...paths: readonly (string | SkillSet | readonly (string 
   return buildSet(records, merged);
 }
 
+const RESOLVED = new WeakMap<readonly unknown[], SkillSet>();
+
+/**
+ * The skills of a server's `skills` option, resolved once per option array: the first call (createServer(),
+ * in the author's module, so relative paths resolve against it) makes the set; later calls with the same
+ * array (the build's check run, which builds the server again from the options serve() was given) reuse it.
+ * @param list - the `skills` option.
+ * @returns the set, or undefined for none.
+ */
+export function skillsOption(list: readonly (string | SkillSet)[] | undefined): SkillSet | undefined {
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) throw new SkillDefinitionError(`serve(): "skills" must be an array of folder paths, e.g. skills: ["./skills"]`);
+  if (list.length === 0) return undefined;
+  let set = RESOLVED.get(list);
+  if (!set) RESOLVED.set(list, (set = skills(list)));
+  return set;
+}
+
 /** The records of one skills path: recorded by the build (in an executable), else scanned now. */
 function manifestOf(given: string, from: string | undefined): SkillRecord[] {
   const c = contract();
