@@ -45,7 +45,12 @@ export { mcpHandler } from "./serve/handler.ts";
 export type { McpHandler } from "./serve/handler.ts";
 export type { LoggingLevel } from "./protocol/logging.ts";
 // The client is loaded on first use: these wrappers import their modules when called (a server start never evaluates the client).
-export { connect, upstreamTools, upstreamContent } from "./client/lazy.ts";
+export { connect, upstreamTools, upstreamContent, listSkills, getSkill, readSkillFile } from "./client/lazy.ts";
+export { skills, isSkillSet } from "./skills/skill-set.ts";
+export type { SkillSet } from "./skills/skill-set.ts";
+export { SkillDefinitionError } from "./skills/scan.ts";
+export { SKILLS_EXTENSION, SkillVerificationError } from "./skills/types.ts";
+export type { SkillEntry } from "./skills/types.ts";
 export type { ConnectOptions, ConnectTarget } from "./client/connect.ts";
 export type { McpClient, ClientOptions, CallOptions, CallToolResult, UpstreamTool, Implementation, ServerRequestHandler } from "./client/client.ts";
 export type { ClientTransport, TransportSink } from "./client/transport.ts";

@@ -4,6 +4,7 @@ import type { McpClient } from "./client.ts";
 import type { UpstreamToolsOptions } from "./upstream-tools.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ContentProvider } from "../content/provider.ts";
+import type { SkillEntry } from "../skills/types.ts";
 
 /**
  * Connects to an MCP server and completes the handshake: `server/discover` (2026-07-28) when the server
@@ -50,4 +51,31 @@ export async function upstreamTools(client: McpClient, opts: UpstreamToolsOption
  */
 export async function upstreamContent(client: McpClient): Promise<ContentProvider> {
   return (await import("./upstream-content.ts")).upstreamContent(client);
+}
+
+/**
+ * Every skill a server lists (skills extension, `skills/list`, all pages); `[]` when it did not declare the
+ * extension. Reads no file (src/client/skills.ts does the work).
+ * @throws OutboundError when a page fails; SkillVerificationError for an entry whose URI does not end in its name.
+ */
+export async function listSkills(client: McpClient): Promise<SkillEntry[]> {
+  return (await import("./skills.ts")).listSkills(client);
+}
+
+/**
+ * One skill's entry by the URI of its SKILL.md (`skills/get`), listed or not.
+ * @throws OutboundError (the server's -32602) for a URI that is not one of its skills.
+ */
+export async function getSkill(client: McpClient, uri: string): Promise<SkillEntry> {
+  return (await import("./skills.ts")).getSkill(client, uri);
+}
+
+/**
+ * Reads one file of a skill (default its SKILL.md), verified against the entry as a host must: listed in it,
+ * the same SHA-256 digest and size, and for SKILL.md the same frontmatter, field by field.
+ * @returns the bytes, and the text when the server sent text.
+ * @throws SkillVerificationError when a check fails: do not use the content; get the entry again.
+ */
+export async function readSkillFile(client: McpClient, entry: SkillEntry, uri?: string): Promise<{ bytes: Uint8Array; text?: string }> {
+  return (await import("./skills.ts")).readSkillFile(client, entry, uri);
 }

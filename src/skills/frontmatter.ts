@@ -1,5 +1,6 @@
 /** @module A SKILL.md's YAML frontmatter: found, parsed, and its name checked against the Agent Skills naming rules. */
-import { parse } from "yaml";
+// yaml is required on first use: a server's start (which imports this module with the registry) never evaluates it.
+const parse = (text: string, options: object): unknown => (require("yaml") as typeof import("yaml")).parse(text, options);
 
 /** What a SKILL.md's frontmatter gave, or why it gave nothing usable. */
 export type Frontmatter = { readonly ok: true; readonly data: Record<string, unknown> } | { readonly ok: false; readonly problem: string };

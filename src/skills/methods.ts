@@ -8,7 +8,8 @@ import type { RequestContext } from "../server/context.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../server/list-page.ts";
 import type { MethodSpec } from "../server/method.ts";
 import { lazySchema } from "../runtime/once.ts";
-import type { SkillEntry, SkillSet } from "./skill-set.ts";
+import type { SkillSet } from "./skill-set.ts";
+import { SKILLS_EXTENSION, type SkillEntry } from "./types.ts";
 
 /** The skills of the request's server; a server without skills does not have these methods (-32601). */
 function skillsOf(ctx: RequestContext, method: string): SkillSet {
@@ -69,5 +70,5 @@ export const SKILLS_METHODS: readonly MethodSpec[] = [skillsList, skillsGet, res
 export function withSkillsExtension(capabilities: Record<string, unknown>, skills: SkillSet | undefined): Record<string, unknown> {
   if (!skills) return capabilities;
   const ext = (capabilities.extensions as Record<string, unknown> | undefined) ?? {};
-  return { ...capabilities, extensions: { ...ext, "io.modelcontextprotocol/skills": { directoryRead: true } } };
+  return { ...capabilities, extensions: { ...ext, [SKILLS_EXTENSION]: { directoryRead: true } } };
 }

@@ -3,26 +3,15 @@ import { contract } from "../runtime/contract.ts";
 import { callerFile } from "../content/files.ts";
 import { resource, type ListedResource, type Resource } from "../content/resource.ts";
 import { scanSkills, SkillDefinitionError, type SkillRecord } from "./scan.ts";
+import { DIRECTORY_MIME_TYPE, type SkillEntry } from "./types.ts";
 
-/** The skills extension's identifier in `capabilities.extensions`. */
-export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
-/** The mimeType of a directory resource (skills extension, `resources/directory/read`). */
-export const DIRECTORY_MIME_TYPE = "inode/directory";
+export { SKILLS_EXTENSION, DIRECTORY_MIME_TYPE, type SkillEntry } from "./types.ts";
+
 /** The `_meta` prefix the extension gives skill resources' extra fields. */
 const META_PREFIX = "io.modelcontextprotocol.skills/";
 /** Where the build's check run records a skills path's manifest, in the build contract's `schemas`. */
 const MANIFEST_KEY_PREFIX = "skills\u0000";
 const BRAND = Symbol.for("mcpbin.skills");
-
-/** A skill entry as `skills/list` and `skills/get` send it. */
-export interface SkillEntry {
-  /** The URI of its SKILL.md. */
-  readonly uri: string;
-  /** Its SKILL.md frontmatter, verbatim. */
-  readonly frontmatter: Record<string, unknown>;
-  /** Every file of the skill with its digest and size, SKILL.md first. */
-  readonly resources: readonly { readonly uri: string; readonly digest: string; readonly size: number }[];
-}
 
 /** The skills a server serves (from {@link skills}): give it to `serve({ skills })`. */
 export interface SkillSet {

@@ -39,3 +39,26 @@ export async function serverScenario(url: string, scenario: string, args: readon
 export function notPassed(checks: readonly ConformanceCheck[]): string[] {
   return checks.filter((c) => c.status !== "SUCCESS").map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`);
 }
+
+/**
+ * Runs one client scenario of the suite against an mcpbin client program run from source with the project's Bun
+ * (the suite starts the scenario's server and runs the program with its URL as the last argument).
+ * @param program - the client program, relative to the repository root (e.g. `examples/conformance/client.ts`).
+ * @param scenario - a client scenario id.
+ * @param args - more suite arguments.
+ * @returns every check of the run.
+ */
+export async function clientScenario(program: string, scenario: string, args: readonly string[] = []): Promise<ConformanceCheck[]> {
+  const out = mkdtempSync(join(tmpdir(), "mcpbin-conformance-"));
+  const root = resolve(import.meta.dir, "../..");
+  try {
+    const command = `${process.execPath} ${resolve(root, program)}`;
+    const p = Bun.spawn([process.execPath, SUITE, "client", "--command", command, "--scenario", scenario, "-o", out, ...args], { stdout: "pipe", stderr: "pipe", cwd: root });
+    const [stdout, stderr] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const dirs = readdirSync(out);
+    if (dirs.length === 0) throw new Error(`conformance ${scenario} wrote no checks:\n${stdout}\n${stderr}`);
+    return dirs.flatMap((d) => JSON.parse(readFileSync(join(out, d, "checks.json"), "utf8")) as ConformanceCheck[]);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
