@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { configSource, removeProjects, toolsModule, writeProject } from "../loader/fixture-project.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
+import { SERVE_KEYS } from "../../src/server/options.ts";
 
 setDefaultTimeout(120_000);
 afterAll(removeProjects);
@@ -48,7 +49,7 @@ test("serve() and the config file refuse an unknown option key, naming the allow
   const fromScript = oneLineError(await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir));
   expect(fromScript).toStartWith("mcpbin: ");
   expect(fromScript).toEndWith(
-    'serve(): "maxInflight" is not a known option (did you mean "maxInFlight"?); allowed: name, version, title, instructions, tools, resources, prompts, apps, middleware, listChanged, pageSize, json, timeoutMs, maxInFlight, maxResultBytes, maxLineBytes, shutdownGraceMs, askTimeoutMs, http, upstreams, upstreamNaming',
+    `serve(): "maxInflight" is not a known option (did you mean "maxInFlight"?); allowed: ${SERVE_KEYS.join(", ")}`,
   );
   const fromConfig = oneLineError(await mcpbin(["list"], dir));
   expect(fromConfig).toStartWith('mcpbin: mcpbin.config.ts: "maxInflight" is not a known key (did you mean "maxInFlight"? allowed: ');
