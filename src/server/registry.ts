@@ -218,6 +218,12 @@ export class Registry implements ServerState {
     }
   }
 
+  /** Whether a legacy session hears of tool list changes (it was told `listChanged`). */
+  watches(conn: Connection): boolean {
+    for (const ref of this.#watchers) if (ref.deref() === conn) return true;
+    return false;
+  }
+
   /** Forgets a session (it closed). */
   unwatch(conn: Connection): void {
     for (const ref of this.#watchers) if (ref.deref() === conn) this.#watchers.delete(ref);

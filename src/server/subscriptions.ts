@@ -39,6 +39,21 @@ export class Subscriptions {
     return this.#uris.size;
   }
 
+  /** Whether a legacy session hears of resource list changes. */
+  get watchesList(): boolean {
+    return this.#listChanges;
+  }
+
+  /** Whether a legacy session hears of prompt list changes. */
+  get watchesPrompts(): boolean {
+    return this.#promptChanges;
+  }
+
+  /** The URIs of the legacy subscriptions held. */
+  uris(): string[] {
+    return [...this.#uris];
+  }
+
   /** Whether this session holds a legacy subscription to a URI. */
   has(uri: string): boolean {
     return this.#uris.has(uri);

@@ -68,6 +68,10 @@ export const HTTP_KEYS: Record<string, OptionKey> = {
   sessionIdleMs: opt(() => intMs(), `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}`),
   maxSessions: opt(() => count(), "an integer ≥ 1"),
   accessLog: opt(() => v.boolean(), "true or false"),
+  retryMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (the SSE retry of legacy streams)`),
+  keepAliveMs: opt(() => intMs(), `an integer number of milliseconds from 0 (none) to ${MAX_TIMER_MS}`),
+  eventsPerStream: opt(() => count(), "an integer ≥ 1 (events a legacy SSE stream keeps for a resumption)"),
+  eventsTotal: opt(() => count(), "an integer ≥ 1 (events kept for resumptions over every legacy stream)"),
 };
 
 /** The numeric knobs of the server (serve() and the config file). */

@@ -13,6 +13,10 @@ import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse }
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { LegacySessions, type LegacySession } from "./http-sessions.ts";
 import { logName as ownName } from "../runtime/log-name.ts";
+import { isChangeLine, MemoryFeed } from "./change-feed.ts";
+import { feedChanges } from "./feed-sources.ts";
+import { GetStreams } from "./get-streams.ts";
+import { StreamEvents } from "./stream-events.ts";
 
 /** What the handler may ask of the server that received the request (Bun's `Server`): lifting its idle timeout for a long call. */
 export interface TimeoutControl {
@@ -59,7 +63,19 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   const guard = new HttpGuard(o);
   // OAuth 2.1 (src/auth/): metadata, token verification and step-up, when http.auth is set.
   const rs = o.auth === undefined ? undefined : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) => guard.isStaticToken(t));
-  const sessions = new LegacySessions(registry, o.sessionIdleMs, o.maxSessions);
+  // Legacy GET streams read one feed of changes; a session's own lines tied to no request join it too
+  // (its list and subscription lines are the feed's already: dropped here, sent once by the feed).
+  const feed = new MemoryFeed(o.eventsTotal);
+  const stopFeed = feedChanges(registry, feed);
+  const streamEvents = new StreamEvents(o.eventsPerStream, o.eventsTotal, 60_000);
+  const streams = new GetStreams(feed, streamEvents, { retryMs: o.retryMs, keepAliveMs: o.keepAliveMs });
+  const sessions = new LegacySessions(
+    registry,
+    o.sessionIdleMs,
+    o.maxSessions,
+    (sid, line) => void (isChangeLine(line) || feed.append({ topic: "session", sid, line })),
+    (sid) => streams.endSession(sid),
+  );
   const modernActive = new Set<Session>();
   // A legacy session belongs to the OAuth caller that opened it: another subject's token cannot use its id.
   const owners = new WeakMap<LegacySession, string>();
@@ -125,12 +141,40 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     try {
       if (req.method === "POST") return await post(req, srv, x, path, headers, caller);
       if (req.method === "DELETE") return del(req, x, path, headers, caller);
+      if (req.method === "GET") return await get(req, srv, x, path, headers, caller);
     } catch (e) {
       process.stderr.write(`${ownName()}: http request failed: ${(e as Error)?.stack ?? e}\n`);
       return plain(500, "Internal Server Error");
     }
-    // No server-initiated stream: GET gets 405, as the transport allows.
-    return plain(405, "Method Not Allowed: POST one JSON-RPC message", { allow: "POST, DELETE, OPTIONS" });
+    return plain(405, "Method Not Allowed: POST one JSON-RPC message", { allow: "GET, POST, DELETE, OPTIONS" });
+  }
+
+  /**
+   * A legacy session's GET stream (MCP 2025-03-26+ basic/transports, listening for messages from the
+   * server). Without a session (2026-07-28 has no GET stream) it is 405, as that revision says.
+   */
+  async function get(req: Request, srv: TimeoutControl | undefined, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Promise<Response> {
+    const sid = req.headers.get("mcp-session-id");
+    const plain = (status: number, text: string, more?: Record<string, string>) => {
+      finish(x, path, status);
+      return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", ...more } });
+    };
+    if (sid === null || req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
+      return plain(405, "Method Not Allowed: GET opens a legacy session's stream (send Mcp-Session-Id); POST one JSON-RPC message", { allow: "GET, POST, DELETE, OPTIONS" });
+    }
+    if (!acceptsSse(req)) return plain(406, "Not Acceptable: a GET stream is text/event-stream");
+    const s = mine(sessions.get(sid), caller);
+    if (!s) {
+      finish(x, path, 404);
+      return rpcErrorResponse(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again", headers);
+    }
+    // The stream lives until the client or the server ends it: Bun's idle timeout must not cut it, and it
+    // does not hold a shutdown (draining ends it; the client resumes elsewhere after `retry`).
+    srv?.timeout(req, 0);
+    const res = await streams.open(req, s);
+    for (const [k, v] of headers) res.headers.set(k, v);
+    finish(x, path, res.status);
+    return res;
   }
 
   function del(req: Request, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Response {
@@ -276,7 +320,9 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       const cancel = (reason: string, why: "cancelled" | "timeout") => {
         if (id !== undefined) target?.cancel(id, reason, why);
       };
-      const onAbort = () => cancel("the client closed the connection", "cancelled");
+      // A legacy stream that became resumable outlives its connection (disconnection is not cancellation).
+      let recorder: ReturnType<StreamEvents["open"]> | undefined;
+      const onAbort = () => recorder === undefined && cancel("the client closed the connection", "cancelled");
       if (s) s.active++;
       const pending = typeof reply === "object";
       if (pending && id !== undefined) {
@@ -293,6 +339,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         headers,
         notes,
         abort: onAbort,
+        ...(s && id !== undefined ? { resumable: () => (recorder = streamEvents.open(s.id)), retryMs: o.retryMs } : {}),
         done(status) {
           if (timer) clearTimeout(timer);
           req.signal.removeEventListener("abort", onAbort);
@@ -320,13 +367,21 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       guard.cors(req, res.headers);
       return res;
     },
-    drain: () => void (draining = true),
+    drain: () => {
+      draining = true;
+      streams.endAll();
+    },
     idle,
     abortAll(reason) {
       for (const s of sessions.all()) s.session.abortAll(reason);
       for (const s of modernActive) s.abortAll(reason);
     },
-    close: () => sessions.close(),
+    close: () => {
+      sessions.close();
+      streams.close();
+      stopFeed();
+      feed.close();
+    },
   };
 }
 

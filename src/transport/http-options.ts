@@ -37,6 +37,14 @@ export interface HttpOptions {
   readonly maxSessions?: number;
   /** One line per request on stderr (method, MCP method, status, duration). Default true. */
   readonly accessLog?: boolean;
+  /** The SSE `retry` sent first on every legacy stream (GET and POST): how long a client waits before it resumes, ms. Default 1000. */
+  readonly retryMs?: number;
+  /** An SSE comment on idle legacy GET streams this often, so proxies keep them open, ms. Default 15000; 0 = none. */
+  readonly keepAliveMs?: number;
+  /** Events one legacy SSE stream keeps for a resumption with Last-Event-ID (older ones are dropped). Default 1000. */
+  readonly eventsPerStream?: number;
+  /** Events kept for resumptions over every legacy stream (the feed of GET streams, and POST streams together). Default 10000. */
+  readonly eventsTotal?: number;
 }
 
 /** HTTP options with every default filled in. */
@@ -53,6 +61,10 @@ export interface ResolvedHttpOptions {
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
   readonly accessLog: boolean;
+  readonly retryMs: number;
+  readonly keepAliveMs: number;
+  readonly eventsPerStream: number;
+  readonly eventsTotal: number;
 }
 
 /** The HTTP defaults, documented in the README. */
@@ -63,6 +75,10 @@ export const HTTP_DEFAULTS = {
   requestTimeoutMs: 130_000,
   sessionIdleMs: 30 * 60_000,
   maxSessions: 1000,
+  retryMs: 1000,
+  keepAliveMs: 15_000,
+  eventsPerStream: 1000,
+  eventsTotal: 10_000,
 } as const;
 
 /** A bad `--http` value or `http` option: says what to change. */
@@ -169,6 +185,10 @@ export function resolveHttp(
     sessionIdleMs: o.sessionIdleMs ?? HTTP_DEFAULTS.sessionIdleMs,
     maxSessions: o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
     accessLog: o.accessLog ?? true,
+    retryMs: o.retryMs ?? HTTP_DEFAULTS.retryMs,
+    keepAliveMs: o.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs,
+    eventsPerStream: o.eventsPerStream ?? HTTP_DEFAULTS.eventsPerStream,
+    eventsTotal: o.eventsTotal ?? HTTP_DEFAULTS.eventsTotal,
   };
   for (const [key, k] of Object.entries(HTTP_KEYS)) {
     const value = (r as unknown as Record<string, unknown>)[key];

@@ -2,6 +2,7 @@
 import { wellFormedLine } from "../protocol/well-formed.ts";
 import { ErrorCode, errorLine, RpcError, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
 import type { Sink } from "./http-sessions.ts";
+import type { StreamRecorder } from "./stream-events.ts";
 
 const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
@@ -91,8 +92,8 @@ export function acceptsJson(req: Request): boolean {
 /** Bytes an SSE stream may hold for a client that is not reading before notifications are coalesced. */
 const SSE_HIGH_WATER = 1 << 16;
 
-function sseEvent(line: string): Uint8Array {
-  return encoder.encode(`event: message\ndata: ${wellFormedLine(line)}\n\n`);
+function sseEvent(line: string, id?: string): Uint8Array {
+  return encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}event: message\ndata: ${wellFormedLine(line)}\n\n`);
 }
 
 /**
@@ -145,6 +146,15 @@ export interface AnswerContext {
    * the message needs no answer (a batch of notifications and responses): settling with nothing is 202.
    */
   readonly cancelledLine?: () => string;
+  /**
+   * A legacy session's stream is resumable (MCP 2025-03-26+ basic/transports, resumability): called when
+   * the answer becomes an SSE stream, it gives the recorder that numbers and keeps its events. A client that
+   * drops such a stream does not cancel the call (disconnection is not cancellation); a GET with
+   * Last-Event-ID resumes it.
+   */
+  readonly resumable?: () => StreamRecorder;
+  /** The SSE `retry` sent first on a resumable stream, ms. */
+  readonly retryMs?: number;
 }
 
 /**
@@ -171,6 +181,7 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
   const winner = await Promise.race([reply.then((line) => ({ line })), c.notes.first()]);
   if (winner !== "note") return settled(winner.line, c);
   let closed = false;
+  const rec = c.resumable?.();
   // A client that does not read its stream: once SSE_HIGH_WATER bytes wait in the stream, a notification
   // is held instead of queued, and a later one replaces it (latest wins; progress is one token per
   // request); the held one goes out when the client reads again, and always before the result.
@@ -179,15 +190,19 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
     {
       start(controller) {
         const enqueue = (line: string) => {
+          const id = rec?.record(line);
           if (closed) return;
           try {
-            controller.enqueue(sseEvent(line));
+            controller.enqueue(sseEvent(line, id));
           } catch {
             closed = true;
           }
         };
+        if (rec) controller.enqueue(encoder.encode(`retry: ${c.retryMs ?? 1000}\nid: ${rec.primingId}\ndata:\n\n`));
         c.notes.attach((line) => {
-          if (held !== undefined || (controller.desiredSize ?? 1) <= 0) held = line;
+          // A dropped resumable stream keeps every event for the resumption (bounded by the recorder).
+          if (closed && rec) enqueue(line);
+          else if (held !== undefined || (controller.desiredSize ?? 1) <= 0) held = line;
           else enqueue(line);
         });
         reply.then((line) => {
@@ -196,6 +211,7 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
           held = undefined;
           const last = line ?? c.cancelledLine?.();
           if (last !== undefined) enqueue(last);
+          rec?.finish();
           if (!closed) {
             closed = true;
             try {
@@ -209,14 +225,22 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
         if (held === undefined || closed) return;
         const line = held;
         held = undefined;
+        const id = rec?.record(line);
         try {
-          controller.enqueue(sseEvent(line));
+          controller.enqueue(sseEvent(line, id));
         } catch {
           closed = true;
         }
       },
       cancel() {
         closed = true;
+        if (rec) {
+          // Disconnection is not cancellation (MCP 2025-11-25 basic/transports): the call goes on, its events are kept.
+          if (held !== undefined) rec.record(held);
+          held = undefined;
+          rec.detach();
+          return;
+        }
         held = undefined;
         c.abort();
       },

@@ -18,16 +18,21 @@ export interface LegacySession {
   lastSeen: number;
 }
 
+/** Where a session's lines tied to no request go (its GET stream, through the change feed). */
+export type Unrelated = (sid: string, line: string) => void;
+
 /**
  * Creates a dispatcher Session whose lines tied to a request (progress, requests to the client) are
- * routed by request id to that request's stream; lines tied to no request are dropped (no GET stream).
+ * routed by request id to that request's stream; lines tied to no request go to `unrelated` (the GET stream).
  * @param registry - the server.
  * @param sinks - the sinks of the session's in-flight requests, by id.
+ * @param unrelated - takes a line tied to no request (dropped without one).
  * @returns the session.
  */
-export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>): Session {
+export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>, unrelated?: (line: string) => void): Session {
   return new Session(registry, (line, id) => {
     if (id !== undefined) sinks.get(id)?.(line);
+    else unrelated?.(line);
   });
 }
 
@@ -43,11 +48,15 @@ export class LegacySessions {
    * @param registry - the server.
    * @param idleMs - expiry after this long unused (0 = never).
    * @param max - sessions kept at most.
+   * @param unrelated - takes each session's lines tied to no request.
+   * @param ended - told of each session that ends (its GET stream closes).
    */
   constructor(
     readonly registry: Registry,
     readonly idleMs: number,
     readonly max: number,
+    readonly unrelated?: Unrelated,
+    readonly ended?: (sid: string) => void,
   ) {
     if (idleMs > 0) {
       this.#timer = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
@@ -70,7 +79,9 @@ export class LegacySessions {
    */
   create(): LegacySession {
     const sinks = new Map<RequestId, Sink>();
-    return { id: crypto.randomUUID(), session: routedSession(this.registry, sinks), sinks, active: 0, lastSeen: Date.now() };
+    const id = crypto.randomUUID();
+    const u = this.unrelated;
+    return { id, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: Date.now() };
   }
 
   /**
@@ -110,6 +121,7 @@ export class LegacySessions {
     if (!s) return false;
     this.#byId.delete(id);
     s.session.abortAll(reason);
+    this.ended?.(id);
     return true;
   }
 
