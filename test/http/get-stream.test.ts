@@ -180,3 +180,18 @@ test("the SDK v1 client opens the GET stream by itself and hears tools/list_chan
   expect((await client.listTools()).tools.map((t) => t.name)).toContain("from-sdk");
   await client.close();
 });
+
+test("memory: 1,000 idle GET streams take under 20 KiB each (RSS of the server)", async () => {
+  const { legacySessions, openIdleStreams } = await import("../helpers/idle-streams.ts");
+  const { readFileSync } = await import("node:fs");
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.proc.pid}/status`, "utf8"))![1]) * 1024;
+  const sids = await legacySessions(s.url, 1000);
+  await Bun.sleep(200);
+  const before = rss();
+  const sockets = await openIdleStreams(s.url, sids);
+  await Bun.sleep(500);
+  const perStream = (rss() - before) / sids.length;
+  for (const k of sockets) k.end();
+  console.error(`idle GET stream: ${(perStream / 1024).toFixed(1)} KiB each (1,000 streams)`);
+  expect(perStream).toBeLessThan(20 * 1024);
+}, 60_000);
