@@ -5,6 +5,7 @@
 set -uo pipefail
 needs=(
   "/usr/bin/chromium:chromium"
+  "/usr/bin/redis-server:redis-server"
 )
 missing=()
 for pair in "${needs[@]}"; do
