@@ -4,7 +4,7 @@ export { transformTool } from "./tools/transform.ts";
 export type { TransformOptions, ArgTransform } from "./tools/transform.ts";
 export { ToolDefinitionError, ToolArgumentsError } from "./tools/errors.ts";
 export { TOOL_NAME } from "./tools/name.ts";
-export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource } from "./tools/types.ts";
+export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource, TaskSupport } from "./tools/types.ts";
 export { elicitation } from "./ask/elicit-schema.ts";
 export { AskError, ElicitSchemaError } from "./ask/errors.ts";
 export type { AskErrorCode } from "./ask/errors.ts";

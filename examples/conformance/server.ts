@@ -1,6 +1,7 @@
 // The reference tools of the official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12), served by mcpbin.
 import * as v from "valibot";
 import { AskError, audioContent, embeddedResource, imageContent, prompt, resource, resourceTemplate, serve, textContent, tool, toolResult } from "../../src/index.ts";
+import { TASK_TOOLS } from "./tasks.ts";
 
 /** A 1x1 red PNG. */
 const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -347,6 +348,7 @@ await serve({
     simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, toolWithLogging, streamingElicitation,
     sampling, elicit, defaults, enums,
     irElicitation, irSampling, irRoots, irState, irMultiple, irMultiRound, irTampered, irCapabilities, missingCapability,
+    ...TASK_TOOLS,
   ],
   resources: [staticText, staticBinary, watched, template],
   prompts: [simplePrompt, promptWithArguments, promptWithResource, promptWithImage, irPrompt],

@@ -123,6 +123,8 @@ function toolTail(t: Tool, f: VersionFeatures): Record<string, unknown> {
   if (d.icons && f.icons) out.icons = d.icons.filter((i) => typeof i?.src === "string").map((i) => pick(i, ICON_KEYS));
   const meta = t.ui ? toolMetaWithUi(t.ui, d.meta) : d.meta;
   if (meta && (f.structured || f.ui)) out._meta = meta;
+  // MCP 2025-11-25 basic/utilities/tasks "Tool-Level Negotiation" (absent means forbidden); 2026-07-28 has no such field.
+  if (d.task !== undefined && d.task !== "forbidden" && f.version === "2025-11-25") out.execution = { taskSupport: d.task };
   return out;
 }
 

@@ -10,6 +10,7 @@ import type { Middleware } from "../server/middleware-api.ts";
 import { installedCollector } from "../runtime/collector.ts";
 import { deferredProvider } from "../content/provider.ts";
 import { skillsOption } from "../skills/skill-set.ts";
+import { enableTasks } from "../tasks/register.ts";
 
 /**
  * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
@@ -44,6 +45,8 @@ export function createServer(options: ServerOptions): McpServer {
       ? options
       : { ...options, listChanged: true, middleware: [waitForUpstreams, ...(options.middleware ?? [])], resources: [...(options.resources ?? []), content!.provider] },
   );
+  // Tasks (src/tasks/): registered with the core when the options or a tool ask for them.
+  enableTasks(options);
   let served = false;
   const server: McpServer = {
     name: registry.options.name,

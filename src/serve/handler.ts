@@ -1,4 +1,5 @@
 /** @module mcpHandler(): the same server as serve() as a fetch handler, `(Request) => Promise<Response>`, for an existing Bun.serve, Hono or Elysia app. */
+import { enableTasks } from "../tasks/register.ts";
 import { Registry } from "../server/registry.ts";
 import type { ServerOptions } from "../server/options.ts";
 import { createHttpHandler, type TimeoutControl } from "../transport/fetch-handler.ts";
@@ -32,6 +33,7 @@ export interface McpHandler {
  */
 export function mcpHandler(options: ServerOptions): McpHandler {
   const registry = new Registry(options);
+  enableTasks(options);
   const given: HttpOptions = typeof options.http === "object" && options.http !== null ? options.http : {};
   const o = resolveHttp([], { host: "0.0.0.0", accessLog: false, ...given, port: 0 }, { MCPBIN_HTTP_TOKEN: process.env.MCPBIN_HTTP_TOKEN })!;
   const handler = createHttpHandler(registry, o, false);

@@ -192,6 +192,10 @@ export class RequestContext implements ToolContext {
   params: unknown = undefined;
   /** The 2026-07-28 round of a request that may ask (src/server/rounds.ts owns what it is). */
   round: object | undefined = undefined;
+  /** The task this call runs as (set by the tasks capability, src/tasks/). */
+  taskId: string | undefined = undefined;
+  /** What {@link startTask} does for this request (set by the tasks capability for a `deferTask` tool). */
+  taskStarter: (() => Promise<void>) | undefined = undefined;
   /** The legacy HTTP session, when there is one. */
   readonly session?: { readonly id: string };
   /** The HTTP request's headers, over HTTP. */
@@ -227,6 +231,11 @@ export class RequestContext implements ToolContext {
       this.http = extras.http;
       this.auth = extras.auth;
     }
+  }
+
+  /** See ToolContext.startTask: runs the call as a task from here on (a no-op when it cannot be one or already is). */
+  startTask(): Promise<void> {
+    return this.taskStarter?.() ?? Promise.resolve();
   }
 
   /** The protocol version in force for this request. */

@@ -6,7 +6,8 @@ import { tracing } from "../telemetry/state.ts";
 import { Calls } from "./calls.ts";
 import { RequestContext, type ClientInfo, type Connection, type RequestExtras } from "./context.ts";
 import { invoke, lineOf, type MethodTable } from "./method.ts";
-import { TABLE } from "./methods/index.ts";
+import "./methods/index.ts";
+import { currentTable } from "./register.ts";
 import { Outbound } from "./outbound.ts";
 import type { Registry } from "./registry.ts";
 import { Subscriptions } from "./subscriptions.ts";
@@ -52,7 +53,7 @@ export class Session implements Connection {
   constructor(
     readonly registry: Registry,
     readonly notify: Notify,
-    readonly table: MethodTable = TABLE,
+    readonly table: MethodTable = currentTable(),
   ) {
     this.outbound = new Outbound(notify);
     // A subscription to a provider's URI (an upstream's) is released upstream when the session ends.

@@ -10,6 +10,7 @@ import type { ContentOptions } from "../content/catalog.ts";
 import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
 import type { UpstreamConfig } from "../client/servers-file.ts";
 import type { NamingStrategy } from "../client/naming.ts";
+import type { Store } from "../state/types.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
 export interface ServerOptions extends ContentOptions {
@@ -75,6 +76,32 @@ export interface ServerOptions extends ContentOptions {
   readonly upstreams?: Readonly<Record<string, UpstreamConfig>>;
   /** How upstream tool names become ours (default "on-collision": only names that collide become `<server>__<tool>`). */
   readonly upstreamNaming?: NamingStrategy;
+  /**
+   * Tasks (docs/tasks.md): where they are kept and for how long. Tools opt in with `task: "optional" | "required"`;
+   * without this key such tools use the defaults (memory store, 1 hour).
+   */
+  readonly tasks?: TasksOptions;
+}
+
+/** The `tasks` option of `serve()` (MCP 2025-11-25 basic/utilities/tasks; 2026-07-28 extension io.modelcontextprotocol/tasks). */
+export interface TasksOptions {
+  /**
+   * Where tasks are kept: `"memory"` (the default; lost when the process ends), `"file"` (one file per task in
+   * `dir`, so tasks survive a restart), `"redis"` (`url`, shared by several processes), or your own {@link Store}.
+   */
+  readonly store?: "memory" | "file" | "redis" | Store;
+  /** The directory of the file store (default `.mcpbin-tasks` in the working directory). */
+  readonly dir?: string;
+  /** The Redis URL of the redis store (default `REDIS_URL`, else redis://localhost:6379). */
+  readonly url?: string;
+  /** How long a task is kept from its creation, ms (default 3,600,000); a client's shorter `ttl` is honoured. */
+  readonly ttlMs?: number;
+  /** The longest `ttl` a client may ask for, ms (default 86,400,000). */
+  readonly maxTtlMs?: number;
+  /** The polling interval suggested to clients, ms (default 1,000). */
+  readonly pollIntervalMs?: number;
+  /** The key prefix of every task in the store (default `mcpbin:tasks:`), so that several servers can share one store. */
+  readonly prefix?: string;
 }
 
 /** The defaults, documented in the README. */
@@ -96,7 +123,7 @@ export { MAX_TIMER_MS };
 export const SERVE_KEYS = [
   "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "skills", "middleware", "listChanged", "pageSize", "json",
   "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",
-  "upstreams", "upstreamNaming",
+  "upstreams", "upstreamNaming", "tasks",
 ] as const satisfies readonly (keyof ServerOptions)[];
 const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
 void ALL_KEYS_LISTED;

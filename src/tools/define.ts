@@ -41,6 +41,11 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   if (def.scopes !== undefined && !isScopes(def.scopes)) {
     throw new ToolDefinitionError(`tool "${name}": scopes must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:write"]`);
   }
+  if (def.task !== undefined && def.task !== "forbidden" && def.task !== "optional" && def.task !== "required") {
+    throw new ToolDefinitionError(`tool "${name}": task must be "forbidden", "optional" or "required" (MCP execution.taskSupport); got ${JSON.stringify(def.task)}`);
+  }
+  if (def.deferTask !== undefined && typeof def.deferTask !== "boolean") throw new ToolDefinitionError(`tool "${name}": deferTask must be true or false; got ${JSON.stringify(def.deferTask)}`);
+  if (def.deferTask === true && (def.task ?? "forbidden") === "forbidden") throw new ToolDefinitionError(`tool "${name}": deferTask needs task: "optional" or "required"`);
   const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
   const input = def.input as ToolSchemas["input"];
   const output = def.output;

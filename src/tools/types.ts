@@ -74,6 +74,17 @@ export interface ToolContext extends Asker {
   readonly requestId?: RequestId;
   /** The protocol version in force for this request (undefined when called directly). */
   readonly protocolVersion?: string;
+  /**
+   * Tasks (MCP 2025-11-25 basic/utilities/tasks; 2026-07-28 extension io.modelcontextprotocol/tasks): the id
+   * of the task this call runs as, when it runs as one (undefined otherwise).
+   */
+  readonly taskId?: string;
+  /**
+   * For a tool defined with `deferTask: true`: from here on the call runs as a task, and the client is
+   * answered with the created task now (2026-07-28: the asks made before it were input_required rounds of the
+   * call itself). Resolves once the task is stored. A no-op when the call is already a task or cannot become one.
+   */
+  startTask?(): Promise<void>;
 }
 
 /** Hints about a tool's behaviour (MCP ToolAnnotations); untrusted by clients. Sent from 2025-03-26. */
@@ -94,6 +105,9 @@ export interface ToolIcon {
 }
 
 /** A valibot schema, or any Standard Schema v1 value (zod 4, arktype, …). */
+/** Whether a tool's calls may run as tasks (MCP 2025-11-25 `execution.taskSupport`). */
+export type TaskSupport = "forbidden" | "optional" | "required";
+
 export type AnySchema = v.GenericSchema | StandardSchemaV1;
 /** The type `run` receives for an input schema `I`. */
 export type ArgsOf<I> = I extends v.GenericSchema ? v.InferOutput<I> : I extends StandardSchemaV1 ? StandardOutput<I> : Record<string, unknown>;
@@ -136,6 +150,18 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   readonly icons?: readonly ToolIcon[];
   /** Sent as the tool's `_meta` (2025-06-18+). */
   readonly meta?: Record<string, unknown>;
+  /**
+   * Whether a call may run as a task (MCP 2025-11-25 `execution.taskSupport`; the 2026-07-28 tasks extension):
+   * `"forbidden"` (the default) never, `"optional"` when the client asks for one (2025-11-25) or declares the
+   * extension (2026-07-28), `"required"` always (a call that cannot be a task gets an error). Needs nothing
+   * else: `serve({ tasks })` picks the store (memory by default). See docs/tasks.md.
+   */
+  readonly task?: TaskSupport;
+  /**
+   * 2026-07-28: run the call as a plain call (its asks are input_required rounds of the call) until `run`
+   * calls `ctx.startTask()`; only then is the task created. Default false: the task is created before `run` starts.
+   */
+  readonly deferTask?: boolean;
   /**
    * Per-tool time limit per call, in milliseconds (at most 2147483647); overrides the server's
    * `timeoutMs` either way. 0 = no limit for this tool, even under a server-wide limit.

@@ -1,8 +1,8 @@
 /** @module The 2026-07-28 standard request headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) checked against the body. */
 import type { Message } from "../protocol/jsonrpc.ts";
 
-/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 Streamable HTTP, standard headers). */
-const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 Streamable HTTP, standard headers; the tasks extension's "Routing Headers" for tasks/*). */
+const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
 
 /**
  * The first 2026-07-28 header check (Streamable HTTP, server validation), made before the version

@@ -1,5 +1,6 @@
 /** @module The registration list: every method, notification and capability this server has, in one table. */
-import { methodTable, type CapabilitySpec, type MethodSpec, type MethodTable, type NotificationSpec } from "../method.ts";
+import { type CapabilitySpec, type MethodSpec, type MethodTable, type NotificationSpec } from "../method.ts";
+import { baseTable } from "../register.ts";
 import { initialize } from "./initialize.ts";
 import { notificationsCancelled } from "./notifications-cancelled.ts";
 import { ping } from "./ping.ts";
@@ -57,5 +58,5 @@ export const METHODS: readonly MethodSpec[] = [
   ...SKILLS_METHODS,
 ];
 
-/** The server's table. */
-export const TABLE: MethodTable = methodTable(METHODS, NOTIFICATIONS, CAPABILITIES);
+/** The server's own table, before any capability registered (src/server/register.ts); new connections use currentTable(). */
+export const TABLE: MethodTable = baseTable(METHODS, NOTIFICATIONS, CAPABILITIES);

@@ -5,6 +5,7 @@ import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
 import { withNames, type RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { projectCapabilities } from "../../protocol/project-content.ts";
+import { projectRegistered } from "../register.ts";
 import { uiNegotiated, withUiExtension } from "../ui.ts";
 import { withSkillsExtension } from "../../skills/methods.ts";
 
@@ -39,7 +40,7 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
       capabilities = { ...capabilities, tools: { ...capabilities.tools, listChanged: true } };
       registry.watch(conn);
     }
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities: withSkillsExtension(withUiExtension(projectCapabilities(capabilities, f), ctx, uiNegotiated(ctx)), (registry as { skills?: import("../../skills/skill-set.ts").SkillSet }).skills), serverInfo: registry.serverInfo(f) };
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectRegistered(withSkillsExtension(withUiExtension(projectCapabilities(capabilities, f), ctx, uiNegotiated(ctx)), (registry as { skills?: import("../../skills/skill-set.ts").SkillSet }).skills), ctx), serverInfo: registry.serverInfo(f) };
     // A resource list that can change is announced to the session (notifications/resources/list_changed).
     if (registry.content.listChanges) conn.subscriptions.listChanges();
     if (registry.content.promptListChanges) conn.subscriptions.promptChanges();

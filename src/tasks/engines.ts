@@ -1,0 +1,89 @@
+/** @module The task engine of each server, made on first use from its `tasks` option; and who owns a request's tasks. */
+import { ToolDefinitionError } from "../tools/errors.ts";
+import type { RequestContext, ServerState } from "../server/context.ts";
+import type { TasksOptions } from "../server/options.ts";
+import { fileStore } from "../state/file.ts";
+import { memoryStore } from "../state/memory.ts";
+import { redisStore } from "../state/redis.ts";
+import type { Store } from "../state/types.ts";
+import { TaskEngine, type TasksConfig } from "./engine.ts";
+
+const engines = new WeakMap<ServerState, TaskEngine>();
+
+const DEFAULT_TTL_MS = 3_600_000;
+const DEFAULT_MAX_TTL_MS = 86_400_000;
+const DEFAULT_POLL_MS = 1_000;
+const KEYS = ["store", "dir", "url", "ttlMs", "maxTtlMs", "pollIntervalMs", "prefix"];
+
+const isStore = (s: unknown): s is Store =>
+  typeof s === "object" && s !== null && ["get", "set", "delete", "keys", "incr"].every((m) => typeof (s as Record<string, unknown>)[m] === "function");
+
+/**
+ * Checks the `tasks` option (at createServer(), so that a mistake fails the start with what to change).
+ * @throws ToolDefinitionError naming the key.
+ */
+export function checkTasksOptions(o: TasksOptions | undefined): void {
+  if (o === undefined) return;
+  const where = 'serve(): "tasks"';
+  if (typeof o !== "object" || o === null || Array.isArray(o)) throw new ToolDefinitionError(`${where} must be an object such as { store: "memory", ttlMs: 3600000 }`);
+  for (const k of Object.keys(o)) if (!KEYS.includes(k)) throw new ToolDefinitionError(`${where}.${k} is not a known key; allowed: ${KEYS.join(", ")}`);
+  const s = o.store;
+  if (s !== undefined && s !== "memory" && s !== "file" && s !== "redis" && !isStore(s)) {
+    throw new ToolDefinitionError(`${where}.store must be "memory", "file", "redis" or a Store (get, set, delete, keys, incr); got ${JSON.stringify(s)}`);
+  }
+  for (const k of ["ttlMs", "maxTtlMs", "pollIntervalMs"] as const) {
+    const v = o[k];
+    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 2_147_483_647)) throw new ToolDefinitionError(`${where}.${k} must be a positive integer of milliseconds; got ${JSON.stringify(v)}`);
+  }
+  for (const k of ["dir", "url", "prefix"] as const) {
+    const v = o[k];
+    if (v !== undefined && (typeof v !== "string" || v === "")) throw new ToolDefinitionError(`${where}.${k} must be a non-empty string; got ${JSON.stringify(v)}`);
+  }
+}
+
+/** Whether a server has tasks: the `tasks` option, or a tool that may run as one. */
+export function hasTasks(registry: ServerState): boolean {
+  if (registry.options.tasks !== undefined) return true;
+  for (const t of (registry as unknown as { tools: ReadonlyMap<string, { definition: { task?: string } }> }).tools.values()) {
+    const s = t.definition.task;
+    if (s === "optional" || s === "required") return true;
+  }
+  return false;
+}
+
+/**
+ * The server's task engine, made on its first use.
+ * @returns the engine, or undefined for a server without tasks.
+ */
+export function engineOf(registry: ServerState): TaskEngine | undefined {
+  let e = engines.get(registry);
+  if (e !== undefined || !hasTasks(registry)) return e;
+  const o = registry.options.tasks ?? {};
+  const s = o.store ?? "memory";
+  const store = s === "memory" ? memoryStore() : s === "file" ? fileStore(o.dir ?? ".mcpbin-tasks") : s === "redis" ? redisStore(o.url) : s;
+  const config: TasksConfig = {
+    store,
+    local: s === "memory",
+    ttlMs: o.ttlMs ?? DEFAULT_TTL_MS,
+    maxTtlMs: Math.max(o.maxTtlMs ?? DEFAULT_MAX_TTL_MS, o.ttlMs ?? 0),
+    pollIntervalMs: o.pollIntervalMs ?? DEFAULT_POLL_MS,
+    prefix: o.prefix ?? "mcpbin:tasks:",
+  };
+  e = new TaskEngine(config);
+  engines.set(registry, e);
+  return e;
+}
+
+/**
+ * Who a request's tasks belong to (MCP 2025-11-25 basic/utilities/tasks "Task Isolation and Access Control"):
+ * the authenticated subject (else a hash of the bearer token), else the legacy HTTP session, else nobody in
+ * particular: then the unguessable task id alone guards the task (stdio: the one client of the process, so a
+ * restarted process still finds its tasks).
+ */
+export function ownerOf(ctx: RequestContext): string {
+  const auth = ctx.auth as { token: string; subject?: unknown } | undefined;
+  if (auth && typeof auth.subject === "string" && auth.subject !== "") return `sub:${auth.subject}`;
+  if (auth && typeof auth.token === "string") return `token:${new Bun.CryptoHasher("sha256").update(auth.token).digest("base64url")}`;
+  if (ctx.session) return `session:${ctx.session.id}`;
+  return "anonymous";
+}
