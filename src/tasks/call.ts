@@ -29,9 +29,13 @@ export function withTasks(core: MethodSpec): MethodSpec {
     handle(p: CallParams, ctx: RequestContext) {
       const t = ctx.connection.registry.tools.get(p.name) as Tool | undefined;
       const support = t?.definition.task ?? "forbidden";
-      if (!t || support === "forbidden") return core.handle(p, ctx);
       const engine = engineOf(ctx.connection.registry);
-      if (!engine) return core.handle(p, ctx);
+      if (!t || !engine) return core.handle(p, ctx);
+      if (support === "forbidden") {
+        // 2025-11-25 "Tool-Level Negotiation": -32601 for a task of a tool that forbids them (2026-07-28 ignores the param).
+        if (ctx.era === "legacy" && p.task !== undefined && ctx.features.version === "2025-11-25") throw new RpcError(ErrorCode.MethodNotFound, `Tool ${t.name} does not run as a task (execution.taskSupport "forbidden"): call it without params.task`);
+        return core.handle(p, ctx);
+      }
       const args = p.arguments ?? {};
       if (ctx.era === "legacy") {
         // MCP 2025-11-25 basic/utilities/tasks "Tool-Level Negotiation" (earlier versions have no tasks: a plain call).
