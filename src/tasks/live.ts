@@ -71,8 +71,10 @@ export class LiveRun implements RunHandle {
     if (this.#settled) return new Promise(() => {});
     return new Promise((resolve, reject) => {
       this.#pending.set(k, { kind, method, params, resolve, reject, sent: false });
-      void this.#store();
-      for (const w of this.#waiters) this.#flush(w);
+      // input_required is stored before the request goes out through a waiting tasks/result.
+      void this.#store().then(() => {
+        for (const w of this.#waiters) this.#flush(w);
+      });
     });
   }
 
