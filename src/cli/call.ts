@@ -37,19 +37,65 @@ export function parseCallArguments(text: string | undefined): Record<string, unk
  * @returns the result as sent on the wire.
  * @throws CliError for an unknown tool or another JSON-RPC error.
  */
-export async function callTool(registry: Registry, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+export async function callTool(registry: Registry, name: string, args: Record<string, unknown>, opts: { task?: boolean } = {}): Promise<CallOutcome> {
   if (!registry.tools.has(name)) {
     throw new CliError(`call: no tool named "${name}"; tools: ${[...registry.tools.keys()].join(", ") || "none"}`);
   }
-  const session = new Session(registry, (line) => process.stderr.write(`mcpbin: notification: ${line}\n`));
+  const session = new Session(registry, (line) => process.stderr.write(opts.task ? taskLine(line) : `mcpbin: notification: ${line}\n`));
   const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: NEWEST_LEGACY_VERSION, capabilities: {}, clientInfo: { name: "mcpbin-call", version: "1" } } };
   await session.handleLine(JSON.stringify(init));
   session.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-  const line = await session.handleLine(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: { progressToken: "cli" } } }));
-  if (line === undefined) throw new CliError(`call: no response from tool "${name}"`);
-  const msg = JSON.parse(line) as { result?: Record<string, any>; error?: { code: number; message: string } };
-  if (msg.error) throw new CliError(`call: ${msg.error.message} (JSON-RPC error ${msg.error.code})`);
-  return { result: msg.result!, isError: msg.result!.isError === true };
+  let id = 1;
+  const request = async (method: string, params: Record<string, unknown>): Promise<Record<string, any>> => {
+    const line = await session.handleLine(JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }));
+    if (line === undefined) throw new CliError(`call: no response from tool "${name}"`);
+    const msg = JSON.parse(line) as { result?: Record<string, any>; error?: { code: number; message: string } };
+    if (msg.error) throw new CliError(`call: ${msg.error.message} (JSON-RPC error ${msg.error.code})`);
+    return msg.result!;
+  };
+  const params: Record<string, unknown> = { name, arguments: args, _meta: { progressToken: "cli" } };
+  if (opts.task) params.task = {};
+  let result = await request("tools/call", params);
+  if (opts.task && result.task) result = await followTask(request, result.task);
+  return { result, isError: result.isError === true };
+}
+
+/**
+ * `call --task`: polls the task (MCP 2025-11-25 tasks/get) at its interval, writing each status change to stderr,
+ * then returns `tasks/result` without the related-task `_meta`.
+ */
+async function followTask(request: (method: string, params: Record<string, unknown>) => Promise<Record<string, any>>, task: Record<string, any>): Promise<Record<string, any>> {
+  const id = String(task.taskId);
+  process.stderr.write(`mcpbin: task ${id}: ${task.status}\n`);
+  let last = `${task.status}`;
+  let t = task;
+  while (t.status === "working") {
+    await Bun.sleep(Math.min(Math.max(Number(t.pollInterval) || 100, 20), 1000));
+    t = await request("tasks/get", { taskId: id });
+    const now = `${t.status}${t.statusMessage ? ` (${t.statusMessage})` : ""}`;
+    if (now !== last) process.stderr.write(`mcpbin: task ${id}: ${now}\n`);
+    last = now;
+  }
+  const r = await request("tasks/result", { taskId: id });
+  const { "io.modelcontextprotocol/related-task": _, ...meta } = (r._meta ?? {}) as Record<string, unknown>;
+  if (Object.keys(meta).length > 0) r._meta = meta;
+  else delete r._meta;
+  return r;
+}
+
+/** A notification during `call --task`, for a person: progress as `progress 2/3: message`, task status lines left to followTask. */
+function taskLine(line: string): string {
+  try {
+    const m = JSON.parse(line) as { method?: string; params?: Record<string, any> };
+    if (m.method === "notifications/progress") {
+      const p = m.params!;
+      return `mcpbin: progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? `: ${p.message}` : ""}\n`;
+    }
+    if (m.method === "notifications/tasks/status") return "";
+  } catch {
+    // not JSON: shown as it is
+  }
+  return `mcpbin: notification: ${line}\n`;
 }
 
 /**

@@ -16,6 +16,7 @@ import { keepTempDir } from "../build/temp-dirs.ts";
 import { install, INSTALL_CLIENTS, parseEnvFlags, type InstallClient } from "./install.ts";
 import { renderList } from "./list.ts";
 import { callTool, parseCallArguments, renderResult } from "./call.ts";
+import { enableTasks } from "../tasks/register.ts";
 import { parsePairs, renderContents, renderMessages, requestOnce } from "./read-prompt.ts";
 import { initProject } from "./init.ts";
 import { release, RELEASE_PLATFORMS } from "./release.ts";
@@ -46,9 +47,10 @@ Usage:
                  read one resource in-process and print its contents
   mcpbin prompt <name> [key=value]... [entry.ts | --config FILE] [--json]
                  get one prompt's messages in-process
-  mcpbin call <tool> ['<json arguments>'] [entry.ts | --config FILE] [--json]
+  mcpbin call <tool> ['<json arguments>'] [entry.ts | --config FILE] [--json] [--task]
                  run one tool in-process and print what a client would see
-                 (--json: the tools/call result as sent; exit 1 on an isError result)
+                 (--json: the tools/call result as sent; exit 1 on an isError result;
+                 --task: run it as a task, its status and progress on stderr until the result)
   mcpbin init [dir] [--mcpbin SPEC]
                  scaffold a project: config, tools/, a test, package.json, README;
                  SPEC is its mcpbin dependency (default: a file: link to this clone, or,
@@ -412,7 +414,7 @@ async function list(args: string[]): Promise<number> {
 }
 
 async function call(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" } });
+  const { values, positionals } = parse(args, { config: { type: "string" }, json: { type: "boolean" }, task: { type: "boolean" } });
   extra("call", positionals, 3);
   let [name, json, entry] = positionals;
   // The JSON arguments are optional: `call <tool> server.ts` names the entry script, not the arguments.
@@ -420,8 +422,10 @@ async function call(args: string[]): Promise<number> {
   if (!name) throw new CliError(`call needs a tool name: mcpbin call <tool> '<json arguments>'`, 2);
   const src = pickSource(values.config as string | undefined, entry, "call");
   const out = ownStdout();
-  const registry = new Registry(await loadSource(src));
-  const outcome = await asIfAlone(src.path, () => callTool(registry, name, parseCallArguments(json)));
+  const options = await loadSource(src);
+  const registry = new Registry(options);
+  if (values.task === true) enableTasks(options);
+  const outcome = await asIfAlone(src.path, () => callTool(registry, name, parseCallArguments(json), { task: values.task === true }));
   await out(values.json === true ? JSON.stringify(outcome.result, null, 2) + "\n" : renderResult(outcome.result));
   if (outcome.isError) process.stderr.write(`mcpbin: tool ${name} returned an error result (isError)\n`);
   // Timers or handles a tool or module left behind must not keep the command alive.
