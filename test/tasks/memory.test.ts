@@ -3,9 +3,11 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { compileFixture, INITED, McpProcess } from "../helpers/proc.ts";
 
-/** The bound docs/tasks.md states: RSS growth for 10,000 finished tasks (each with a small structured result). */
-const BOUND_MIB = 48;
+/** The bound docs/tasks.md states: RSS growth after a collection for 10,000 finished tasks (each with a small structured result). */
+const BOUND_MIB = 32;
 const N = 10_000;
+/** The JS heap in use after a collection (the tasks themselves: 10,000 JSON records in a Map). */
+const HEAP_BOUND_MIB = 12;
 
 let p: McpProcess;
 beforeAll(async () => {
@@ -31,16 +33,25 @@ async function finish(from: number, count: number): Promise<void> {
   for (let i = 0; i < 600 && completed() < sent; i++) await Bun.sleep(50);
 }
 
-test(`${N} finished tasks in the memory store: RSS grows by less than ${BOUND_MIB} MiB, and the last of them is still readable`, async () => {
+let gcId = 500_000;
+/** RSS after a full collection in the server (its `gc` tool), and its JS heap in use, MiB. */
+async function measure(): Promise<{ rss: number; heap: number }> {
+  p.send({ jsonrpc: "2.0", id: ++gcId, method: "tools/call", params: { name: "gc", arguments: {} } });
+  const r = JSON.parse((await p.response(gcId)).result.content[0].text);
+  await Bun.sleep(200);
+  return { rss: rssMiB(p.proc.pid), heap: r.heapUsed / 1048576 };
+}
+
+test(`${N} finished tasks in the memory store: RSS grows by less than ${BOUND_MIB} MiB after a collection, and the last of them is still readable`, async () => {
   await finish(1000, 200); // warm up: the JIT and the first allocations
-  await Bun.sleep(300);
-  const before = rssMiB(p.proc.pid);
+  const before = await measure();
   await finish(1200, N);
-  await Bun.sleep(500);
-  const after = rssMiB(p.proc.pid);
-  const grown = after - before;
-  process.stderr.write(`tasks memory: RSS ${before.toFixed(1)} → ${after.toFixed(1)} MiB for ${N} finished tasks (+${grown.toFixed(1)} MiB, ${((grown * 1024 * 1024) / N).toFixed(0)} bytes per task)\n`);
+  const after = await measure();
+  const grown = after.rss - before.rss;
+  const heap = after.heap - before.heap;
+  process.stderr.write(`tasks memory: RSS ${before.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB (+${grown.toFixed(1)}), JS heap in use +${heap.toFixed(1)} MiB (${((heap * 1048576) / N).toFixed(0)} bytes per task) for ${N} finished tasks\n`);
   expect(grown).toBeLessThan(BOUND_MIB);
+  expect(heap).toBeLessThan(HEAP_BOUND_MIB);
   expect(completed()).toBe(N + 200);
   const last = p.messages.find((m) => m.id === 1200 + N - 1)!.result.task.taskId;
   p.send({ jsonrpc: "2.0", id: 99_999, method: "tasks/result", params: { taskId: last } });
