@@ -53,6 +53,7 @@ export { SKILLS_EXTENSION, SkillVerificationError } from "./skills/types.ts";
 export type { SkillEntry } from "./skills/types.ts";
 export type { ConnectOptions, ConnectTarget } from "./client/connect.ts";
 export type { McpClient, ClientOptions, CallOptions, CallToolResult, UpstreamTool, Implementation, ServerRequestHandler } from "./client/client.ts";
+export type { ClientTasks, ClientTask, TaskAnswerer } from "./client/tasks.ts";
 export type { ClientTransport, TransportSink } from "./client/transport.ts";
 export type { StdioTarget, StderrMode } from "./client/stdio.ts";
 export type { HttpTarget } from "./client/http.ts";

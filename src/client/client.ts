@@ -2,6 +2,7 @@
 import { checkEnvelope, ErrorCode, errorLine, notificationLine, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { Outbound, OutboundError } from "../server/outbound.ts";
+import { ClientTasks } from "./tasks.ts";
 import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport } from "./transport.ts";
 import { logName } from "../runtime/log-name.ts";
@@ -157,6 +158,7 @@ export class McpClient {
   #nextRoute = 1;
   #nextToken = 1;
   #listen: AbortController | undefined;
+  #tasks: ClientTasks | undefined;
   #ended = false;
   #resolveClosed!: (e: Error | undefined) => void;
 
@@ -168,6 +170,11 @@ export class McpClient {
     this.#outbound = new Outbound((line) => {
       this.#transport.send(line).catch((e: unknown) => this.#sendFailed(line, e));
     });
+  }
+
+  /** Tasks on this server, both eras (src/client/tasks.ts): `call`, `get`, `cancel`, `result`. */
+  get tasks(): ClientTasks {
+    return (this.#tasks ??= new ClientTasks(this, () => this.#opts.capabilities ?? {}));
   }
 
   /** The transport's label: the server's configured name or its URL. */

@@ -32,6 +32,8 @@ export async function execute(t: Tool, args: object, ctx: RequestContext): Promi
     if (e instanceof AskError && e.code === "unsupported" && ctx.era === "modern") {
       return { error: { code: ErrorCode.MissingRequiredClientCapability, message: `Missing required client capability: ${e.message}`, data: { requiredCapabilities: e.data ?? {} } } };
     }
+    // A cancelled task's tool stopping with the abort reason is no news.
+    if (ctx.signal.aborted && e === ctx.signal.reason) return ok(errorResult(thrownText(t, e)));
     let detail: string;
     try {
       detail = String((e as Error)?.stack ?? e);
