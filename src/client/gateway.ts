@@ -377,7 +377,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       try {
         const rw = content.rewriter;
         const rewrite = rw.on ? { meta: (m: unknown) => rw.meta(u.name, m), block: (b: unknown) => rw.block(u.name, b) } : undefined;
-        const t = passthroughTool(def, name, (tool, args, o) => u.call(tool, args, o, retryable), u.config.timeoutMs, rewrite);
+        const t = passthroughTool(def, name, (tool, args, o) => u.call(tool, args, o, retryable), u.config.timeoutMs, rewrite, () => u.client?.tasks);
         taken.add(name);
         next.set(def.name, name);
         if (!before || JSON.stringify(before.definition) !== JSON.stringify(t.definition) || JSON.stringify(before.inputSchema) !== JSON.stringify(t.inputSchema)) {

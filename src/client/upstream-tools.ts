@@ -1,6 +1,7 @@
 /** @module upstreamTools(): another server's tools as ordinary mcpbin tools whose calls pass through as they are. */
 import { tool } from "../tools/define.ts";
-import type { Tool, ToolAnnotations, ToolIcon } from "../tools/types.ts";
+import type { Tool, ToolAnnotations, ToolContext, ToolIcon } from "../tools/types.ts";
+import type { ClientTasks } from "./tasks.ts";
 import { receivedResult } from "../shared/result.ts";
 import type { JsonSchema } from "../schema/json-schema.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
@@ -73,13 +74,17 @@ function viewOnly(meta: Record<string, unknown> | undefined): { app: string; vis
  * @param timeoutMs - time limit per call (undefined: the caller's default).
  * @param rewrite - how the upstream's URIs become ours (a gateway's; none: as they are). The upstream's
  *   asks during a call (roots, sampling, elicitation) go to our client ({@link relay}).
+ * @param tasks - the upstream's tasks (its client's): when it takes tasks, the tool may run as a task here
+ *   (its taskSupport as the upstream lists it), and such a call is a task upstream too; otherwise a plain call.
  * @returns the tool.
  * @throws ToolDefinitionError when the upstream's schemas are not usable JSON Schemas (the caller leaves such a tool out).
  */
-export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number, rewrite?: ToolUriRewrite): Tool {
+export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number, rewrite?: ToolUriRewrite, tasks?: () => ClientTasks | undefined): Tool {
   const upstreamName = def.name;
   const meta = (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as Record<string, unknown> | undefined;
+  const task = taskSupportOf(def, tasks?.());
   return tool({
+    task,
     name: exposed,
     title: typeof def.title === "string" ? def.title : undefined,
     description: typeof def.description === "string" ? def.description : "",
@@ -93,7 +98,11 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
     run: async (args, ctx) => {
       let relayed = false;
       let r: CallToolResult;
+      const upstream = ctx.taskId !== undefined ? tasks?.() : undefined;
       try {
+        // Running as a task here, on an upstream that takes tasks: a task there too, cancelled with ours.
+        if (upstream?.supported) r = (await upstreamTask(upstream, upstreamName, args as JsonObject, ctx)) as CallToolResult;
+        else
         r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed) =>
           call(upstreamName, args as JsonObject, {
             signal,
@@ -149,6 +158,7 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
  */
 export async function upstreamTools(client: McpClient, opts: UpstreamToolsOptions = {}): Promise<Tool[]> {
   const listed = await client.listTools();
+  const tasks = () => client.tasks;
   const call: UpstreamCall = (name, args, o) => client.callTool(name, args, o);
   const out: Tool[] = [];
   const used = new Set<string>();
@@ -158,10 +168,35 @@ export async function upstreamTools(client: McpClient, opts: UpstreamToolsOption
     if (used.has(name)) name = withHash(name, def.name);
     used.add(name);
     try {
-      out.push(passthroughTool(def, name, call, opts.timeoutMs));
+      out.push(passthroughTool(def, name, call, opts.timeoutMs, undefined, tasks));
     } catch (e) {
       process.stderr.write(`${logName()}: [${client.label}] tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
     }
   }
   return out;
+}
+
+/**
+ * Whether a passthrough tool runs as a task here: as the upstream says (2025-11-25 `execution.taskSupport`;
+ * a 2026-07-28 upstream with the tasks extension decides per call, so "optional"), only when it takes tasks.
+ */
+function taskSupportOf(def: UpstreamTool, tasks: ClientTasks | undefined): "optional" | "required" | undefined {
+  if (!tasks?.supported) return undefined;
+  const s = (def.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  if (tasks.c.era === "modern") return "optional";
+  return s === "optional" || s === "required" ? s : undefined;
+}
+
+/** One call as a task of the upstream's: created, its questions relayed to our client, cancelled when ours is, its result. */
+async function upstreamTask(tasks: ClientTasks, name: string, args: JsonObject, ctx: ToolContext): Promise<JsonObject> {
+  const made = await relay(ctx as unknown as RelayContext, (onRequest, signal) => tasks.call(name, args, { signal, onRequest }));
+  if ("result" in made) return made.result;
+  const id = made.task.taskId;
+  const cancel = () => void tasks.cancel(id).catch(() => {});
+  ctx.signal.addEventListener("abort", cancel, { once: true });
+  try {
+    return await relay(ctx as unknown as RelayContext, (onRequest, signal) => tasks.result(id, { onRequest, signal }));
+  } finally {
+    ctx.signal.removeEventListener("abort", cancel);
+  }
 }

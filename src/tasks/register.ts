@@ -18,7 +18,8 @@ const LEGACY_CAPABILITY = Object.freeze({ list: {}, cancel: {}, requests: { tool
 export function enableTasks(options: ServerOptions): void {
   checkTasksOptions(options.tasks);
   const tools = (options.tools as unknown[]).flat(Infinity) as { definition?: { task?: string } }[];
-  if (options.tasks === undefined && !tools.some((t) => t?.definition?.task === "optional" || t?.definition?.task === "required")) return;
+  // Upstreams (a gateway's tools arrive later) may bring tools that run as tasks.
+  if (options.tasks === undefined && options.upstreams === undefined && !tools.some((t) => t?.definition?.task === "optional" || t?.definition?.task === "required")) return;
   registerCapability({
     name: "tasks",
     methods: TASK_METHODS,
