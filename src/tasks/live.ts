@@ -95,6 +95,7 @@ export class LiveRun implements RunHandle {
 
   /** Aborts the tool's signal (tasks/cancel); the record is already cancelled. */
   cancel(reason: string): void {
+    this.record.status = "cancelled";
     this.ctx.abort(new Error(reason));
     this.#release();
   }

@@ -6,6 +6,7 @@ import { RequestContext } from "../server/context.ts";
 import { outputOf } from "../tools/schemas.ts";
 import type { Tool } from "../tools/types.ts";
 import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../tools/validate.ts";
+import { tracing } from "../telemetry/state.ts";
 import { TaskAsker } from "./asker.ts";
 import type { TaskEngine } from "./engine.ts";
 import { LiveRun, type Outcome } from "./live.ts";
@@ -72,9 +73,14 @@ export function runOn(engine: TaskEngine, owner: string, record: TaskRecord, t: 
   ctx.taskId = record.id;
   const run = new LiveRun(engine, owner, record, ctx, record.era === "legacy" ? ctx.connection : undefined);
   ctx.asker = new TaskAsker(run, ctx.features.version, ctx.clientCapabilities);
-  (running ?? execute(t, args, ctx)).then(
-    (o) => run.finish(o),
-    (e: unknown) => run.finish({ error: { code: ErrorCode.InternalError, message: `Internal error: ${(e as Error)?.message ?? e}` } }),
-  );
+  // Tracing: the creating call's span gets the task id, the run a span of its own (it outlives the request).
+  const span = tracing.on ? tracing.task(record.id, t.name) : undefined;
+  const outcome = running ?? (span ? span.run(() => execute(t, args, ctx)) : execute(t, args, ctx));
+  outcome
+    .then(
+      (o) => run.finish(o),
+      (e: unknown) => run.finish({ error: { code: ErrorCode.InternalError, message: `Internal error: ${(e as Error)?.message ?? e}` } }),
+    )
+    .then(() => span?.end(run.record.status));
   return run;
 }

@@ -4,7 +4,7 @@ import { isCallerError, type Message, type Reply, type RequestId } from "../prot
 import { META, metaOf } from "../protocol/meta.ts";
 import type { CallResult } from "../protocol/project.ts";
 import { SUPPORTED_VERSIONS } from "../protocol/versions.ts";
-import { tracing, type CallOutcomeType, type MessageHandler, type TraceScope } from "./state.ts";
+import { tracing, type CallOutcomeType, type MessageHandler, type TaskSpan, type TraceScope } from "./state.ts";
 
 // `require`, not `import`: the bundler then takes the packages' CommonJS builds, whose own imports of
 // Node built-ins stay lazy. ESM builds would hoist `zlib`, `stream`, `async_hooks`… into the start-up of
@@ -49,6 +49,7 @@ export function enableTracing(tracer: Tracer, transport: NetworkTransport = "pip
   tracing.invalidArguments = noteInvalidArguments;
   tracing.round = noteRound;
   tracing.outcome = outcomeNoter;
+  tracing.task = (taskId, tool) => taskSpan(tracer, taskId, tool);
   tracing.on = true;
 }
 
@@ -223,4 +224,29 @@ function noteRound(callId: string, round: number): void {
   if (!record) return;
   record.span.setAttribute("mcpbin.call.id", callId);
   record.span.setAttribute("mcpbin.call.round", round);
+}
+
+/**
+ * The span of a task's run (INTERNAL, `task <tool>`), a child of the creating call's span, which gets
+ * `mcpbin.task.id`; the run's span carries the id, the tool, and at its end `mcpbin.task.status`.
+ */
+function taskSpan(tracer: Tracer, taskId: string, tool: string): TaskSpan | undefined {
+  const active = context.active();
+  const record = active.getValue(RECORD) as SpanRecord | undefined;
+  if (!record) return undefined;
+  record.span.setAttribute("mcpbin.task.id", taskId);
+  const attributes: Attributes = { "mcpbin.task.id": taskId, "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" };
+  const span = tracer.startSpan(`task ${tool}`, { kind: SpanKind.INTERNAL, attributes }, active);
+  const ctx = trace.setSpan(active, span);
+  return {
+    run: (fn) => context.with(ctx, fn),
+    end(status) {
+      span.setAttribute("mcpbin.task.status", status);
+      if (status === "failed" || status === "cancelled") {
+        span.setAttribute("error.type", status === "failed" ? "task_failed" : "cancelled");
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+    },
+  };
 }

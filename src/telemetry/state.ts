@@ -38,6 +38,19 @@ export interface TracingHooks {
    * span, the shutdown). Undefined when no MCP span is active.
    */
   outcome(): ((errorType: CallOutcomeType) => void) | undefined;
+  /**
+   * A call that became a task (src/tasks/): notes `mcpbin.task.id` on the active (creating) span and starts the
+   * run's own span under it, which outlives the creating request. Undefined when no MCP span is active.
+   */
+  task(taskId: string, tool: string): TaskSpan | undefined;
+}
+
+/** The span of a task's run. */
+export interface TaskSpan {
+  /** Runs `fn` with the run's span active (the tool's own spans nest under it). */
+  run<T>(fn: () => T): T;
+  /** Ends the span with the task's final status (`error.type` for failed and cancelled). */
+  end(status: string): void;
 }
 
 /** How the server ended a request in flight, as the span's `error.type` (OpenTelemetry MCP conventions: "other failures … follow the generic rules"). */
@@ -52,7 +65,7 @@ function none(): undefined {
 }
 
 /** The process-wide switch; mutated only by `src/telemetry/start.ts` (and tests). */
-export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing, round: nothing, outcome: none };
+export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing, round: nothing, outcome: none, task: none };
 
 /** Turns tracing off again (tests, or when setting up the SDK failed); spans already open still end. */
 export function resetTracing(): void {
@@ -62,4 +75,5 @@ export function resetTracing(): void {
   tracing.invalidArguments = nothing;
   tracing.round = nothing;
   tracing.outcome = none;
+  tracing.task = none;
 }
