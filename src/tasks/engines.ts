@@ -76,14 +76,14 @@ export function engineOf(registry: ServerState): TaskEngine | undefined {
 
 /**
  * Who a request's tasks belong to (MCP 2025-11-25 basic/utilities/tasks "Task Isolation and Access Control"):
- * the authenticated subject (else a hash of the bearer token), else the legacy HTTP session, else nobody in
+ * the authenticated subject (`ctx.auth.subject`), else the legacy HTTP session, else nobody in
  * particular: then the unguessable task id alone guards the task (stdio: the one client of the process, so a
  * restarted process still finds its tasks).
  */
 export function ownerOf(ctx: RequestContext): string {
   const auth = ctx.auth as { token: string; subject?: unknown } | undefined;
   if (auth && typeof auth.subject === "string" && auth.subject !== "") return `sub:${auth.subject}`;
-  if (auth && typeof auth.token === "string") return `token:${new Bun.CryptoHasher("sha256").update(auth.token).digest("base64url")}`;
+  // A bearer token alone is no identity (the server's one token is shared by every client): the session decides.
   if (ctx.session) return `session:${ctx.session.id}`;
   return "anonymous";
 }

@@ -110,3 +110,29 @@ test("redis store: a task created on one process is read, answered, cancelled an
   const failed = await until(two, orphan.taskId, "failed");
   expect(failed.error).toMatchObject({ code: -32603 });
 });
+
+test("ownership over HTTP (2025-11-25 sessions): another session's task is not found by tasks/get, tasks/result, tasks/cancel, nor listed", async () => {
+  const h = await HttpProcess.start([bin], { env: { TASKS_STORE: "memory" } });
+  procs.push(h);
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const session = async () => {
+    const r = await post(h.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, headers);
+    const sid = r.headers.get("mcp-session-id")!;
+    await post(h.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "mcp-session-id": sid });
+    let n = 1;
+    return async (method: string, params: Record<string, unknown>) => {
+      const r = await post(h.url, { jsonrpc: "2.0", id: ++n, method, params }, { ...headers, "mcp-session-id": sid });
+      return r.json ?? JSON.parse(r.text.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+    };
+  };
+  const alice = await session();
+  const mallory = await session();
+  const { task } = (await alice("tools/call", { name: "work", arguments: { ms: 5000, text: "secret" }, task: {} })).result;
+  for (const m of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+    expect((await mallory(m, { taskId: task.taskId })).error).toMatchObject({ code: -32602, message: "Failed to retrieve task: Task not found" });
+  }
+  expect((await mallory("tasks/list", {})).result.tasks).toEqual([]);
+  expect((await alice("tasks/list", {})).result.tasks.map((t: { taskId: string }) => t.taskId)).toEqual([task.taskId]);
+  expect((await alice("tasks/get", { taskId: task.taskId })).result.status).toBe("working");
+  await alice("tasks/cancel", { taskId: task.taskId });
+});
