@@ -102,6 +102,8 @@ export interface TasksOptions {
   readonly pollIntervalMs?: number;
   /** The key prefix of every task in the store (default `mcpbin:tasks:`), so that several servers can share one store. */
   readonly prefix?: string;
+  /** How many tasks one owner may have running in one process at once (default 100); one more is refused with -32603. */
+  readonly maxRunning?: number;
 }
 
 /** The defaults, documented in the README. */

@@ -4,6 +4,7 @@ import type { RequestContext } from "../server/context.ts";
 import type { MethodSpec } from "../server/method.ts";
 import { beginRound, InputRequired, raceRound } from "../server/rounds.ts";
 import type { Tool } from "../tools/types.ts";
+import type { TaskEngine } from "./engine.ts";
 import { engineOf, ownerOf } from "./engines.ts";
 import { declaresTasks, missingTasksCapability } from "./methods.ts";
 import { legacyTask, modernTask, type TaskRecord } from "./record.ts";
@@ -48,6 +49,7 @@ export function withTasks(core: MethodSpec): MethodSpec {
         const ttl = (p.task as { ttl?: unknown }).ttl;
         if (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && ttl > 0)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a positive number of milliseconds');
         const owner = ownerOf(ctx);
+        checkRunning(engine, owner);
         return engine.create(owner, "legacy", t.name, typeof ttl === "number" ? ttl : undefined).then((r) => {
           startRun(engine, owner, r, t, args, ctx);
           return new TaskCreated(r);
@@ -59,6 +61,7 @@ export function withTasks(core: MethodSpec): MethodSpec {
         return core.handle(p, ctx);
       }
       const owner = ownerOf(ctx);
+      checkRunning(engine, owner);
       if (t.definition.deferTask !== true) {
         return engine.create(owner, "modern", t.name).then((r) => {
           startRun(engine, owner, r, t, args, ctx);
@@ -79,7 +82,7 @@ export function withTasks(core: MethodSpec): MethodSpec {
  * A `deferTask` tool at 2026-07-28: a plain call (its asks are input_required rounds of the call) until `run`
  * calls ctx.startTask(); then the task is stored, the client gets it, and the run goes on as the task.
  */
-function deferred(engine: ReturnType<typeof engineOf> & object, owner: string, t: Tool, args: object, p: CallParams, ctx: RequestContext): Promise<unknown> {
+function deferred(engine: TaskEngine, owner: string, t: Tool, args: object, p: CallParams, ctx: RequestContext): Promise<unknown> {
   beginRound(ctx, { method: "tools/call", name: t.name, args }, p);
   let created!: (r: TaskRecord) => void;
   const started = new Promise<TaskRecord>((resolve) => (created = resolve));
@@ -99,4 +102,10 @@ function deferred(engine: ReturnType<typeof engineOf> & object, owner: string, t
     if ("error" in o) throw new RpcError(o.error.code, o.error.message, o.error.data);
     return o.result;
   });
+}
+
+/** Refuses one more task for an owner at the `maxRunning` limit (MCP 2025-11-25 tasks "Resource Management"). */
+function checkRunning(engine: TaskEngine, owner: string): void {
+  const max = engine.config.maxRunning;
+  if (engine.running(owner) >= max) throw new RpcError(ErrorCode.InternalError, `Too many tasks running: ${max} of this client's are still running (tasks.maxRunning); wait for some to finish or cancel them`);
 }

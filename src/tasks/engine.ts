@@ -12,6 +12,8 @@ export interface TasksConfig {
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
   readonly prefix: string;
+  /** How many tasks one owner may have running in this process at once. */
+  readonly maxRunning: number;
 }
 
 /** A task running in this process, as the engine and the methods see it (src/tasks/live.ts LiveRun). */
@@ -52,6 +54,8 @@ export class TaskEngine {
   readonly live = new Map<string, LiveRun>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   readonly #chains = new Map<string, Promise<void>>();
+  readonly #running = new Map<string, number>();
+  readonly #owners = new Map<string, string>();
   #watch: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly config: TasksConfig) {}
@@ -146,9 +150,19 @@ export class TaskEngine {
     return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
-  /** Keeps a run's record in step with the store while it lives (a cancel or answers written by another process). */
-  watch(run: LiveRun): void {
+  /** How many tasks an owner has running in this process. */
+  running(owner: string): number {
+    return this.#running.get(owner) ?? 0;
+  }
+
+  /**
+   * Keeps a run's record in step with the store while it lives (a cancel or answers written by another process).
+   * @param owner - its owner (counted against {@link TasksConfig.maxRunning} until {@link unwatch}).
+   */
+  watch(run: LiveRun, owner: string): void {
     this.live.set(run.id, run);
+    this.#running.set(owner, this.running(owner) + 1);
+    this.#owners.set(run.id, owner);
     if (this.config.local || this.#watch) return;
     this.#watch = setInterval(() => {
       if (this.live.size === 0) {
@@ -162,7 +176,12 @@ export class TaskEngine {
 
   /** Stops watching a run (it has settled). */
   unwatch(id: string): void {
-    this.live.delete(id);
+    if (!this.live.delete(id)) return;
+    const owner = this.#owners.get(id)!;
+    this.#owners.delete(id);
+    const n = this.running(owner) - 1;
+    if (n > 0) this.#running.set(owner, n);
+    else this.#running.delete(owner);
   }
 
   /** This runner's heartbeat in a shared store: `{ pid, host }`, renewed while the process lives. */

@@ -13,7 +13,8 @@ const engines = new WeakMap<ServerState, TaskEngine>();
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_MAX_TTL_MS = 86_400_000;
 const DEFAULT_POLL_MS = 1_000;
-const KEYS = ["store", "dir", "url", "ttlMs", "maxTtlMs", "pollIntervalMs", "prefix"];
+const KEYS = ["store", "dir", "url", "ttlMs", "maxTtlMs", "pollIntervalMs", "prefix", "maxRunning"];
+const DEFAULT_MAX_RUNNING = 100;
 
 const isStore = (s: unknown): s is Store =>
   typeof s === "object" && s !== null && ["get", "set", "delete", "keys", "incr"].every((m) => typeof (s as Record<string, unknown>)[m] === "function");
@@ -31,9 +32,9 @@ export function checkTasksOptions(o: TasksOptions | undefined): void {
   if (s !== undefined && s !== "memory" && s !== "file" && s !== "redis" && !isStore(s)) {
     throw new ToolDefinitionError(`${where}.store must be "memory", "file", "redis" or a Store (get, set, delete, keys, incr); got ${JSON.stringify(s)}`);
   }
-  for (const k of ["ttlMs", "maxTtlMs", "pollIntervalMs"] as const) {
+  for (const k of ["ttlMs", "maxTtlMs", "pollIntervalMs", "maxRunning"] as const) {
     const v = o[k];
-    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 2_147_483_647)) throw new ToolDefinitionError(`${where}.${k} must be a positive integer of milliseconds; got ${JSON.stringify(v)}`);
+    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 2_147_483_647)) throw new ToolDefinitionError(`${where}.${k} must be a positive integer (milliseconds, or a count for maxRunning); got ${JSON.stringify(v)}`);
   }
   for (const k of ["dir", "url", "prefix"] as const) {
     const v = o[k];
@@ -68,6 +69,7 @@ export function engineOf(registry: ServerState): TaskEngine | undefined {
     maxTtlMs: Math.max(o.maxTtlMs ?? DEFAULT_MAX_TTL_MS, o.ttlMs ?? 0),
     pollIntervalMs: o.pollIntervalMs ?? DEFAULT_POLL_MS,
     prefix: o.prefix ?? "mcpbin:tasks:",
+    maxRunning: o.maxRunning ?? DEFAULT_MAX_RUNNING,
   };
   e = new TaskEngine(config);
   engines.set(registry, e);

@@ -45,7 +45,7 @@ export class LiveRun implements RunHandle {
     readonly connection: Connection | undefined,
   ) {
     this.#ended = new Promise((resolve) => (this.#end = resolve));
-    engine.watch(this);
+    engine.watch(this, owner);
   }
 
   get id(): string {

@@ -2,6 +2,7 @@
 import { AskError } from "../ask/errors.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../server/call.ts";
+import { overLimit } from "../server/calls.ts";
 import { RequestContext } from "../server/context.ts";
 import { outputOf } from "../tools/schemas.ts";
 import type { Tool } from "../tools/types.ts";
@@ -27,7 +28,12 @@ export async function execute(t: Tool, args: object, ctx: RequestContext): Promi
     if (typeof t.definition.output === "function") outputOf(t);
     if (!parsed.ok) return ok(errorResult(invalidArgumentsText(t, parsed.issues)));
     const value = await t.definition.run(parsed.value as never, ctx);
-    return ok(shapeResult(t, value, ctx.connection.registry.options.json));
+    const shaped = shapeResult(t, value, ctx.connection.registry.options.json);
+    // The server's maxResultBytes holds for a task's stored result as for a plain call's response.
+    const max = ctx.connection.registry.options.maxResultBytes;
+    const bytes = overLimit(JSON.stringify(shaped), max);
+    if (bytes !== undefined) return ok(errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`));
+    return ok(shaped);
   } catch (e) {
     if (e instanceof RpcError) return { error: wireError(e) };
     if (e instanceof AskError && e.code === "unsupported" && ctx.era === "modern") {

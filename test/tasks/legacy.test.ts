@@ -9,7 +9,7 @@ let id = 100;
 
 beforeAll(async () => {
   bin = await compileFixture("test/fixtures/servers/tasks.ts", "tasks-legacy");
-  p = new McpProcess([bin], { env: { TASKS_PAGE: "2" } });
+  p = new McpProcess([bin], { env: { TASKS_PAGE: "2", TASKS_MAX_RUNNING: "3" } });
   p.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: V, capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } } });
   await p.response(1);
   p.send(INITED);
@@ -101,6 +101,24 @@ test("errors: a required tool without a task and a forbidden one with a task are
   }
 });
 
+test("hostile params: a bad task param, ttl or taskId is -32602 and the session goes on; a fourth running task over maxRunning 3 is refused until one ends", async () => {
+  expect((await call("tools/call", { name: "work", arguments: { ms: 1 }, task: "yes" })).error.code).toBe(-32602);
+  expect((await call("tools/call", { name: "work", arguments: { ms: 1 }, task: { ttl: -5 } })).error.code).toBe(-32602);
+  expect((await call("tasks/get", { taskId: 42 })).error.code).toBe(-32602);
+  expect((await call("tasks/get", {})).error.code).toBe(-32602);
+  expect((await call("tasks/get", { taskId: "x".repeat(100_000) })).error).toMatchObject({ code: -32602, message: "Failed to retrieve task: Task not found" });
+  expect((await call("tasks/list", { cursor: 7 })).error.code).toBe(-32602);
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push((await call("tools/call", { name: "work", arguments: { ms: 60_000 }, task: {} })).result.task.taskId);
+  const over = await call("tools/call", { name: "work", arguments: { ms: 1 }, task: {} });
+  expect(over.error).toMatchObject({ code: -32603 });
+  expect(over.error.message).toContain("tasks.maxRunning");
+  await call("tasks/cancel", { taskId: ids[0] });
+  await Bun.sleep(50);
+  expect((await call("tools/call", { name: "work", arguments: { ms: 1 }, task: {} })).result.task.status).toBe("working");
+  for (const id of ids.slice(1)) await call("tasks/cancel", { taskId: id });
+});
+
 test("tasks/list pages through every task (page size 2), oldest first; a made-up cursor is -32602", async () => {
   const seen: string[] = [];
   let cursor: string | undefined;
@@ -110,7 +128,7 @@ test("tasks/list pages through every task (page size 2), oldest first; a made-up
     seen.push(...r.tasks.map((t: { taskId: string }) => t.taskId));
     cursor = r.nextCursor;
   } while (cursor);
-  expect(seen.length).toBe(4);
-  expect(new Set(seen).size).toBe(4);
+  expect(seen.length).toBe(8);
+  expect(new Set(seen).size).toBe(8);
   expect((await call("tasks/list", { cursor: "bm9wZQ" })).error.code).toBe(-32602);
 });
