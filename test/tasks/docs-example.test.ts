@@ -1,22 +1,16 @@
 /** @module docs/tasks.md's server example, as written there: built with `mcpbin build` and driven over stdio in both eras (a task that reports progress, asks, and answers). */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { mcpbin } from "../cli/run-cli.ts";
-import { INITED, McpProcess, ROOT } from "../helpers/proc.ts";
-import { removeProjects, writeProject } from "../loader/fixture-project.ts";
+import { buildExample, removeExamples } from "../docs/examples.ts";
+import { INITED, McpProcess } from "../helpers/proc.ts";
 
 let bin: string;
 let dir: string;
 beforeAll(async () => {
-  const doc = readFileSync(join(ROOT, "docs/tasks.md"), "utf8");
-  const source = /```ts\n(\/\/ tasks-server\.ts[\s\S]*?)```/.exec(doc)![1]!;
-  dir = writeProject({ "tasks-server.ts": source });
-  const built = await mcpbin(["build", "tasks-server.ts", "--outfile", "dist/reports"], dir);
-  expect(built.code).toBe(0);
-  bin = join(dir, "dist/reports");
+  ({ dir, bin } = await buildExample("tasks", ["tasks-server.ts", "--outfile", "dist/reports"], "dist/reports"));
 });
-afterAll(removeProjects);
+afterAll(removeExamples);
 
 test("2025-11-25: the task reports progress, its question comes through tasks/result, and the result follows", async () => {
   const p = new McpProcess([bin], { env: { REPORTS_TASKS: join(dir, "tasks-legacy") } });
