@@ -11,7 +11,8 @@ const HEAP_BOUND_MIB = 12;
 
 let p: McpProcess;
 beforeAll(async () => {
-  p = new McpProcess([await compileFixture("test/fixtures/servers/tasks.ts", "tasks-memory")]);
+  // Every task of the burst may be running at once: no maxRunning refusal in a test of what finished tasks hold.
+  p = new McpProcess([await compileFixture("test/fixtures/servers/tasks.ts", "tasks-memory")], { env: { TASKS_MAX_RUNNING: "100000" } });
   p.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
   await p.response(1);
   p.send(INITED);
