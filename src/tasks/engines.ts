@@ -73,6 +73,8 @@ export function engineOf(registry: ServerState): TaskEngine | undefined {
   };
   e = new TaskEngine(config);
   engines.set(registry, e);
+  // The file store removes an expired file when it reads it: a walk every 10 minutes keeps the directory bounded.
+  if (s === "file") setInterval(() => void store.keys(config.prefix).catch(() => {}), 600_000).unref();
   return e;
 }
 
