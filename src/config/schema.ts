@@ -37,6 +37,10 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
     keys: HTTP_KEYS,
   },
   ...UPSTREAMS_KEYS,
+  tasks: {
+    schema: v.optional(plainObject),
+    expected: "an object { store?, dir?, url?, ttlMs?, maxTtlMs?, pollIntervalMs?, prefix?, maxRunning? } (where tasks are kept; see docs/tasks.md)",
+  },
 };
 
 /**

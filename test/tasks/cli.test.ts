@@ -21,3 +21,10 @@ test("call --task of a tool that forbids tasks says so (exit 1)", async () => {
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('Tool plain does not run as a task (execution.taskSupport "forbidden")');
 });
+
+test("a config file takes the tasks key; a wrong one is refused with what is expected", async () => {
+  const { checkConfig } = await import("../../src/config/schema.ts");
+  const base = { name: "x", version: "1.0.0", tools: ["tools"] };
+  expect(checkConfig({ ...base, tasks: { store: "file", dir: "/var/lib/x", ttlMs: 60_000 } }, "mcpbin.config.ts").tasks).toEqual({ store: "file", dir: "/var/lib/x", ttlMs: 60_000 });
+  expect(() => checkConfig({ ...base, tasks: "file" }, "mcpbin.config.ts")).toThrow(/"tasks" must be an object \{ store\?/);
+});
