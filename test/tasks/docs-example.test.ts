@@ -40,7 +40,7 @@ test("2026-07-28: the server makes the call a task; tasks/get shows the question
   let id = 10;
   const rpc = async (method: string, params: Record<string, unknown>) => (await p.request(method, { ...params, _meta }, ++id)).result;
   const poll = async (taskId: string, status: string) => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 600; i++) {
       const r = await rpc("tasks/get", { taskId });
       if (r.status === status) return r;
       await Bun.sleep(25);

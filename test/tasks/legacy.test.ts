@@ -20,7 +20,7 @@ afterAll(() => p?.kill());
 const call = (method: string, params: unknown) => p.request(method, params, ++id, method === "tools/call" && (params as { task?: unknown }).task ? undefined : V);
 
 async function until(taskId: string, done: (s: string) => boolean) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const r = (await call("tasks/get", { taskId })).result;
     if (done(r.status)) return r;
     await Bun.sleep(20);

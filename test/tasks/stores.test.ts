@@ -75,7 +75,7 @@ test("redis store: a task created on one process is read, answered, cancelled an
     return r.json;
   };
   const until = async (h: HttpProcess, taskId: string, status: string) => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 600; i++) {
       const r = (await rpc(h, "tasks/get", { taskId })).result;
       if (r.status === status) return r;
       await Bun.sleep(25);
