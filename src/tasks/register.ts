@@ -30,7 +30,8 @@ export function enableTasks(options: ServerOptions): void {
       const { tasks: _, ...rest } = caps;
       // 2026-07-28: under capabilities.extensions, never capabilities.tasks (the extension's "Capability Negotiation").
       if (ctx.era === "modern") return { ...rest, extensions: { ...(caps.extensions as object | undefined), [TASKS_EXTENSION]: {} } };
-      return ctx.features.version === "2025-11-25" ? caps : rest;
+      // At initialize the request's features are the newest legacy version's: the version just negotiated decides.
+      return (ctx.connection.version ?? ctx.features.version) === "2025-11-25" ? caps : rest;
     },
   });
 }
