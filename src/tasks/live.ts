@@ -171,9 +171,17 @@ export class LiveRun implements RunHandle {
       const params = { ...p.params, _meta: { ...(p.params._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } } };
       waiter.request(p.method, params, { timeoutMs: 0 }).then(
         (answer) => void this.answer(key, answer),
-        () => {
-          // The tasks/result request ended first (or the client failed it): send again through the next one.
-          if (this.#pending.get(key) === p) p.sent = false;
+        (e: unknown) => {
+          if (this.#pending.get(key) !== p) return;
+          // The client answered with an error: the ask fails as in a plain call (AskError client-error).
+          if ((e as { code?: unknown })?.code === "rpc") {
+            this.#pending.delete(key);
+            p.reject(new AskError("client-error", `the client answered ${p.method} with an error: ${(e as Error).message}`));
+            void this.#store();
+            return;
+          }
+          // The tasks/result request ended first (cancelled, closed): send again through the next one.
+          p.sent = false;
         },
       );
     }

@@ -87,6 +87,20 @@ test("input_required: the elicitation goes to the client through tasks/result, w
   expect(r.result.content).toEqual([{ type: "text", text: "confirmed" }]);
 });
 
+test("input_required: a client that answers the elicitation with a JSON-RPC error fails the ask; the task ends with the tool's error", async () => {
+  const { task } = (await call("tools/call", { name: "confirm", arguments: {}, task: {} })).result;
+  await until(task.taskId, (s) => s === "input_required");
+  const before = p.messages.filter((m) => m.method === "elicitation/create").length;
+  const rid = ++id;
+  p.send({ jsonrpc: "2.0", id: rid, method: "tasks/result", params: { taskId: task.taskId } });
+  const ask = await p.waitFor((m) => m.method === "elicitation/create" && p.messages.filter((x) => x.method === "elicitation/create").indexOf(m) >= before);
+  p.send({ jsonrpc: "2.0", id: ask.id, error: { code: -32603, message: "the user closed the dialog" } });
+  const r = (await p.response(rid)).result;
+  expect(r.isError).toBe(true);
+  expect(r.content[0].text).toContain("the user closed the dialog");
+  expect((await call("tasks/get", { taskId: task.taskId })).result.status).toBe("failed");
+});
+
 test("errors: a required tool without a task and a forbidden one with a task are -32601; an isError result fails the task; unknown ids are -32602", async () => {
   expect((await call("tools/call", { name: "report", arguments: { month: "May" } })).error.code).toBe(-32601);
   expect((await call("tools/call", { name: "plain", arguments: {}, task: {} })).error.code).toBe(-32601);
@@ -128,7 +142,7 @@ test("tasks/list pages through every task (page size 2), oldest first; a made-up
     seen.push(...r.tasks.map((t: { taskId: string }) => t.taskId));
     cursor = r.nextCursor;
   } while (cursor);
-  expect(seen.length).toBe(8);
-  expect(new Set(seen).size).toBe(8);
+  expect(seen.length).toBe(9);
+  expect(new Set(seen).size).toBe(9);
   expect((await call("tasks/list", { cursor: "bm9wZQ" })).error.code).toBe(-32602);
 });
