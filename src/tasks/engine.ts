@@ -172,6 +172,7 @@ export class TaskEngine {
       }
       for (const run of this.live.values()) void run.sync().catch(() => {});
     }, WATCH_EVERY_MS);
+    this.#watch.unref?.();
   }
 
   /** Stops watching a run (it has settled). */
