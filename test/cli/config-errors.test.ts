@@ -11,7 +11,7 @@ test("mcpbin list --config FILE: a bad json or http key is one line naming the f
     [{ json: { nonFinite: "zero" } }, 'mcpbin: bad.config.ts: "json.nonFinite" must be one of "null", "string", "error"; got "zero"'],
     [{ json: { foo: 1 } }, 'mcpbin: bad.config.ts: "json.foo" is not a known key (allowed: nonFinite, bigint)'],
     [{ http: { port: 99999 } }, 'mcpbin: bad.config.ts: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999'],
-    [{ http: { prot: 1 } }, 'mcpbin: bad.config.ts: "http.prot" is not a known key (did you mean "port"? allowed: port, host, path, token, auth, allowedOrigins, allowedHosts, maxBodyBytes, requestTimeoutMs, sessionIdleMs, maxSessions, accessLog)'],
+    [{ http: { prot: 1 } }, 'mcpbin: bad.config.ts: "http.prot" is not a known key (did you mean "port"? allowed: port, host, path, token, auth, allowedOrigins, allowedHosts, maxBodyBytes, requestTimeoutMs, sessionIdleMs, maxSessions, accessLog, retryMs, keepAliveMs, eventsPerStream, eventsTotal)'],
   ];
   const files: Record<string, string> = { "tools/t.ts": toolsModule("t") };
   cases.forEach(([o], i) => (files[`c${i}/bad.config.ts`] = configSource({ tools: ["../tools"], ...o })));
