@@ -20,7 +20,7 @@ export function scaffoldFiles(name: string, mcpbinSpec: string): Record<string, 
   };
   return {
     "package.json": JSON.stringify(manifest, null, 2) + "\n",
-    "mcpbin.config.ts": `// The server: its identity and where its tools live (see the mcpbin README, "Project style").
+    "mcpbin.config.ts": `// The server: its identity and where its tools live (see mcpbin's docs/reference.md, "Project style").
 import { defineConfig } from "mcpbin";
 
 export default defineConfig({

@@ -52,7 +52,7 @@ export function directContext(ctx?: Partial<ContentContext>): ContentContext {
     signal: ctx?.signal ?? new AbortController().signal,
     requestId: ctx?.requestId,
     protocolVersion: ctx?.protocolVersion,
-    // Asking (README "Tools that ask"): called directly there is no client.
+    // Asking (docs/asking.md): called directly there is no client.
     // Bound: the server passes its request context, whose methods need it as `this`.
     elicit: ctx?.elicit ? (ctx.elicit.bind(ctx) as Asker["elicit"]) : NO_CLIENT.elicit,
     sample: ctx?.sample ? ctx.sample.bind(ctx) : NO_CLIENT.sample,

@@ -106,7 +106,7 @@ export interface TasksOptions {
   readonly maxRunning?: number;
 }
 
-/** The defaults, documented in the README. */
+/** The defaults, documented in docs/reference.md ("Server options and their defaults"). */
 export const DEFAULTS = {
   timeoutMs: 120_000,
   maxInFlight: 64,
@@ -121,7 +121,7 @@ export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: nu
 
 export { MAX_TIMER_MS };
 
-/** Every key `serve()` takes, in the README's order (the compiler checks that none of ServerOptions is missing). */
+/** Every key `serve()` takes, in the order of docs/reference.md's table (the compiler checks that none of ServerOptions is missing). */
 export const SERVE_KEYS = [
   "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "skills", "middleware", "listChanged", "pageSize", "json",
   "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",

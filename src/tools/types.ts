@@ -38,7 +38,7 @@ export interface ServerHandle {
 
 /**
  * What a tool's `run` receives besides its arguments, including the ways to ask the client
- * ({@link Asker}: `elicit`, `sample`, `roots`, `clientCapabilities`; README "Tools that ask").
+ * ({@link Asker}: `elicit`, `sample`, `roots`, `clientCapabilities`; docs/asking.md).
  */
 export interface ToolContext extends Asker {
   /** The caller (undefined when called directly): legacy from `initialize`, 2026-07-28 from the request's `_meta`. */

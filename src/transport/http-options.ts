@@ -67,7 +67,7 @@ export interface ResolvedHttpOptions {
   readonly eventsTotal: number;
 }
 
-/** The HTTP defaults, documented in the README. */
+/** The HTTP defaults, documented in docs/http.md. */
 export const HTTP_DEFAULTS = {
   host: "127.0.0.1",
   path: "/mcp",
