@@ -39,6 +39,14 @@ test("every example project is named by a test", () => {
   expect(unclaimed).toEqual([]);
 });
 
+test("every dependency in package.json is named in the README's dependency list", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const list = readme.slice(readme.indexOf("## Dependencies"));
+  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
+  expect(names.filter((n) => !list.includes(`\`${n}\``))).toEqual([]);
+});
+
 test("no example project is written in two documents", () => {
   for (const p of new Set(exampleBlocks().map((b) => b.project))) expect(() => exampleFiles(p)).not.toThrow();
 });
