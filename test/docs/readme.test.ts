@@ -4,7 +4,9 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { mcpbin } from "../cli/run-cli.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
 import { buildExample, exampleFiles, removeExamples, writeExample } from "./examples.ts";
 
@@ -22,8 +24,13 @@ test("the second quick-start example serves only when run", () => {
 
 for (const example of examples) {
   test(`README example "${example.project}": built as the README says, it serves the official SDK clients`, async () => {
-    const { bin, stderr } = await buildExample(example.project, ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
+    const { bin, stderr, dir } = await buildExample(example.project, ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
     expect(stderr).toContain("mcpbin: 1 tool\n");
+    // docs/deployment.md: `npx mcpbin install vscode dist/my-server --scope project --dry-run` prints the file, writes nothing.
+    const dry = await mcpbin(["install", "vscode", "dist/my-server", "--scope", "project", "--dry-run"], dir);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(JSON.stringify(bin));
+    expect(existsSync(join(dir, ".vscode"))).toBe(false);
 
     const t1 = new StdioV1({ command: bin, args: [], stderr: "pipe" });
     const seen1 = tap(t1 as unknown as Transport);
