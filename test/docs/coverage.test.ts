@@ -47,6 +47,19 @@ test("every dependency in package.json is named in the README's dependency list"
   expect(names.filter((n) => !list.includes(`\`${n}\``))).toEqual([]);
 });
 
+test("the README explains every EBADENGINE warning npm ci prints on Node 20", () => {
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { engines?: { node?: string } }>;
+  };
+  const warned = Object.entries(lock.packages)
+    .filter(([path, e]) => path !== "" && e.engines?.node !== undefined && !Bun.semver.satisfies("20.20.2", e.engines.node))
+    .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("On Node 20, `npm ci` prints"), readme.indexOf("## Quick start"));
+  expect(section).toStartWith(`On Node 20, \`npm ci\` prints ${warned.length} \``);
+  expect(warned.filter((name) => !section.includes(`\`${name.split("/").pop()}\``))).toEqual([]);
+});
+
 test("no example project is written in two documents", () => {
   for (const p of new Set(exampleBlocks().map((b) => b.project))) expect(() => exampleFiles(p)).not.toThrow();
 });
