@@ -6,6 +6,7 @@ set -uo pipefail
 needs=(
   "/usr/bin/chromium:chromium"
   "/usr/bin/redis-server:redis-server"
+  "/usr/sbin/haproxy:haproxy"
 )
 missing=()
 for pair in "${needs[@]}"; do

@@ -218,6 +218,20 @@ export class Registry implements ServerState {
     }
   }
 
+  /**
+   * Tells the listen streams of this process that the tool list changed on another replica (the bus,
+   * src/transport/feed-sources.ts); the tool set here is unchanged.
+   */
+  announceToolsChanged(): void {
+    for (const fn of [...this.#toolListeners]) {
+      try {
+        fn();
+      } catch {
+        // a stream that can no longer be written to ends with its request
+      }
+    }
+  }
+
   /** Whether a legacy session hears of tool list changes (it was told `listChanged`). */
   watches(conn: Connection): boolean {
     for (const ref of this.#watchers) if (ref.deref() === conn) return true;

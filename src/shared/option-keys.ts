@@ -68,6 +68,7 @@ export const HTTP_KEYS: Record<string, OptionKey> = {
   sessionIdleMs: opt(() => intMs(), `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}`),
   maxSessions: opt(() => count(), "an integer ≥ 1"),
   accessLog: opt(() => v.boolean(), "true or false"),
+  redis: opt(() => v.pipe(v.string(), v.regex(/^rediss?:\/\/\S+$/)), 'a Redis URL, "redis://host:port" or "rediss://…" (prefer the MCPBIN_REDIS_URL environment variable)'),
   retryMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (the SSE retry of legacy streams)`),
   keepAliveMs: opt(() => intMs(), `an integer number of milliseconds from 0 (none) to ${MAX_TIMER_MS}`),
   eventsPerStream: opt(() => count(), "an integer ≥ 1 (events a legacy SSE stream keeps for a resumption)"),

@@ -37,6 +37,8 @@ export interface ChangeFeed {
   head(): Promise<number>;
   /** Stops delivering (the server stopped). */
   close(): void;
+  /** Whether an entry came from another replica (a shared feed); absent: never. */
+  remote?(e: FeedEntry): boolean;
 }
 
 /** The in-process feed: a ring of the last `maxEntries` entries. */

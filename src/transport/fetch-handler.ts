@@ -17,6 +17,7 @@ import { isChangeLine, MemoryFeed } from "./change-feed.ts";
 import { feedChanges } from "./feed-sources.ts";
 import { GetStreams } from "./get-streams.ts";
 import { StreamEvents } from "./stream-events.ts";
+import { scaleOut } from "./scale-out.ts";
 
 /** What the handler may ask of the server that received the request (Bun's `Server`): lifting its idle timeout for a long call. */
 export interface TimeoutControl {
@@ -65,7 +66,14 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   const rs = o.auth === undefined ? undefined : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) => guard.isStaticToken(t));
   // Legacy GET streams read one feed of changes; a session's own lines tied to no request join it too
   // (its list and subscription lines are the feed's already: dropped here, sent once by the feed).
-  const feed = new MemoryFeed(o.eventsTotal);
+  // With Redis (http.redis), the feed and the legacy sessions are every replica's (src/transport/scale-out.ts).
+  const scale = o.redis ? scaleOut(o.redis, registry.options.name, o) : undefined;
+  let ready: Promise<void> | undefined = scale
+    ? scale.ready.then(() => scale.sessions.start(sessions, owners)).then(() => {
+        ready = undefined;
+      })
+    : undefined;
+  const feed = scale?.feed ?? new MemoryFeed(o.eventsTotal);
   const stopFeed = feedChanges(registry, feed);
   const streamEvents = new StreamEvents(o.eventsPerStream, o.eventsTotal, 60_000);
   const streams = new GetStreams(feed, streamEvents, { retryMs: o.retryMs, keepAliveMs: o.keepAliveMs });
@@ -139,6 +147,12 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     if (draining) return plain(503, "Service Unavailable: the server is shutting down", { connection: "close", "retry-after": "1" });
     const headers = new Headers();
     try {
+      if (scale) {
+        // A session another replica created (or changed) is read from the store before the request is handled.
+        if (ready) await ready;
+        const sid = req.headers.get("mcp-session-id");
+        if (sid !== null && !sessions.get(sid)) await scale.sessions.adopt(sid, sessions, owners);
+      }
       if (req.method === "POST") return await post(req, srv, x, path, headers, caller);
       if (req.method === "DELETE") return del(req, x, path, headers, caller);
       if (req.method === "GET") return await get(req, srv, x, path, headers, caller);
@@ -180,6 +194,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   function del(req: Request, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Response {
     const sid = req.headers.get("mcp-session-id");
     const status = sid === null ? 400 : mine(sessions.get(sid), caller) && sessions.end(sid, "The session was ended by the client") ? 204 : 404;
+    if (status === 204) void scale?.sessions.remove(sid!);
     finish(x, path, status);
     return new Response(null, { status, headers });
   }
@@ -297,6 +312,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         if (errorCodeOf(line) === undefined) {
           if (!sessions.add(s)) return fail(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions in use (http.maxSessions); retry later");
           headers.set("mcp-session-id", s.id);
+          // Shared: in the store before the client hears of it, so its next request may land on any replica.
+          if (scale) return scale.sessions.save(s, ownerOf(caller)).then(() => run(line, msg.id, undefined, false, new Notes()));
         }
         return run(line, msg.id, undefined, false, new Notes());
       }
@@ -309,7 +326,10 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       }
       const notes = new Notes();
       if (msg.id !== undefined && !s.sinks.has(msg.id)) s.sinks.set(msg.id, notes.push);
-      return run(s.session.handleMessage(msg, extrasOf(s.id)), msg.id, s, false, notes);
+      const answered = run(s.session.handleMessage(msg, extrasOf(s.id)), msg.id, s, false, notes);
+      // What the session asked for (subscriptions, log level) reaches the store and the other replicas before the answer.
+      if (scale && STATEFUL.has(msg.method)) return Promise.resolve(answered).then(async (r) => (await scale.sessions.save(s, owners.get(s) ?? ""), r));
+      return answered;
     }
 
     /** Answers one dispatcher reply, with the request's timeout, disconnect handling and progress routing. */
@@ -381,11 +401,15 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       streams.close();
       stopFeed();
       feed.close();
+      scale?.close();
     },
   };
 }
 
 const TIMEOUT = Symbol("timeout");
+
+/** Legacy methods that change what a session holds (shared sessions are written after them). */
+const STATEFUL = new Set(["resources/subscribe", "resources/unsubscribe", "logging/setLevel"]);
 
 function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
   if (deadline === Infinity) return p;

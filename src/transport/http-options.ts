@@ -37,6 +37,11 @@ export interface HttpOptions {
   readonly maxSessions?: number;
   /** One line per request on stderr (method, MCP method, status, duration). Default true. */
   readonly accessLog?: boolean;
+  /**
+   * Redis shared by every replica behind one address (`redis://host:port[/db]`): legacy sessions, and the changes
+   * that reach every replica's streams, go through it. `MCPBIN_REDIS_URL` wins over this. Default: none (this process only).
+   */
+  readonly redis?: string;
   /** The SSE `retry` sent first on every legacy stream (GET and POST): how long a client waits before it resumes, ms. Default 1000. */
   readonly retryMs?: number;
   /** An SSE comment on idle legacy GET streams this often, so proxies keep them open, ms. Default 15000; 0 = none. */
@@ -61,6 +66,7 @@ export interface ResolvedHttpOptions {
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
   readonly accessLog: boolean;
+  readonly redis: string | undefined;
   readonly retryMs: number;
   readonly keepAliveMs: number;
   readonly eventsPerStream: number;
@@ -185,6 +191,7 @@ export function resolveHttp(
     sessionIdleMs: o.sessionIdleMs ?? HTTP_DEFAULTS.sessionIdleMs,
     maxSessions: o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
     accessLog: o.accessLog ?? true,
+    redis: env.MCPBIN_REDIS_URL || o.redis || undefined,
     retryMs: o.retryMs ?? HTTP_DEFAULTS.retryMs,
     keepAliveMs: o.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs,
     eventsPerStream: o.eventsPerStream ?? HTTP_DEFAULTS.eventsPerStream,

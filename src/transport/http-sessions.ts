@@ -76,10 +76,11 @@ export class LegacySessions {
 
   /**
    * A new session, not yet in the table (it is added by {@link add} once `initialize` succeeds).
+   * @param given - the id of a session another replica created (shared sessions); absent: a new random one.
    */
-  create(): LegacySession {
+  create(given?: string): LegacySession {
     const sinks = new Map<RequestId, Sink>();
-    const id = crypto.randomUUID();
+    const id = given ?? crypto.randomUUID();
     const u = this.unrelated;
     return { id, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: Date.now() };
   }

@@ -1,0 +1,142 @@
+/** @module Legacy sessions kept in a shared store: what a session negotiated and asked for (version, client, log level, subscriptions), so that any replica serves any session; replicas tell each other of changes on the bus. */
+import type { LoggingLevel } from "../protocol/logging.ts";
+import type { ClientInfo } from "../server/middleware-api.ts";
+import type { Bus, Store } from "../state/types.ts";
+import type { LegacySession, LegacySessions } from "./http-sessions.ts";
+
+/** The shared state of one legacy session (JSON in the store). */
+export interface SessionState {
+  /** The negotiated protocol version. */
+  readonly v: string;
+  readonly c?: ClientInfo;
+  readonly l?: LoggingLevel;
+  /** Told tools `listChanged`. */
+  readonly t: boolean;
+  /** Hears of resource list changes. */
+  readonly r: boolean;
+  /** Hears of prompt list changes. */
+  readonly p: boolean;
+  /** Its resource subscriptions. */
+  readonly s: readonly string[];
+  /** The OAuth subject that owns it ("" without OAuth). */
+  readonly o: string;
+}
+
+/** The legacy sessions of one server in a shared store (MCP 2025-03-26+ basic/transports, session management). */
+export class SharedSessions {
+  readonly #saved = new Map<string, string>();
+  #unsubscribe: (() => Promise<void>) | undefined;
+
+  /**
+   * @param store - where sessions are kept.
+   * @param bus - where replicas tell each other a session changed or ended.
+   * @param prefix - key prefix and channel of this server's sessions.
+   * @param idleMs - a session unused this long is forgotten (0 = kept a day).
+   * @param origin - this replica's id.
+   */
+  constructor(
+    readonly store: Store,
+    readonly bus: Bus,
+    readonly prefix: string,
+    readonly idleMs: number,
+    readonly origin: string,
+  ) {}
+
+  /**
+   * Listens for other replicas' changes to sessions this replica holds.
+   * @param sessions - this replica's table: a changed session is updated in it, an ended one ended.
+   * @param owners - the owner of each session held.
+   */
+  async start(sessions: LegacySessions, owners: WeakMap<LegacySession, string>): Promise<void> {
+    this.#unsubscribe = await this.bus.subscribe(`${this.prefix}sessions`, (m) => {
+      const [origin, kind, sid] = m.split(" ");
+      if (origin === this.origin || sid === undefined) return;
+      const s = sessions.get(sid);
+      if (!s) return;
+      if (kind === "end") {
+        this.#saved.delete(sid);
+        sessions.end(sid, "The session was ended by the client");
+      } else
+        void this.load(sid).then((st) => {
+          if (st) {
+            apply(s, st);
+            owners.set(s, st.o);
+            this.#saved.set(sid, JSON.stringify(st));
+          }
+        });
+    });
+  }
+
+  /** The state of a session as this replica holds it. */
+  stateOf(s: LegacySession, owner: string): SessionState {
+    const x = s.session;
+    return {
+      v: x.version ?? "",
+      ...(x.client ? { c: x.client } : {}),
+      ...(x.logLevel ? { l: x.logLevel } : {}),
+      t: x.registry.watches(x),
+      r: x.subscriptions.watchesList,
+      p: x.subscriptions.watchesPrompts,
+      s: x.subscriptions.uris(),
+      o: owner,
+    };
+  }
+
+  /** Writes a session's state when it changed (or every quarter of the idle time), and tells the other replicas. */
+  async save(s: LegacySession, owner: string): Promise<void> {
+    const text = JSON.stringify(this.stateOf(s, owner));
+    if (this.#saved.get(s.id) === text) return;
+    this.#saved.set(s.id, text);
+    await this.store.set(`${this.prefix}session:${s.id}`, text, { ttlMs: this.idleMs > 0 ? this.idleMs : 86_400_000 });
+    await this.bus.publish(`${this.prefix}sessions`, `${this.origin} change ${s.id}`);
+  }
+
+  /** Reads a session's state, or undefined when no replica has it (never created, ended or expired). */
+  async load(sid: string): Promise<SessionState | undefined> {
+    if (!/^[0-9a-f-]{36}$/.test(sid)) return undefined;
+    const text = await this.store.get(`${this.prefix}session:${sid}`);
+    return text === undefined ? undefined : (JSON.parse(text) as SessionState);
+  }
+
+  /**
+   * The session from the store, made a member of this replica's table.
+   * @returns it, or undefined when the store does not have it (or the table is full of busy sessions).
+   */
+  async adopt(sid: string, sessions: LegacySessions, owners: WeakMap<LegacySession, string>): Promise<LegacySession | undefined> {
+    const st = await this.load(sid);
+    if (!st || st.v === "") return undefined;
+    const existing = sessions.get(sid);
+    if (existing) return existing;
+    const s = sessions.create(sid);
+    apply(s, st);
+    owners.set(s, st.o);
+    this.#saved.set(sid, JSON.stringify(st));
+    return sessions.add(s) ? s : undefined;
+  }
+
+  /** Ends a session everywhere (DELETE). */
+  async remove(sid: string): Promise<void> {
+    this.#saved.delete(sid);
+    await this.store.delete(`${this.prefix}session:${sid}`);
+    await this.bus.publish(`${this.prefix}sessions`, `${this.origin} end ${sid}`);
+  }
+
+  /** Stops listening. */
+  close(): void {
+    void this.#unsubscribe?.();
+  }
+}
+
+/** Makes a session what the state says (a new one, or one another replica changed). */
+function apply(s: LegacySession, st: SessionState): void {
+  const x = s.session;
+  x.version = st.v;
+  x.client = st.c;
+  x.logLevel = st.l;
+  if (st.t && !x.registry.watches(x)) x.registry.watch(x);
+  if (st.r) x.subscriptions.listChanges();
+  if (st.p) x.subscriptions.promptChanges();
+  const want = new Set(st.s);
+  for (const uri of x.subscriptions.uris()) if (!want.has(uri)) x.subscriptions.unsubscribe(uri);
+  for (const uri of want) x.subscriptions.subscribe(uri);
+}
