@@ -1,6 +1,7 @@
 // Config mistakes through the CLI (`mcpbin list --config FILE`): one line naming the file, the dotted key and what is expected.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mcpbin, oneLineError } from "./run-cli.ts";
+import { HTTP_KEYS } from "../../src/shared/option-keys.ts";
 import { configSource, removeProjects, toolsModule, writeProject } from "../loader/fixture-project.ts";
 
 afterAll(removeProjects);
@@ -11,7 +12,7 @@ test("mcpbin list --config FILE: a bad json or http key is one line naming the f
     [{ json: { nonFinite: "zero" } }, 'mcpbin: bad.config.ts: "json.nonFinite" must be one of "null", "string", "error"; got "zero"'],
     [{ json: { foo: 1 } }, 'mcpbin: bad.config.ts: "json.foo" is not a known key (allowed: nonFinite, bigint)'],
     [{ http: { port: 99999 } }, 'mcpbin: bad.config.ts: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999'],
-    [{ http: { prot: 1 } }, 'mcpbin: bad.config.ts: "http.prot" is not a known key (did you mean "port"? allowed: port, host, path, token, auth, allowedOrigins, allowedHosts, maxBodyBytes, requestTimeoutMs, sessionIdleMs, maxSessions, accessLog, retryMs, keepAliveMs, eventsPerStream, eventsTotal)'],
+    [{ http: { prot: 1 } }, `mcpbin: bad.config.ts: "http.prot" is not a known key (did you mean "port"? allowed: ${Object.keys(HTTP_KEYS).join(", ")})`],
   ];
   const files: Record<string, string> = { "tools/t.ts": toolsModule("t") };
   cases.forEach(([o], i) => (files[`c${i}/bad.config.ts`] = configSource({ tools: ["../tools"], ...o })));

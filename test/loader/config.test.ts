@@ -5,6 +5,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { checkConfig } from "../../src/config/schema.ts";
 import { defineConfig } from "../../src/index.ts";
 import { writeProject, removeProjects } from "./fixture-project.ts";
+import { HTTP_KEYS as HTTP_OPTION_KEYS } from "../../src/shared/option-keys.ts";
 
 afterAll(removeProjects);
 
@@ -55,7 +56,7 @@ test("config files: not found, no default export, failing import", async () => {
 
 test("nested keys (json, http): each mistake names the file, the dotted key and what is expected, never the whole object", () => {
   const F = "my/mcpbin.config.ts";
-  const HTTP_KEYS = "port, host, path, token, auth, allowedOrigins, allowedHosts, maxBodyBytes, requestTimeoutMs, sessionIdleMs, maxSessions, accessLog, retryMs, keepAliveMs, eventsPerStream, eventsTotal";
+  const HTTP_KEYS = Object.keys(HTTP_OPTION_KEYS).join(", ");
   // json: the values the README documents and serve() accepts.
   expect(error({ ...base, json: { nonFinite: "zero" } })).toBe(`${F}: "json.nonFinite" must be one of "null", "string", "error"; got "zero"`);
   expect(error({ ...base, json: { bigint: 1 } })).toBe(`${F}: "json.bigint" must be one of "string", "number", "error"; got 1`);
