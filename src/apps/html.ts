@@ -1,7 +1,7 @@
 /** @module An app's HTML at run time: embedded by `mcpbin build`, or bundled from source (and again when its files change). */
 import { contract } from "../runtime/contract.ts";
 import type { App } from "./app.ts";
-import type { BundledView } from "../build/view.ts";
+import type { BundledView } from "./view.ts";
 
 
 const fromSource = new WeakMap<App, Promise<BundledView | string>>();
@@ -17,7 +17,7 @@ const fromSource = new WeakMap<App, Promise<BundledView | string>>();
 export async function appHtml(a: App): Promise<string> {
   const embedded = contract().views?.get(a.uri);
   if (embedded !== undefined) return embedded;
-  const { bundleView, isStale, buildAppHtml } = await import("../build/view.ts");
+  const { bundleView, isStale, buildAppHtml } = await import("./view.ts");
   let pending = fromSource.get(a);
   if (pending) {
     const done = await pending.catch(() => undefined);

@@ -6,7 +6,7 @@
  * `{name, version, tools, schemas, views, upstreamEnv, upstreamCommands}` (the variables the `${VAR}`s of its
  * `serve({ upstreams })` read, as written: they are expanded at start, never here; and each upstream's
  * `command`) or `{error, notServer, fatal}` as JSON, then exits 0. The same run
- * bundles the view of every app the server serves (`views`: URI → HTML, src/build/view.ts); an app or view
+ * bundles the view of every app the server serves (`views`: URI → HTML, src/apps/view.ts); an app or view
  * error is `fatal` (a build must not go on without the view).
  */
 import { writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import { LoaderError } from "../loader/collect.ts";
 import { collectScript } from "../loader/script.ts";
 import { Registry } from "../server/registry.ts";
 import { appsOfServer } from "../apps/tool-ui.ts";
-import { buildAppHtml } from "./view.ts";
+import { buildAppHtml } from "../apps/view.ts";
 import { servedHttp } from "./precompute.ts";
 import { contract } from "../runtime/contract.ts";
 import { compileValidators } from "./validators.ts";

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import type { ModuleRef } from "../loader/discover.ts";
 
-const EMBEDDED = resolve(import.meta.dir, "../runtime/embedded.ts");
+const EMBEDDED = resolve(import.meta.dir, "../serve/embedded.ts");
 
 /**
  * The source of a generated entry: it imports the config file and every tool module by absolute

@@ -1,7 +1,7 @@
 /** @module The build's check of a script (one run of it, src/build/check-run.ts) and the entry that embeds the JSON Schemas that run recorded, so the executable skips that work at start. */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CliError } from "../cli/errors.ts";
+import { BuildError } from "./errors.ts";
 import { embeddedFilesSource } from "../content/files.ts";
 import { removeTempDir, tempDir, trackChild } from "./temp-dirs.ts";
 import { validatorsSource } from "./validators.ts";
@@ -23,7 +23,7 @@ export interface Inspection {
    * absolute path of each file a resource declares (src/content/files.ts; keys starting `file\u0000`).
    */
   readonly schemas: Readonly<Record<string, string>>;
-  /** App URI → the bundled HTML document of every app the server serves (src/build/view.ts). */
+  /** App URI → the bundled HTML document of every app the server serves (src/apps/view.ts). */
   readonly views: Readonly<Record<string, string>>;
   /** Raw JSON Schema validators compiled at build time: key → Ajv standalone module source (src/build/validators.ts). */
   readonly validators?: Readonly<Record<string, string>>;
@@ -74,7 +74,7 @@ export function servedHttp(http: unknown): ServedHttp | undefined {
  * @param bun - the Bun executable.
  * @returns what it found, or `{ notServer }` (the loader's message) when the script never calls serve()
  *   (not an mcpbin server).
- * @throws CliError with one line: the script's load error, a bad tool or option, or a run that did not finish.
+ * @throws BuildError with one line: the script's load error, a bad tool or option, or a run that did not finish.
  */
 export async function inspectScript(entry: string, bun: string): Promise<Inspection | { readonly notServer: string }> {
   const dir = tempDir("mcpbin-check-");
@@ -94,15 +94,15 @@ export async function inspectScript(entry: string, bun: string): Promise<Inspect
     }, CHECK_TIMEOUT_MS);
     const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
     clearTimeout(timer);
-    if (timedOut) throw new CliError(`checking ${entry} did not finish within ${CHECK_TIMEOUT_MS / 1000} s: a script must define its tools and call serve() when it loads`);
+    if (timedOut) throw new BuildError(`checking ${entry} did not finish within ${CHECK_TIMEOUT_MS / 1000} s: a script must define its tools and call serve() when it loads`);
     if (!existsSync(out)) {
       const last = err.trim().split("\n").pop() ?? "";
-      throw new CliError(`checking ${entry} failed (exit ${code})${last ? `: ${last}` : ""}`);
+      throw new BuildError(`checking ${entry} failed (exit ${code})${last ? `: ${last}` : ""}`);
     }
     const r = JSON.parse(readFileSync(out, "utf8")) as Partial<Inspection> & { error?: string; notServer?: boolean; fatal?: boolean; warnings?: string[] };
     if (r.notServer) return { notServer: r.error ?? "" };
     for (const w of r.warnings ?? []) warnOnce(w);
-    if (r.error !== undefined) throw r.fatal ? new ViewsError(r.error) : new CliError(r.error);
+    if (r.error !== undefined) throw r.fatal ? new ViewsError(r.error) : new BuildError(r.error);
     return r as Inspection;
   } finally {
     removeTempDir(dir);
@@ -119,7 +119,7 @@ function warnOnce(w: string): void {
 }
 
 /** An app or its view failed in the check run: unlike a schema, the build cannot go on without it. */
-export class ViewsError extends CliError {}
+export class ViewsError extends BuildError {}
 
 /**
  * The JSON Schemas {@link inspectScript} records for an entry, best effort: undefined when the run fails

@@ -4,6 +4,7 @@ import { basename, dirname, resolve } from "node:path";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
+import { BuildError } from "../build/errors.ts";
 import { checkScript, clientConfig, compile, guardedEntry } from "./build.ts";
 import { buildProject, relativeCommands } from "./project-build.ts";
 import { loadSource, pickSource, type Source } from "./source.ts";
@@ -110,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv);
   } catch (e) {
-    if (e instanceof CliError) {
+    if (e instanceof CliError || e instanceof BuildError) {
       process.stderr.write(`mcpbin: ${e.message}\n`);
       return e.exitCode;
     }

@@ -1,5 +1,5 @@
 /** @module The name a server's own stderr lines start with: a compiled executable's file name, else `mcpbin`. */
-import { isCompiledExecutable } from "../transport/http-options.ts";
+import { isCompiledExecutable } from "./compiled.ts";
 
 let name: string | undefined;
 

@@ -60,7 +60,7 @@ export function createServer(options: ServerOptions): McpServer {
     serve() {
       if (served) return Promise.reject(new Error(`server "${registry.options.name}": serve() was called twice`));
       served = true;
-      if (options.upstreams === undefined || installedCollector()) return serveRegistry(registry, options);
+      if (options.upstreams === undefined || installedCollector<ServerOptions>()) return serveRegistry(registry, options);
       // Eager upstreams start before the first message is read, so their instructions are in our handshake.
       return serveRegistry(registry, options, {
         before: () => getFront().then((f) => f.start()),

@@ -5,7 +5,8 @@ import { stateKeyProblem } from "../ask/state.ts";
 import type { Registry } from "../server/registry.ts";
 import type { ServerOptions } from "../server/options.ts";
 import { serveStdio } from "../transport/stdio.ts";
-import { HttpOptionsError, isCompiledExecutable, resolveHttp, type ResolvedHttpOptions } from "../transport/http-options.ts";
+import { HttpOptionsError, resolveHttp, type ResolvedHttpOptions } from "../transport/http-options.ts";
+import { isCompiledExecutable } from "../runtime/compiled.ts";
 import { startTracing, stopTracing } from "../telemetry/start.ts";
 import { installedCollector } from "../runtime/collector.ts";
 import { logName } from "../runtime/log-name.ts";
@@ -23,7 +24,7 @@ import { logName } from "../runtime/log-name.ts";
 export function serveRegistry(registry: Registry, given: ServerOptions, hooks: { before?: () => Promise<void>; after?: () => Promise<void> } = {}): Promise<void> {
   // For `mcpbin dev`, which says so when a script finishes loading without calling serve().
   contract().served = true;
-  const collect = installedCollector();
+  const collect = installedCollector<ServerOptions>();
   if (collect) return Promise.resolve(collect({ ...given, tools: [...registry.tools.values()] }));
   const compiled = isCompiledExecutable();
   if (compiled) answerInfoFlags(registry);

@@ -114,16 +114,6 @@ export function parseHttpFlag(value: string): { host?: string; port: number } {
 export const EXECUTABLE_USAGE = "takes --stdio (the default) or --http [host:]port; arguments after -- are left to the server's own code";
 
 /**
- * True when this process is a compiled executable (`bun build --compile`, as `mcpbin build` makes):
- * its main module lives in Bun's embedded file system (`/$bunfs/…`, on Windows `B:/~BUN/…`).
- * @returns whether the process runs from a compiled executable.
- */
-export function isCompiledExecutable(): boolean {
-  const main = typeof Bun !== "undefined" ? Bun.main : "";
-  return main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(main);
-}
-
-/**
  * Reads the transport flags from a process's arguments: `--http [host:]port` (or `--http=…`) selects
  * HTTP, `--stdio` forces stdio wherever it stands (the order of the flags does not matter); every
  * `--http` value is checked even then. Arguments after `--` are never read.

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { app, AppDefinitionError, tool } from "../../src/index.ts";
-import { bundleView, externalReference, withRuntime } from "../../src/build/view.ts";
+import { bundleView, externalReference, withRuntime } from "../../src/apps/view.ts";
 import { appHtml } from "../../src/apps/html.ts";
 import { ROOT } from "../helpers/proc.ts";
 import { mcpbin, oneLineError } from "../cli/run-cli.ts";

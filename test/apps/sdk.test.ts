@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { app } from "../../src/index.ts";
-import { bundleView } from "../../src/build/view.ts";
+import { bundleView } from "../../src/apps/view.ts";
 import { compileFixture, initLine, INITED, McpProcess, ROOT } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";

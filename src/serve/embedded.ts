@@ -1,6 +1,6 @@
 /** @module The run-time half of a compiled project: the generated entry hands its statically imported modules here. */
 import { checkConfig } from "../config/schema.ts";
-import { serve } from "../serve/serve.ts";
+import { serve } from "./serve.ts";
 import type { LoadedModule } from "../loader/collect.ts";
 import { assemble } from "../loader/project.ts";
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { App } from "../apps/app.ts";
+import type { App } from "./app.ts";
 
 /** A view bundle failed or is not self-contained; `message` is one line that says what to change. */
 export class ViewBuildError extends Error {
@@ -28,7 +28,7 @@ let runtimeJs: Promise<string> | undefined;
 /** The no-script runtime (src/apps/runtime.ts) bundled for the browser, minified; built once per process. */
 export function runtimeScript(): Promise<string> {
   runtimeJs ??= (async () => {
-    const r = await Bun.build({ entrypoints: [resolve(import.meta.dir, "../apps/runtime.ts")], target: "browser", format: "esm", minify: true, throw: false });
+    const r = await Bun.build({ entrypoints: [resolve(import.meta.dir, "runtime.ts")], target: "browser", format: "esm", minify: true, throw: false });
     const out = r.outputs.find((o) => o.kind === "entry-point");
     if (!r.success || !out) throw new ViewBuildError(`bundling the no-script view runtime failed: ${r.logs.map(String)[0] ?? "no output"}`);
     return out.text();
