@@ -9,6 +9,7 @@
  * bundles the view of every app the server serves (`views`: URI → HTML, src/apps/view.ts); an app or view
  * error is `fatal` (a build must not go on without the view).
  */
+import "../serve/capabilities.ts";
 import { writeFileSync } from "node:fs";
 import { displayPath } from "../config/load.ts";
 import { LoaderError } from "../loader/collect.ts";

@@ -1,4 +1,5 @@
 /** @module The mcpbin command line: build, dev, list, call, init, release, --help, --version. */
+import "../serve/capabilities.ts";
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { basename, dirname, resolve } from "node:path";
 import { existsSync, rmSync, statSync } from "node:fs";

@@ -1,4 +1,5 @@
 /** @module mcpbin openapi: an OpenAPI document as one executable (a generated entry embedding the loaded document), and --check's report. */
+import "../serve/capabilities.ts";
 import { writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CliError } from "./errors.ts";

@@ -1,4 +1,5 @@
 /** @module createServer(): a server object (its tools can change while it serves, middleware around every request) whose serve() runs it; serve(options) is createServer(options).serve(). */
+import "./capabilities.ts";
 import { Registry } from "../server/registry.ts";
 import { rememberRegistry, type McpServer } from "../server/mcp-server.ts";
 

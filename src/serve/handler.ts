@@ -1,4 +1,5 @@
 /** @module mcpHandler(): the same server as serve() as a fetch handler, `(Request) => Promise<Response>`, for an existing Bun.serve, Hono or Elysia app. */
+import "./capabilities.ts";
 import { enableTasks } from "../tasks/register.ts";
 import { Registry } from "../server/registry.ts";
 import type { ServerOptions } from "../server/options.ts";

@@ -48,7 +48,7 @@ export class Session implements Connection {
   /**
    * @param registry - the server's tools and identity.
    * @param notify - where lines tied to a request go (progress, requests to the client).
-   * @param table - the methods (default: the server's table, src/server/methods/index.ts).
+   * @param table - the methods (default: the core's and every registered capability's, src/server/register.ts).
    */
   constructor(
     readonly registry: Registry,

@@ -1,12 +1,14 @@
 /** @module Middleware around every request (the chain over the method table's invoke()) and the built-ins: rateLimit, maskErrors with ToolError, cacheResults. */
 import { THROWN_KEY } from "../runtime/contract.ts";
-import { errorResult } from "./call.ts";
 import type { CallResult } from "../protocol/project.ts";
 import type { Chain, MethodSpec, RequestContext } from "./context.ts";
 import { checkParams, lookup } from "./method.ts";
 import type { McpRequest, Middleware } from "./middleware-api.ts";
 
 export type { McpRequest, Middleware, Next } from "./middleware-api.ts";
+
+/** An isError tools/call result with one text block (MCP server/tools "Error Handling"). */
+const errorResult = (text: string): CallResult => ({ content: [{ type: "text", text }], isError: true });
 
 /**
  * Composes middleware around the method table. The look-up (-32601) and the params check (-32602) run

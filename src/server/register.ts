@@ -1,4 +1,4 @@
-/** @module Capability registration: a capability folder (src/tasks/, …) adds its methods, wraps an existing one, and shapes the capabilities a request is answered with; the core names none of them. */
+/** @module Capability registration: a capability folder (src/tools/, src/content/, src/tasks/, …) adds its methods, wraps an existing one, and shapes the capabilities a request is answered with; the core names none of them. */
 import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec, RequestContext } from "./context.ts";
 import { methodTable } from "./method.ts";
 
@@ -8,6 +8,8 @@ export interface CapabilityRegistration {
   readonly name: string;
   /** Methods it adds. */
   readonly methods?: readonly MethodSpec[];
+  /** Notifications from the client it acts on. */
+  readonly notifications?: readonly NotificationSpec[];
   /** Existing methods it wraps, by name: given the entry in force, returns the one to use (same name). */
   readonly wraps?: Readonly<Record<string, (previous: MethodSpec) => MethodSpec>>;
   /** Server capabilities it adds (advertised per registry, checked by the methods' `capability`). */
@@ -17,12 +19,21 @@ export interface CapabilityRegistration {
    * table: e.g. a key only some versions have, or an entry under `extensions`.
    */
   readonly project?: (capabilities: Record<string, unknown>, ctx: RequestContext) => Record<string, unknown>;
+  /**
+   * Called when a legacy session's `initialize` succeeds (with the capabilities it answered): e.g. to tell the
+   * session of later list changes.
+   */
+  readonly initialized?: (ctx: RequestContext, capabilities: Readonly<Record<string, unknown>>) => void;
 }
+
+type Projection = NonNullable<CapabilityRegistration["project"]>;
+type Initialized = NonNullable<CapabilityRegistration["initialized"]>;
 
 const registered = new Map<string, CapabilityRegistration>();
 let base: { methods: readonly MethodSpec[]; notifications: readonly NotificationSpec[]; capabilities: readonly CapabilitySpec[] } | undefined;
 let table: MethodTable | undefined;
-let projections: ((capabilities: Record<string, unknown>, ctx: RequestContext) => Record<string, unknown>)[] = [];
+let projections: Projection[] = [];
+let initializers: Initialized[] = [];
 
 /**
  * Sets the core's own table (src/server/methods/index.ts calls it once).
@@ -33,19 +44,24 @@ export function baseTable(methods: readonly MethodSpec[], notifications: readonl
   return rebuild();
 }
 
+/** The table: the registrations' capabilities first (in registration order), then the core's own. */
 function rebuild(): MethodTable {
   const b = base!;
   let methods = [...b.methods];
-  const capabilities = [...b.capabilities];
+  const notifications = [...b.notifications];
+  const capabilities: CapabilitySpec[] = [];
   for (const r of registered.values()) {
     methods.push(...(r.methods ?? []));
+    notifications.push(...(r.notifications ?? []));
     capabilities.push(...(r.capabilities ?? []));
-    for (const [name, wrap] of Object.entries(r.wraps ?? {})) {
-      methods = methods.map((m) => (m.name === name ? wrap(m) : m));
-    }
+  }
+  capabilities.push(...b.capabilities);
+  for (const r of registered.values()) {
+    for (const [name, wrap] of Object.entries(r.wraps ?? {})) methods = methods.map((m) => (m.name === name ? wrap(m) : m));
   }
   projections = [...registered.values()].flatMap((r) => (r.project ? [r.project] : []));
-  table = methodTable(methods, b.notifications, capabilities);
+  initializers = [...registered.values()].flatMap((r) => (r.initialized ? [r.initialized] : []));
+  table = methodTable(methods, notifications, capabilities);
   return table;
 }
 
@@ -57,12 +73,29 @@ function rebuild(): MethodTable {
 export function registerCapability(r: CapabilityRegistration): void {
   if (registered.has(r.name)) return;
   registered.set(r.name, r);
-  if (base) rebuild();
+  if (base) {
+    try {
+      rebuild();
+    } catch (e) {
+      registered.delete(r.name);
+      rebuild();
+      throw e;
+    }
+  }
 }
 
-/** The table in force (the core's plus every registration). */
+/**
+ * The table in force (the core's plus every registration).
+ * @throws Error when no capability registered: the wiring (src/serve/capabilities.ts) was not imported.
+ */
 export function currentTable(): MethodTable {
+  if (registered.size === 0) throw new Error("no capability is registered with the server: import src/serve/capabilities.ts (the wiring) first");
   return table!;
+}
+
+/** The names of the capabilities registered so far, in order. */
+export function registeredNames(): string[] {
+  return [...registered.keys()];
 }
 
 /**
@@ -74,4 +107,13 @@ export function projectRegistered(capabilities: Record<string, unknown>, ctx: Re
   let c = capabilities;
   for (const p of projections) c = p(c, ctx);
   return c;
+}
+
+/**
+ * Tells every registration that a legacy session is initialized.
+ * @param ctx - the `initialize` request.
+ * @param capabilities - what it answered.
+ */
+export function initializedRegistered(ctx: RequestContext, capabilities: Readonly<Record<string, unknown>>): void {
+  for (const i of initializers) i(ctx, capabilities);
 }

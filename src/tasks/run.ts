@@ -1,7 +1,7 @@
 /** @module Running a tool as a task: the call's arguments checked and its value shaped as a plain tools/call would, the outcome stored when it ends. */
 import { AskError } from "../ask/errors.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
-import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../server/call.ts";
+import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../tools/call.ts";
 import { overLimit } from "../server/calls.ts";
 import { RequestContext } from "../server/context.ts";
 import { outputOf } from "../tools/schemas.ts";

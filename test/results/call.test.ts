@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import * as v from "valibot";
 import { textContent, tool, toolResult } from "../../src/index.ts";
-import { shapeResult, thrownText } from "../../src/server/call.ts";
+import { shapeResult, thrownText } from "../../src/tools/call.ts";
 import { resolveJsonOptions } from "../../src/shared/json.ts";
 
 const json = resolveJsonOptions(undefined);

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { tool } from "../../src/index.ts";
 import { Session } from "../../src/server/dispatcher.ts";
 import { methodTable, type CapabilitySpec, type MethodSpec } from "../../src/server/method.ts";
-import { CAPABILITIES, METHODS, NOTIFICATIONS } from "../../src/server/methods/index.ts";
+import { currentTable } from "../../src/server/register.ts";
 import { Registry } from "../../src/server/registry.ts";
 import { initLine, META } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
@@ -24,7 +24,10 @@ const listThings: MethodSpec<unknown, Record<string, unknown>> = { name: "things
 
 function session(advertiseThings: boolean): Session {
   const things: CapabilitySpec = { name: "completions", advertise: () => (advertiseThings ? {} : undefined) };
-  return new Session(registry, () => {}, methodTable([...METHODS, newer, listThings], NOTIFICATIONS, [...CAPABILITIES, things]));
+  // The server's table (the core's and the registered capabilities'), its own completions left out for the test's.
+  const t = currentTable();
+  const methods = [...t.methods.values()].filter((m) => m.capability !== "completions");
+  return new Session(registry, () => {}, methodTable([...methods, newer, listThings], [...t.notifications.values()], [...t.capabilities.filter((c) => c.name !== "completions"), things]));
 }
 async function send(s: Session, msg: Record<string, unknown> | string): Promise<any> {
   const line = await s.handleLine(typeof msg === "string" ? msg : JSON.stringify({ jsonrpc: "2.0", ...msg }));

@@ -5,9 +5,7 @@ import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
 import { withNames, type RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
 import { projectCapabilities } from "../../protocol/project-content.ts";
-import { projectRegistered } from "../register.ts";
-import { uiNegotiated, withUiExtension } from "../ui.ts";
-import { withSkillsExtension } from "../../skills/methods.ts";
+import { initializedRegistered, projectRegistered } from "../register.ts";
 
 const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}";
 const VERSION = 'Invalid params: initialize: "protocolVersion" must be a non-empty string (e.g. "2025-11-25")';
@@ -34,16 +32,10 @@ export const initialize: MethodSpec<Record<string, unknown>, Record<string, unkn
     const clientCaps = caps !== null && typeof caps === "object" && !Array.isArray(caps) ? (caps as Record<string, unknown>) : {};
     conn.client = info !== null && typeof info === "object" && !Array.isArray(info) ? withNames(info as Record<string, unknown>, clientCaps) : { capabilities: clientCaps };
     const registry = conn.registry;
-    let capabilities = conn.table.advertised(registry);
-    // A live tool set (createServer's listChanged, or changed already): this session hears of changes.
-    if (registry.listChanged && capabilities.tools !== undefined) {
-      capabilities = { ...capabilities, tools: { ...capabilities.tools, listChanged: true } };
-      registry.watch(conn);
-    }
-    const result: Record<string, unknown> = { protocolVersion: version, capabilities: projectRegistered(withSkillsExtension(withUiExtension(projectCapabilities(capabilities, f), ctx, uiNegotiated(ctx)), (registry as { skills?: import("../../skills/skill-set.ts").SkillSet }).skills), ctx), serverInfo: registry.serverInfo(f) };
-    // A resource list that can change is announced to the session (notifications/resources/list_changed).
-    if (registry.content.listChanges) conn.subscriptions.listChanges();
-    if (registry.content.promptListChanges) conn.subscriptions.promptChanges();
+    // The table's capabilities for the version, then as each registered capability shapes them (src/server/register.ts).
+    const capabilities = projectRegistered(projectCapabilities(conn.table.advertised(registry), f), ctx);
+    const result: Record<string, unknown> = { protocolVersion: version, capabilities, serverInfo: registry.serverInfo(f) };
+    initializedRegistered(ctx, capabilities);
     const instructions = registry.options.instructions;
     if (instructions !== undefined && f.instructions) result.instructions = instructions;
     return result;

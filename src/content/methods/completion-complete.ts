@@ -1,9 +1,9 @@
 /** @module completion/complete: values for a prompt argument or a template variable, at most 100 (MCP server/utilities/completion). */
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { completionOf, MAX_COMPLETIONS } from "../../content/catalog.ts";
-import { directContext, thrownMessage } from "../../content/common.ts";
-import type { MethodSpec } from "../method.ts";
+import { completionOf, MAX_COMPLETIONS } from "../catalog.ts";
+import { directContext, thrownMessage } from "../common.ts";
+import type { MethodSpec } from "../../server/method.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `completion/complete`. */

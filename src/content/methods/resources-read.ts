@@ -1,15 +1,15 @@
 /** @module resources/read: a fixed resource or the first template that matches the URI, read and projected; not found per era (MCP server/resources). */
-import { requestFeatures } from "../ui.ts";
+import { requestFeatures } from "../../apps/ui.ts";
 import * as v from "valibot";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../../protocol/jsonrpc.ts";
 import { completeResult } from "../../protocol/project.ts";
 import { cacheFields, projectContents } from "../../protocol/project-content.ts";
-import { PRIVATE_NO_CACHE } from "../../content/catalog.ts";
-import { ContentDefinitionError, thrownMessage } from "../../content/common.ts";
-import { fixedContents, readTemplate, ResourceReadError, type ResourceContents } from "../../content/resource.ts";
-import type { RequestContext } from "../context.ts";
-import type { MethodSpec } from "../method.ts";
-import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
+import { PRIVATE_NO_CACHE } from "../catalog.ts";
+import { ContentDefinitionError, thrownMessage } from "../common.ts";
+import { fixedContents, readTemplate, ResourceReadError, type ResourceContents } from "../resource.ts";
+import type { RequestContext } from "../../server/context.ts";
+import type { MethodSpec } from "../../server/method.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `resources/read`. */

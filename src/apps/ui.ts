@@ -1,8 +1,8 @@
 /** @module The MCP Apps extension per request: whether the client declared it, and the version features a request is answered with. */
-import { UI_EXTENSION } from "../apps/app.ts";
-import { declaresUi } from "../apps/tool-ui.ts";
+import { UI_EXTENSION } from "./app.ts";
+import { declaresUi } from "./tool-ui.ts";
 import { withUi, type VersionFeatures } from "../protocol/versions.ts";
-import type { RequestContext } from "./context.ts";
+import type { RequestContext } from "../server/context.ts";
 
 /** Whether the server takes part in the extension: it has an app, or it fronts upstreams (whose views it relays). */
 function hasUi(ctx: RequestContext): boolean {

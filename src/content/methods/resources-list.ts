@@ -1,10 +1,10 @@
 /** @module resources/list: the fixed resources and what templates list, one page at a time (MCP server/resources). */
-import { requestFeatures } from "../ui.ts";
+import { requestFeatures } from "../../apps/ui.ts";
 import { projectResource } from "../../protocol/project-content.ts";
-import type { ListedEntry } from "../../content/catalog.ts";
-import type { RequestContext } from "../context.ts";
-import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
-import type { MethodSpec } from "../method.ts";
+import type { ListedEntry } from "../catalog.ts";
+import type { RequestContext } from "../../server/context.ts";
+import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
+import type { MethodSpec } from "../../server/method.ts";
 
 function pageOf(entries: readonly ListedEntry[], p: ListParams, ctx: RequestContext): Record<string, unknown> {
   const registry = ctx.connection.registry;

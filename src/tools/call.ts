@@ -2,9 +2,9 @@
 import { wellFormedLine } from "../protocol/well-formed.ts";
 import { isToolResult, type ContentBlock } from "../shared/result.ts";
 import { JsonEncodeError, textOf, toJsonValue, type JsonOptions } from "../shared/json.ts";
-import { outputOf } from "../tools/schemas.ts";
-import { validateJson, validateWith } from "../tools/validate.ts";
-import type { Tool } from "../tools/types.ts";
+import { outputOf } from "./schemas.ts";
+import { validateJson, validateWith } from "./validate.ts";
+import type { Tool } from "./types.ts";
 import type { CallResult } from "../protocol/project.ts";
 
 /**

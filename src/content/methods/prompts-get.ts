@@ -2,12 +2,12 @@
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { projectPromptResult } from "../../protocol/project-content.ts";
-import { ContentDefinitionError, thrownMessage } from "../../content/common.ts";
-import { parsePromptArguments, PromptArgumentsError, toPromptResult, type PromptResult } from "../../content/prompt.ts";
-import type { MethodSpec } from "../method.ts";
+import { ContentDefinitionError, thrownMessage } from "../common.ts";
+import { parsePromptArguments, PromptArgumentsError, toPromptResult, type PromptResult } from "../prompt.ts";
+import type { MethodSpec } from "../../server/method.ts";
 import { lineOfResult } from "./resources-read.ts";
-import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
-import type { RequestContext } from "../context.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
+import type { RequestContext } from "../../server/context.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
 /** The checked params of a `prompts/get`. */

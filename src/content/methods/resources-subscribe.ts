@@ -1,8 +1,8 @@
 /** @module resources/subscribe and resources/unsubscribe (legacy era): `notifications/resources/updated` when a resource's changed() is called (MCP server/resources). */
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { MAX_SUBSCRIPTIONS } from "../subscriptions.ts";
-import type { MethodSpec } from "../method.ts";
+import { MAX_SUBSCRIPTIONS } from "../../server/subscriptions.ts";
+import type { MethodSpec } from "../../server/method.ts";
 import { resourceNotFound } from "./resources-read.ts";
 import { lazySchema } from "../../runtime/once.ts";
 

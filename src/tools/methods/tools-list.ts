@@ -2,9 +2,9 @@
 import { ProjectedJson, projectTool } from "../../protocol/project.ts";
 import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 
-import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
-import type { MethodSpec } from "../method.ts";
-import { requestFeatures } from "../ui.ts";
+import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
+import type { MethodSpec } from "../../server/method.ts";
+import { requestFeatures } from "../../apps/ui.ts";
 import { missingScopes } from "../../auth/types.ts";
 
 /** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */

@@ -1,10 +1,10 @@
 /** @module prompts/list: the server's prompts, one page at a time (MCP server/prompts). */
 import { projectPrompt } from "../../protocol/project-content.ts";
-import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../../content/catalog.ts";
-import type { PromptArgument } from "../../content/prompt.ts";
+import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
+import type { PromptArgument } from "../prompt.ts";
 import type { Listing } from "../../protocol/project-content.ts";
-import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
-import type { MethodSpec } from "../method.ts";
+import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
+import type { MethodSpec } from "../../server/method.ts";
 
 /** The `prompts/list` entry. */
 export const promptsList: MethodSpec<ListParams, Record<string, unknown>> = {

@@ -1,9 +1,9 @@
 /** @module resources/templates/list: the server's resource templates, one page at a time (MCP server/resources). */
 import { projectTemplate } from "../../protocol/project-content.ts";
-import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../../content/catalog.ts";
+import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
 import type { Listing } from "../../protocol/project-content.ts";
-import { LIST_PARAMS, listPage, type ListParams } from "../list-page.ts";
-import type { MethodSpec } from "../method.ts";
+import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
+import type { MethodSpec } from "../../server/method.ts";
 
 /** The `resources/templates/list` entry. */
 export const resourcesTemplatesList: MethodSpec<ListParams, Record<string, unknown>> = {

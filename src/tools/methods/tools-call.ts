@@ -2,17 +2,17 @@
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { callResultLine, type CallResult } from "../../protocol/project.ts";
-import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../../tools/validate.ts";
-import { outputOf } from "../../tools/schemas.ts";
-import type { Tool } from "../../tools/types.ts";
+import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../validate.ts";
+import { outputOf } from "../schemas.ts";
+import type { Tool } from "../types.ts";
 import { tracing } from "../../telemetry/state.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../call.ts";
-import { overLimit } from "../calls.ts";
-import type { RequestContext } from "../context.ts";
-import type { MethodSpec } from "../method.ts";
-import { THROWN } from "../middleware.ts";
-import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../rounds.ts";
-import { requestFeatures, uiNegotiated } from "../ui.ts";
+import { overLimit } from "../../server/calls.ts";
+import type { RequestContext } from "../../server/context.ts";
+import type { MethodSpec } from "../../server/method.ts";
+import { THROWN } from "../../server/middleware.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
+import { requestFeatures, uiNegotiated } from "../../apps/ui.ts";
 import { isAppOnly } from "../../apps/tool-ui.ts";
 import { missingScopes } from "../../auth/types.ts";
 

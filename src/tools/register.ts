@@ -1,0 +1,19 @@
+/** @module The tools capability registered with the core: tools/list and tools/call, the `tools` capability, and a live tool set's `listChanged`. */
+import { registerCapability } from "../server/register.ts";
+import { toolsCall } from "./methods/tools-call.ts";
+import { toolsList } from "./methods/tools-list.ts";
+
+registerCapability({
+  name: "tools",
+  methods: [toolsList, toolsCall],
+  capabilities: [{ name: "tools", advertise: () => ({}) }],
+  // A live tool set (createServer's listChanged, upstreams, or changed already): `tools.listChanged`.
+  project(caps, ctx) {
+    const tools = caps.tools as Record<string, unknown> | undefined;
+    return ctx.connection.registry.listChanged && tools !== undefined ? { ...caps, tools: { ...tools, listChanged: true } } : caps;
+  },
+  // A legacy session told `listChanged` hears of every later change (notifications/tools/list_changed).
+  initialized(ctx, caps) {
+    if ((caps.tools as Record<string, unknown> | undefined)?.listChanged === true) ctx.connection.registry.watch(ctx.connection);
+  },
+});
