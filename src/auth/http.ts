@@ -1,6 +1,6 @@
 /** @module The resource server's hook in the HTTP handler: protected-resource metadata (RFC 9728), the bearer check with its 401/403 challenges (RFC 6750), and step-up for scoped tools. */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./options.ts";
-import { missingScopes, type AuthInfo } from "./types.ts";
+import { missingScopes, type AuthInfo } from "../shared/auth.ts";
 import { TokenError, TokenVerifier } from "./verify.ts";
 
 /** The well-known prefix of protected-resource metadata (RFC 9728 §3). */

@@ -1,5 +1,5 @@
 /** @module The `http.auth` option (OAuth 2.1 resource server): its shape, defaults and start-time checks. */
-import { isScopes } from "./types.ts";
+import { isScopes } from "../shared/auth.ts";
 
 /** RFC 7662 token introspection, for opaque (non-JWT) access tokens. */
 export interface IntrospectionOptions {

@@ -2,7 +2,7 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
 import * as oauth from "oauth4webapi";
 import type { ResolvedAuth } from "./options.ts";
-import type { AuthInfo } from "./types.ts";
+import type { AuthInfo } from "../shared/auth.ts";
 
 /** Why a token was refused (the text goes to the access log and `error_description`, never the token). */
 export class TokenError extends Error {

@@ -14,7 +14,7 @@ import type { Catalog } from "../content/catalog.ts";
 import type { App } from "../apps/app.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ResolvedOptions } from "./options.ts";
-import type { AuthInfo } from "../auth/types.ts";
+import type { AuthInfo } from "../shared/auth.ts";
 
 export type { ClientInfo };
 import type { Subscriptions } from "./subscriptions.ts";

@@ -1,5 +1,5 @@
 /** @module tool(): checks a definition, computes its JSON Schemas once, and makes the callable tool. */
-import { isScopes } from "../auth/types.ts";
+import { isScopes } from "../shared/auth.ts";
 import type { JsonSchema } from "../schema/json-schema.ts";
 import { standardValidate } from "../schema/standard.ts";
 import type { Asker } from "../ask/types.ts";

@@ -7,7 +7,7 @@ import type { LoggingLevel } from "../protocol/logging.ts";
 import type { Asker } from "../ask/types.ts";
 import type { ToolUi, ToolUiOption } from "../apps/tool-ui.ts";
 import type { TOOL_BRAND } from "../runtime/contract.ts";
-import type { AuthInfo } from "../auth/types.ts";
+import type { AuthInfo } from "../shared/auth.ts";
 
 /**
  * The server a tool runs in, as `ctx.server` (createServer()'s McpServer, which extends it). Its tool set

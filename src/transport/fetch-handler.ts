@@ -6,7 +6,7 @@ import type { RequestExtras } from "../server/context.ts";
 import { Session } from "../server/dispatcher.ts";
 import type { Registry } from "../server/registry.ts";
 import { ResourceServer } from "../auth/http.ts";
-import type { AuthInfo } from "../auth/types.ts";
+import type { AuthInfo } from "../shared/auth.ts";
 import { HttpGuard } from "./http-guard.ts";
 import { isLoopback, type ResolvedHttpOptions } from "./http-options.ts";
 import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";

@@ -1,7 +1,7 @@
 // http.auth and tool({ scopes }) mistakes fail at start with what to change.
 import { expect, test } from "bun:test";
 import { AuthOptionsError, resolveAuth } from "../../src/auth/options.ts";
-import { missingScopes } from "../../src/auth/types.ts";
+import { missingScopes } from "../../src/shared/auth.ts";
 import { tool } from "../../src/index.ts";
 
 test("http.auth mistakes name the key and what to change", () => {

@@ -14,7 +14,7 @@ import { THROWN } from "../../server/middleware.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
 import { requestFeatures, uiNegotiated } from "../../apps/ui.ts";
 import { isAppOnly } from "../../apps/tool-ui.ts";
-import { missingScopes } from "../../auth/types.ts";
+import { missingScopes } from "../../shared/auth.ts";
 
 /** The checked params of a `tools/call`. */
 export interface ToolsCallParams {

@@ -5,7 +5,7 @@ import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { requestFeatures } from "../../apps/ui.ts";
-import { missingScopes } from "../../auth/types.ts";
+import { missingScopes } from "../../shared/auth.ts";
 
 /** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
 const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;

@@ -1,4 +1,4 @@
-/** @module The verified caller of an HTTP request (`ctx.auth`) and the scope check every capability shares: a leaf, imports nothing. */
+/** @module The verified caller of an HTTP request (`ctx.auth`) and the scope check every capability shares: a shared shape (src/shared/), imports nothing. */
 
 /**
  * Who a request was authorized as. With the static `http.token` only `token` is set; with `http.auth`
