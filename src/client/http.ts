@@ -22,8 +22,8 @@ export interface HttpTransportOptions {
   readonly maxMessageBytes?: number;
 }
 
-/** Methods whose `Mcp-Name` header mirrors a params field (2026-07-28 Streamable HTTP, standard headers). */
-const NAME_FIELD: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+/** Methods whose `Mcp-Name` header mirrors a params field (2026-07-28 Streamable HTTP, standard headers; the tasks extension's routing headers). */
+const NAME_FIELD: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
 
 /** A header value as the 2026-07-28 standard headers carry it: as is when printable ASCII, else `=?base64?…?=`. */
 function headerValue(v: string): string {

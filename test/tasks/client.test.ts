@@ -46,3 +46,22 @@ for (const era of ["legacy", "modern"] as const) {
     else await expect(c.tasks.call("plain", {})).rejects.toThrow(/does not run as a task/);
   });
 }
+
+test("over Streamable HTTP in both eras: a task's question reaches the client (2025-11-25: on the tasks/result stream) and its answer completes the task", async () => {
+  const { HttpProcess } = await import("../http/helpers.ts");
+  const h = await HttpProcess.start([bin]);
+  try {
+    for (const era of ["legacy", "modern"] as const) {
+      const c = await connect({ url: h.url }, { era, capabilities: { elicitation: {} } });
+      open.push(c);
+      const made = await c.tasks.call("confirm", {});
+      if (!("task" in made)) throw new Error("no task was created");
+      const asked: string[] = [];
+      const r = await c.tasks.result(made.task.taskId, { onRequest: async (method) => (asked.push(method), { action: "accept", content: { ok: true } }) });
+      expect(asked).toEqual(["elicitation/create"]);
+      expect(r.content).toEqual([{ type: "text", text: "confirmed" }]);
+    }
+  } finally {
+    h.kill();
+  }
+});
