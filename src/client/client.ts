@@ -87,6 +87,10 @@ export interface CallOptions {
   readonly onLog?: RequestOptions["onLog"];
   /** 2026-07-28: the client capabilities this call declares; see {@link RequestOptions}. */
   readonly capabilities?: JsonObject;
+  /** Who the call is made for (e.g. the client session a proxy serves); see {@link RequestOptions}. */
+  readonly party?: unknown;
+  /** Whether someone hears this call's log messages now; see {@link RequestOptions}. */
+  readonly listening?: () => boolean;
 }
 
 /** Options of one request. */
@@ -113,6 +117,20 @@ export interface RequestOptions {
   readonly onLog?: (params: JsonObject) => void;
   /** 2026-07-28: the client capabilities this request declares (default the connection's), e.g. those of the client a proxy fronts. */
   readonly capabilities?: JsonObject;
+  /**
+   * Who the request is made for, compared by identity (e.g. the client session a proxy serves; default
+   * `unattributed.party`, else the request alone). A server's request that is not tied to one request by its
+   * stream or progress token goes to a request of ours only when every request that could have caused it,
+   * those in flight and those ended in the last {@link LATE_MS}, is made for one party: a late ask of a
+   * finished call is never guessed onto another party's call. An untied log message goes to the requests in
+   * flight when they are all made for one party.
+   */
+  readonly party?: unknown;
+  /**
+   * False while no one hears this request's log messages (a proxy's call parked between 2026-07-28 rounds):
+   * it then neither takes an untied log message nor keeps one from the request that can.
+   */
+  readonly listening?: () => boolean;
 }
 
 /** A request in flight that may answer the server's requests and get its log messages. */
@@ -124,7 +142,20 @@ interface Route {
   id: string | undefined;
   /** Its `_meta.progressToken`, when it has one. */
   readonly token: unknown;
+  /** Who it is made for ({@link RequestOptions.party}). */
+  party: unknown;
+  readonly listening: (() => boolean) | undefined;
 }
+
+/** A request of ours that ended recently: a server's untied message may still be its. */
+interface Ended {
+  readonly party: unknown;
+  readonly at: number;
+  readonly onRequest: boolean;
+}
+
+/** How long a request that ended still counts as a possible cause of a server's untied request, ms. */
+export const LATE_MS = 10_000;
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "mcpbin-client", version: "0.1.0" };
 
@@ -155,7 +186,11 @@ export class McpClient {
   readonly #notified = new Set<(method: string, params: JsonObject | undefined) => void>();
   /** Per-request answerers of the server's requests, in the order their requests were sent. */
   readonly #routes = new Map<number, Route>();
+  /** Requests with a route that ended in the last {@link LATE_MS}, oldest first. */
+  #recent: Ended[] = [];
   #nextRoute = 1;
+  /** Writes not yet settled: when the connection ends, their requests learn first whether they were sent. */
+  readonly #writing = new Set<Promise<void>>();
   #nextToken = 1;
   #listen: AbortController | undefined;
   #tasks: ClientTasks | undefined;
@@ -168,7 +203,9 @@ export class McpClient {
     this.#opts = opts;
     this.closed = new Promise((r) => (this.#resolveClosed = r));
     this.#outbound = new Outbound((line) => {
-      this.#transport.send(line).catch((e: unknown) => this.#sendFailed(line, e));
+      const w = this.#transport.send(line).catch((e: unknown) => this.#sendFailed(line, e));
+      this.#writing.add(w);
+      void w.finally(() => this.#writing.delete(w));
     });
   }
 
@@ -184,7 +221,7 @@ export class McpClient {
 
   /** @internal starts the transport and runs the handshake. */
   async open(): Promise<void> {
-    await this.#transport.start({ line: (text, relatedId) => this.#receive(text, relatedId), closed: (e) => this.#end(e) });
+    await this.#transport.start({ line: (text, relatedId) => this.#receive(text, relatedId), closed: (e) => this.#end(e), oversize: (head, limit) => this.#oversize(head, limit) });
     const era = this.#opts.era ?? "auto";
     const budget = this.#opts.startTimeoutMs ?? 10_000;
     const started = performance.now();
@@ -277,7 +314,8 @@ export class McpClient {
     let onId: ((id: string) => void) | undefined;
     if (route) {
       const token = (params._meta as JsonObject | undefined)?.progressToken;
-      const r: Route = { onRequest: opts.onRequest, onLog: opts.onLog, unattributed: opts.unattributed, id: undefined, token };
+      const r: Route = { onRequest: opts.onRequest, onLog: opts.onLog, unattributed: opts.unattributed, id: undefined, token, party: undefined, listening: opts.listening };
+      r.party = opts.party ?? opts.unattributed?.party ?? r;
       this.#routes.set(route, r);
       onId = (id) => (r.id = id);
     }
@@ -288,7 +326,12 @@ export class McpClient {
     } catch (e) {
       throw this.#wrap(method, e, opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000);
     } finally {
-      if (route) this.#routes.delete(route);
+      if (route) {
+        const r = this.#routes.get(route)!;
+        this.#routes.delete(route);
+        if (r.onRequest) this.#recent.push({ party: r.party, at: performance.now(), onRequest: true });
+        if (this.#recent.length > 256) this.#recent.shift();
+      }
     }
   }
 
@@ -366,7 +409,16 @@ export class McpClient {
     const params: JsonObject = { name, arguments: args };
     if (Object.keys(meta).length > 0) params._meta = meta;
     try {
-      return (await this.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onRequest: opts.onRequest, unattributed: opts.unattributed, onLog: opts.onLog, capabilities: opts.capabilities })) as CallToolResult;
+      return (await this.request("tools/call", params, {
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs,
+        onRequest: opts.onRequest,
+        unattributed: opts.unattributed,
+        onLog: opts.onLog,
+        capabilities: opts.capabilities,
+        party: opts.party,
+        listening: opts.listening,
+      })) as CallToolResult;
     } finally {
       if (token !== undefined) this.#progress.delete(token);
     }
@@ -453,23 +505,31 @@ export class McpClient {
   #end(error: Error | undefined): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#outbound.close(error ? error.message : "the connection was closed");
+    const reason = error ? error.message : "the connection was closed";
+    // A request whose write is still under way fails as unsent if the write fails (the process was already
+    // gone), else as closed: a caller may retry only what the server never got. At most a second is waited.
+    if (this.#writing.size === 0) this.#outbound.close(reason);
+    else void Promise.race([Promise.allSettled([...this.#writing]), Bun.sleep(1000)]).then(() => this.#outbound.close(reason));
     for (const ac of this.#serving.values()) ac.abort();
     this.#serving.clear();
     this.#progress.clear();
     this.#resolveClosed(error);
   }
 
-  /** A send that failed (the process is gone, HTTP refused): its request fails now instead of waiting for its timeout. */
+  /**
+   * A send that failed (the process is gone, HTTP refused): its request fails now instead of waiting for its
+   * time limit, as "closed" and marked unsent (the server never got it, so a retry cannot repeat an effect).
+   */
   #sendFailed(line: string, e: unknown): void {
     let id: unknown;
     try {
-      id = (JSON.parse(line) as { id?: unknown; method?: unknown }).method !== undefined ? (JSON.parse(line) as { id?: unknown }).id : undefined;
+      const m = JSON.parse(line) as { id?: unknown; method?: unknown };
+      id = m.method !== undefined ? m.id : undefined;
     } catch {
       return;
     }
     if (id === undefined) return;
-    this.#outbound.deliver({ id, error: { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) } });
+    this.#outbound.fail(id as RequestId, new OutboundError("closed", `${this.label}: the request could not be sent: ${(e as Error)?.message ?? String(e)}`, undefined, true));
   }
 
   #wrap(method: string, e: unknown, timeoutMs?: number): Error {
@@ -483,8 +543,24 @@ export class McpClient {
       case "cancelled":
         return new OutboundError("cancelled", `${where}: cancelled`);
       default:
-        return new OutboundError(e.code, `${where}: ${e.message.replace(/^[^:]*: /, "")}`);
+        return new OutboundError(e.code, `${where}: ${e.message.replace(/^[^:]*: /, "")}`, e.rpc, e.unsent);
     }
+  }
+
+  /**
+   * A message the transport dropped as too large, known by its first bytes: when it answers a request of
+   * ours, that request fails now (with the limit) instead of waiting for its time limit.
+   */
+  #oversize(head: string, limit: number): void {
+    const m = /^\s*\{(?:(?!"method")[^])*?"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/.exec(head);
+    if (!m || /"method"\s*:/.test(head.slice(0, m.index + m[0].length))) return;
+    let id: unknown;
+    try {
+      id = JSON.parse(m[1]!);
+    } catch {
+      return;
+    }
+    this.#outbound.deliver({ jsonrpc: "2.0", id: id as RequestId, error: { code: ErrorCode.InternalError, message: `the server's answer was over ${limit} bytes and was dropped unread` } } as never);
   }
 
   /** One message from the server. */
@@ -510,11 +586,13 @@ export class McpClient {
 
   /**
    * The request in flight that a server's request or log message belongs to ({@link RequestOptions.onRequest}):
-   * `found` when tied to one; otherwise the requests in flight that could have caused it (oldest first).
+   * `found` when tied to one; otherwise the requests in flight that could have caused it (oldest first), and
+   * `mixed` when those (for a request, with the requests ended in the last {@link LATE_MS}) are made for more than one party
+   * (then it belongs to none of them: it is never guessed).
    */
-  #routeOf(has: "onRequest" | "onLog", params: JsonObject | undefined, relatedId: RequestId | undefined, byToken: boolean): { found?: Route; candidates: Route[] } {
+  #routeOf(has: "onRequest" | "onLog", params: JsonObject | undefined, relatedId: RequestId | undefined, byToken: boolean): { found?: Route; candidates: Route[]; mixed?: boolean } {
     const candidates: Route[] = [];
-    for (const r of this.#routes.values()) if (r[has]) candidates.push(r);
+    for (const r of this.#routes.values()) if (r[has] && (has !== "onLog" || r.listening?.() !== false)) candidates.push(r);
     if (relatedId !== undefined) {
       const r = candidates.find((c) => c.id === relatedId);
       if (r) return { found: r, candidates };
@@ -524,6 +602,13 @@ export class McpClient {
       const r = candidates.find((c) => c.token === token);
       if (r) return { found: r, candidates };
     }
+    const since = performance.now() - LATE_MS;
+    while (this.#recent.length > 0 && this.#recent[0]!.at < since) this.#recent.shift();
+    const parties = new Set(candidates.map((c) => c.party));
+    // An ask may come late from a call that has ended: those count too. A log message goes to the calls in flight
+    // (one client's calls only), so that one client's log messages are not lost for a while after another's call.
+    if (has === "onRequest") for (const e of this.#recent) if (e.onRequest) parties.add(e.party);
+    if (parties.size > 1) return { candidates, mixed: true };
     return candidates.length === 1 ? { found: candidates[0], candidates } : { candidates };
   }
 
@@ -545,8 +630,8 @@ export class McpClient {
     } else if (method === "notifications/tools/list_changed") {
       for (const l of [...this.#toolsChanged]) l();
     } else if (method === "notifications/message" && params) {
-      const { found, candidates } = this.#routeOf("onLog", params, relatedId, false);
-      (found ?? (McpClient.#shared(candidates) ? candidates[0] : undefined))?.onLog!(params);
+      const { found, candidates, mixed } = this.#routeOf("onLog", params, relatedId, false);
+      (found ?? (!mixed && McpClient.#shared(candidates) ? candidates[0] : undefined))?.onLog!(params);
     } else if (method === "notifications/cancelled" && params) {
       this.#serving.get(params.requestId as RequestId)?.abort();
     }
@@ -563,14 +648,17 @@ export class McpClient {
     let line: string;
     let answer: ServerRequestHandler | undefined;
     let untied = 0;
+    let mixed = false;
     if (method !== "ping") {
-      const { found, candidates } = this.#routeOf("onRequest", params, relatedId, true);
-      answer = found?.onRequest ?? McpClient.#shared(candidates)?.onRequest ?? this.#opts.onRequest;
-      if (!found) untied = candidates.length;
+      const r = this.#routeOf("onRequest", params, relatedId, true);
+      mixed = r.mixed === true;
+      answer = r.found?.onRequest ?? (mixed ? undefined : McpClient.#shared(r.candidates)?.onRequest) ?? this.#opts.onRequest;
+      if (!r.found) untied = r.candidates.length;
     }
     if (method === "ping") line = resultLine(id, {});
-    else if (!answer && untied > 1) {
-      line = errorLine(id, new RpcError(ErrorCode.InternalError, `${method} could not be attributed to one of the ${untied} requests in flight to ${this.label} (a server's request over stdio names no request; over Streamable HTTP it rides on its request's stream), so no client was asked`));
+    else if (!answer && (untied > 1 || mixed)) {
+      const among = mixed ? "one client's requests (requests of several clients are in flight or just ended)" : `one of the ${untied} requests in flight`;
+      line = errorLine(id, new RpcError(ErrorCode.InternalError, `${method} could not be attributed to ${among} to ${this.label} (a server's request over stdio names no request; over Streamable HTTP it rides on its request's stream), so no client was asked`));
     } else if (!answer) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     else {
       const ac = new AbortController();

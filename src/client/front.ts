@@ -30,6 +30,12 @@ export function attachUpstreams(registry: Registry, upstreams: Readonly<Record<s
   const { servers, problems } = parseEntries(upstreams);
   for (const p of problems) process.stderr.write(`${logName()}: upstreams: ${p}; left out\n`);
   const gateway = createGateway(servers, { ...opts, reserved: [...registry.tools.keys()] });
+  // A call to a tool no upstream listed says which upstreams are down and why (e.g. sign-in failed):
+  // their tools are not known, so the call may have been meant for one of them.
+  registry.unknownToolNote = () => {
+    const down = gateway.report.filter((r) => r.status === "down" && r.listed.length === 0 && r.error !== undefined);
+    return down.length === 0 ? undefined : down.map((r) => `upstream "${r.server}" is unavailable: ${r.error}`).join("; ");
+  };
   const own = registry.options.instructions;
   let applied = false;
   const applyOnce = (): void => {

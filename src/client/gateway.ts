@@ -181,6 +181,13 @@ class Upstream {
     ]).finally(() => clearTimeout(timer));
   }
 
+  /** A connection found dead before its exit was seen: forgotten now (and closed), so the next call connects again at once. */
+  #drop(client: McpClient): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    void client.close();
+  }
+
   /** The connection ended: unless we ended it, restart after the current delay (doubling on each failure). */
   #lost(client: McpClient, error: Error | undefined): void {
     if (this.client !== client) return;
@@ -207,7 +214,9 @@ class Upstream {
 
   /**
    * Calls a tool; when the connection is lost during the call, retries once on a new connection, but only
-   * for a tool marked `readOnlyHint` or `idempotentHint` (a second run of anything else could repeat its effect).
+   * for a tool marked `readOnlyHint` or `idempotentHint` (a second run of anything else could repeat its effect);
+   * a call that could not be written (the process died between calls: EPIPE) never reached it and is
+   * retried once whatever the tool.
    */
   async call(tool: string, args: JsonObject, opts: CallOptions, retryable: boolean): Promise<CallToolResult> {
     const client = await this.ready();
@@ -215,6 +224,11 @@ class Upstream {
       return await client.callTool(tool, args, opts);
     } catch (e) {
       if (!(e instanceof OutboundError) || e.code !== "closed" || opts.signal?.aborted) throw e;
+      if (e.unsent) {
+        // It never reached the upstream (a dead process seen at the write): any tool is retried once, on a new connection.
+        this.#drop(client);
+        return await (await this.ready()).callTool(tool, args, opts);
+      }
       if (!retryable) {
         throw new OutboundError("closed", `${e.message}; the call was not retried, as ${tool} is not marked readOnlyHint or idempotentHint`);
       }
@@ -250,7 +264,7 @@ export interface Gateway {
    * "prefix"), prompt names like tool names, asks forwarded.
    */
   readonly content: UpstreamContent;
-  /** The upstreams' `instructions`, each under a `## <server>` heading; undefined when none gave any. */
+  /** The upstreams' `instructions`, each under a heading naming its server (`## Instructions of the upstream server "<name>"`), except those of entries with `instructions: false`; undefined when none gave any. */
   readonly instructions: string | undefined;
   /** One entry per configured upstream, in configuration order. */
   readonly report: readonly UpstreamReport[];
@@ -447,7 +461,10 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     },
     content,
     get instructions() {
-      const sections = ups.filter((u) => u.client?.instructions).map((u) => `## ${u.name}\n${u.client!.instructions}`);
+      // Each upstream's text under a heading naming it, so a client (and its model) knows whose words they are.
+      const sections = ups
+        .filter((u) => u.config.instructions !== false && u.client?.instructions)
+        .map((u) => `## Instructions of the upstream server "${u.name}"\n${u.client!.instructions}`);
       return sections.length > 0 ? sections.join("\n\n") : undefined;
     },
     get report() {

@@ -18,7 +18,7 @@ export interface HttpTransportOptions {
   readonly label?: string;
   /** The fetch to use (tests pass a validating one); default the global fetch. */
   readonly fetch?: typeof fetch;
-  /** Largest SSE event or JSON body accepted, in bytes. Default 64 MiB. */
+  /** Largest SSE event or JSON body accepted, in bytes: a larger one is dropped while it is read, and its request fails at once. Default 16 MiB. */
   readonly maxMessageBytes?: number;
 }
 
@@ -46,7 +46,7 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
   const url = new URL(target.url);
   const label = opts.label ?? `${url.origin}${url.pathname}`;
   const doFetch = opts.fetch ?? fetch;
-  const maxBytes = opts.maxMessageBytes ?? 64 * 1024 * 1024;
+  const maxBytes = opts.maxMessageBytes ?? 16 * 1024 * 1024;
   let sink: TransportSink | undefined;
   let sessionId: string | undefined;
   let legacyVersion: string | undefined;
@@ -65,10 +65,11 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
     sink?.line(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `${label}: ${message}` } }));
   };
 
-  /** Delivers a reply body (JSON or SSE); returns whether a response for `id` was among it. */
-  const deliver = async (res: Response, id: RequestId | undefined, signal: AbortSignal): Promise<boolean> => {
+  /** Delivers a reply body (JSON or SSE); returns whether a response for `id` was among it, or "too large" when a message was over the limit. */
+  const deliver = async (res: Response, id: RequestId | undefined, signal: AbortSignal): Promise<boolean | "too large"> => {
     const type = res.headers.get("content-type") ?? "";
     let answered = false;
+    let tooLarge = false;
     const one = (text: string) => {
       if (id !== undefined && !answered && responseId(text) === id) answered = true;
       // On a POST's stream, the server's requests are those of our request `id` (the SDKs' relatedRequestId).
@@ -79,21 +80,26 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
         onEvent: (ev) => {
           if (ev.data.trim() !== "") one(ev.data);
         },
+        onError: (e) => {
+          if (e.type === "max-buffer-size-exceeded") tooLarge = true;
+        },
+        // An event is never held whole past the limit: the parser stops at it.
         maxBufferSize: maxBytes,
-      } as Parameters<typeof createParser>[0]);
+      });
       const dec = new TextDecoder();
       try {
         for await (const chunk of res.body) {
-          if (signal.aborted) break;
+          if (signal.aborted || tooLarge) break;
           parser.feed(dec.decode(chunk, { stream: true }));
         }
       } catch {
         // the stream broke or was aborted; a missing response is reported by the caller
       }
-      return answered;
+      if (tooLarge) void res.body.cancel().catch(() => {});
+      return tooLarge && !answered ? "too large" : answered;
     }
-    const text = await res.text();
-    if (text.length > maxBytes) return false;
+    const text = await cappedText(res, maxBytes);
+    if (text === undefined) return "too large";
     if (text.trim() !== "") one(text.trim());
     return answered;
   };
@@ -154,15 +160,24 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       if (sid !== null && msg.method === "initialize") sessionId = sid;
       if (!isRequest) {
         await res.body?.cancel().catch(() => {});
-        if (!res.ok && res.status !== 202) throw new Error(`${label}: HTTP ${res.status} for ${msg.method ?? "a response"}`);
+        if (!res.ok && res.status !== 202) throw new Error(`${label}: ${refusal(res)} for ${msg.method ?? "a response"}`);
         if (msg.method === "notifications/initialized") openGetStream();
         return;
       }
       const id = msg.id!;
+      if (!res.ok && !(res.headers.get("content-type") ?? "").includes("application/json")) {
+        // An HTTP refusal without a JSON-RPC body (401 sign-in, 403, 404, 5xx): the request fails saying so;
+        // its text is never taken for a message.
+        open.delete(id);
+        await res.body?.cancel().catch(() => {});
+        fail(id, refusal(res));
+        return;
+      }
       void (async () => {
         try {
           const ok = await deliver(res, id, ac.signal);
-          if (!ok && !ac.signal.aborted) fail(id, res.ok ? "the server ended the reply without a response" : `HTTP ${res.status} ${res.statusText}`.trim());
+          if (ok === "too large") fail(id, `the server's answer was over ${maxBytes} bytes and was dropped unread`);
+          else if (!ok && !ac.signal.aborted) fail(id, res.ok ? "the server ended the reply without a response" : `HTTP ${res.status} ${res.statusText}`.trim());
         } finally {
           open.delete(id);
         }
@@ -183,6 +198,41 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       sink?.closed(undefined);
     },
   };
+}
+
+/**
+ * Why the server refused a request at the HTTP level, in words: 401 and 403 say that signing in failed.
+ * @param res - the response (not ok).
+ */
+function refusal(res: Response): string {
+  const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
+  if (res.status === 401) return `sign-in failed: the server answered ${status} (it did not accept the credentials sent; check the token or Authorization header)`;
+  if (res.status === 403) return `sign-in failed: the server answered ${status} (the credentials sent are not allowed this)`;
+  return status;
+}
+
+/**
+ * A body as text, read no further than `max` bytes: undefined (and the rest of the body cancelled) when it is
+ * longer, so a body over the limit is never held whole.
+ */
+async function cappedText(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return "";
+  const declared = Number(res.headers.get("content-length") ?? NaN);
+  if (declared > max) {
+    await res.body.cancel().catch(() => {});
+    return undefined;
+  }
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await res.body.cancel().catch(() => {});
+      return undefined;
+    }
+    parts.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(parts));
 }
 
 /** The id of a JSON-RPC response in `text`, or undefined when it is not a response. */

@@ -7,6 +7,7 @@ import { prepareForward } from "../ask/forward.ts";
 import type { PreparedAsk } from "../ask/requests.ts";
 import { OutboundError } from "../server/outbound.ts";
 import type { JsonObject, ServerRequestHandler, UnattributedAsks } from "./client.ts";
+import type { LoggingLevel } from "../protocol/logging.ts";
 
 /** What the relay needs of the request being served (the server's RequestContext has it). */
 export interface RelayContext {
@@ -21,6 +22,8 @@ export interface RelayContext {
   readonly protocolVersion?: string;
   /** The request's JSON-RPC id. */
   readonly requestId?: string | number;
+  /** Sends a log message to the client of this request (filtered by the level it asked for). */
+  log?(level: LoggingLevel, data: unknown, logger?: string): void;
   /** The connection the request came on (legacy: the client's session): where an ask no call can claim goes. */
   readonly connection?: {
     readonly outbound: { request(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; timeoutMs?: number; relatedId?: string | number }): Promise<unknown> };
@@ -28,11 +31,22 @@ export interface RelayContext {
   };
 }
 
-/** How a relayed upstream request starts: with the handler of its own asks, its signal, and where its untied asks go. */
-export type RelayRun<T> = (onRequest: ServerRequestHandler, signal: AbortSignal, unattributed: UnattributedAsks | undefined) => Promise<T>;
+/**
+ * How a relayed upstream request starts: with the handler of its own asks, its signal, where its untied asks
+ * go, and `current()`: the request being served now (a 2026-07-28 call's current round), undefined while the
+ * call waits between rounds with no client to hear it (its log messages then have nowhere to go).
+ */
+export type RelayRun<T> = (onRequest: ServerRequestHandler, signal: AbortSignal, unattributed: UnattributedAsks | undefined, current: () => RelayContext | undefined) => Promise<T>;
 
 /** The most upstream calls parked between rounds at once (memory stays bounded). */
 export const MAX_PARKED = 256;
+
+/**
+ * A parked call whose client has not come back with the input asked for within the server's `askTimeoutMs`
+ * (this long when it has none) is abandoned: the upstream call is cancelled, and a later retry runs it again
+ * with its earlier answers replayed, ms.
+ */
+export const ABANDONED_MS = 60_000;
 
 /** An ask that failed in front, as the error the upstream gets: a capability the client lacks is -32601 (what a client without it answers). */
 export function upstreamError(method: string, e: unknown): RpcError {
@@ -104,6 +118,8 @@ class Parked<T> {
   readonly ac = new AbortController();
   readonly done: Promise<{ readonly value: T }>;
   #waiters: (() => void)[] = [];
+  /** The round being served now; undefined between rounds. */
+  #current: RelayContext | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -115,7 +131,7 @@ class Parked<T> {
         this.asks.push({ method, params, key: o.key, settled: false, resolve, reject });
         for (const w of this.#waiters.splice(0)) w();
       });
-    this.done = run(onRequest, this.ac.signal, undefined).then((value) => ({ value }));
+    this.done = run(onRequest, this.ac.signal, undefined, () => this.#current).then((value) => ({ value }));
     this.done.catch(() => {});
   }
 
@@ -138,9 +154,13 @@ class Parked<T> {
    */
   async serve(ctx: RelayContext): Promise<T> {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.drop(new Error("the client did not come back with the input asked for")), STATE_TTL_MS);
+    // The client has as long to come back with the input as an ask has to be answered (askTimeoutMs).
+    const limit = ctx.connection?.registry.options.askTimeoutMs || ABANDONED_MS;
+    this.#timer = setTimeout(() => this.drop(new Error("the client did not come back with the input asked for")), Math.min(limit, STATE_TTL_MS));
     this.#timer.unref?.();
+    this.#current = ctx;
     ctx.signal.addEventListener("abort", () => {
+      if (this.#current === ctx) this.#current = undefined;
       if (!(ctx.signal.reason instanceof RoundEnded)) this.drop(ctx.signal.reason);
     }, { once: true });
     const settle = (a: Ask, ok: boolean, value: unknown) => {
@@ -179,7 +199,8 @@ const PARKED = new Map<string, Parked<unknown>>();
  * front. Legacy client, or none: each ask is forwarded as it arrives and answered. 2026-07-28 client: the
  * first ask ends the round with `input_required`; the upstream call stays parked (by the round's call id,
  * at most {@link MAX_PARKED}, at most 10 minutes) and the client's retry resumes it with the answer, so
- * the upstream call runs once whatever the number of rounds.
+ * the upstream call runs once whatever the number of rounds. A parked call is abandoned after the
+ * server's `askTimeoutMs` without its client ({@link ABANDONED_MS}).
  * @param ctx - the request being served.
  * An ask the upstream client cannot tie to this request (several in flight on one stdio upstream) goes
  * to a legacy client as a plain request ({@link plainAsks}); a 2026-07-28 client never gets it.
@@ -188,11 +209,11 @@ const PARKED = new Map<string, Parked<unknown>>();
  */
 export function relay<T>(ctx: RelayContext, run: RelayRun<T>): Promise<T> {
   const id = ctx.callId;
-  if (id === undefined || !ctx.forward) return run(direct(ctx), ctx.signal, plainAsks(ctx));
+  if (id === undefined || !ctx.forward) return run(direct(ctx), ctx.signal, plainAsks(ctx), () => ctx);
   let parked = PARKED.get(id) as Parked<T> | undefined;
   if (!parked) {
     // Too many waiting: this call is not parked; a retry runs it again, its earlier answers replayed in order.
-    if (PARKED.size >= MAX_PARKED) return run(direct(ctx), ctx.signal, undefined);
+    if (PARKED.size >= MAX_PARKED) return run(direct(ctx), ctx.signal, undefined, () => ctx);
     parked = new Parked(id, run);
     PARKED.set(id, parked as Parked<unknown>);
   }

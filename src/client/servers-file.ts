@@ -27,6 +27,8 @@ export interface UpstreamConfig {
    * upstream that is costly to start and seldom needed; its `instructions` then miss the handshake).
    */
   readonly start?: "eager" | "lazy";
+  /** False: its `instructions` are left out of the proxy's own (default true: included under a heading naming it). */
+  readonly instructions?: boolean;
 }
 
 /** A mistake in an upstream entry; the message names the file, the server and the key. */
@@ -147,6 +149,10 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
     const n = raw[k];
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2_147_483_647) throw new ServersFileError(`"${name}".${k} must be an integer number of milliseconds 0-2147483647`);
     out[k] = n;
+  }
+  if (raw.instructions !== undefined) {
+    if (typeof raw.instructions !== "boolean") throw new ServersFileError(`"${name}".instructions must be true or false`);
+    out.instructions = raw.instructions;
   }
   if (raw.start !== undefined) {
     if (raw.start !== "eager" && raw.start !== "lazy") throw new ServersFileError(`"${name}".start must be "eager" or "lazy"; got ${JSON.stringify(raw.start)}`);

@@ -4,6 +4,9 @@ import { readLines } from "../transport/line-reader.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 import { logName } from "../runtime/log-name.ts";
 
+/** The largest message taken from a server by default, bytes (a result over it could not be sent on: maxResultBytes). */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 /** Children running now: whatever way this process ends, each gets SIGTERM (an `exit` handler must be synchronous). */
 const running = new Set<Subprocess>();
 let exitHook = false;
@@ -38,7 +41,11 @@ export interface StdioOptions {
   readonly stderr?: StderrMode;
   /** More variable names the child inherits from our environment, besides {@link INHERITED_ENV}. */
   readonly inheritEnv?: readonly string[];
-  /** Longest line accepted from the server, in bytes; longer ones are dropped with a note on stderr. Default 64 MiB. */
+  /**
+   * Longest line accepted from the server, in bytes: a longer one is dropped while it is read (never held
+   * whole), with a note on stderr, and the request it answered fails at once. Default 16 MiB, the limit of
+   * a result this server would send on (maxResultBytes).
+   */
   readonly maxLineBytes?: number;
   /** How long close() waits for the child to exit after stdin closes, and again after SIGTERM, in ms. Default 2000. */
   readonly exitGraceMs?: number;
@@ -82,7 +89,7 @@ export function childEnv(env: Readonly<Record<string, string>> | undefined, inhe
  */
 export function stdioTransport(target: StdioTarget, opts: StdioOptions = {}): ClientTransport {
   const label = opts.label ?? target.command.split(/[\\/]/).pop() ?? target.command;
-  const maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+  const maxLine = opts.maxLineBytes ?? MAX_MESSAGE_BYTES;
   const grace = opts.exitGraceMs ?? 2000;
   let proc: Subprocess<"pipe", "pipe", "pipe"> | undefined;
   let closing = false;
@@ -104,10 +111,16 @@ export function stdioTransport(target: StdioTarget, opts: StdioOptions = {}): Cl
       }
       const p = proc;
       track(p);
-      const out = readLines(p.stdout, maxLine, (l) => {
-        if (typeof l === "string") sink.line(l);
-        else process.stderr.write(`${logName()}: [${label}] dropped a line over ${maxLine} bytes from the server\n`);
-      }).catch(() => {});
+      const out = readLines(
+        p.stdout,
+        maxLine,
+        (l) => {
+          if (typeof l === "string") sink.line(l);
+          else process.stderr.write(`${logName()}: [${label}] dropped a line over ${maxLine} bytes from the server\n`);
+        },
+        undefined,
+        (head) => sink.oversize?.(new TextDecoder().decode(head), maxLine),
+      ).catch(() => {});
       const err = pipeStderr(p.stderr, label, opts.stderr ?? "prefix");
       void Promise.all([p.exited, out, err]).then(([code]) => {
         const how = p.signalCode ? `was ended by ${p.signalCode}` : `exited with code ${code}`;
@@ -116,8 +129,17 @@ export function stdioTransport(target: StdioTarget, opts: StdioOptions = {}): Cl
     },
     async send(line: string): Promise<void> {
       if (!proc || closing || proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${label}: the server process is not running`);
-      proc.stdin.write(line + "\n");
-      await proc.stdin.flush();
+      try {
+        const wrote: unknown = await proc.stdin.write(line + "\n");
+        const flushed: unknown = await proc.stdin.flush();
+        // Bun 1.4.4: once it has seen the pipe break, a write returns true and flush() undefined, and the line is lost.
+        if (wrote === true || flushed === undefined) throw new Error("EPIPE: broken pipe");
+      } catch (e) {
+        // EPIPE: the process is gone (or closed its stdin) though its exit is not seen yet; it is ended now,
+        // so its death is known at once (the connection closes and can be made again), not at a later exit.
+        proc.kill("SIGKILL");
+        throw new Error(`${label}: the server process is not running (${(e as Error)?.message ?? e})`);
+      }
     },
     close(): Promise<void> {
       return (closedPromise ??= (async () => {

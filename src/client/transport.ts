@@ -9,6 +9,11 @@ export interface TransportSink {
    * cannot tell (stdio, the HTTP GET stream).
    */
   line(text: string, relatedId?: RequestId): void;
+  /**
+   * A message over the transport's size limit was dropped unread (it was never buffered whole); `head` is
+   * its first bytes as text, so the client can fail the request it answered at once.
+   */
+  oversize?(head: string, limit: number): void;
   /** The transport is gone for good (process exited, stream ended, close() called); `error` says why when it was not close(). */
   closed(error: Error | undefined): void;
 }

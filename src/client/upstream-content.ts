@@ -143,7 +143,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       let r: JsonObject;
       try {
         const client = await to.u.connect();
-        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.readResource(to.uri, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject }));
+        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.readResource(to.uri, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject, party: (ctx as RelayContext).connection }));
       } catch (e) {
         throw wireError(e);
       }
@@ -158,7 +158,7 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       let r: JsonObject;
       try {
         const client = await byName.get(to.server)!.connect();
-        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.getPrompt(to.name, args as Record<string, string>, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject }));
+        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.getPrompt(to.name, args as Record<string, string>, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject, party: (ctx as RelayContext).connection }));
       } catch (e) {
         throw wireError(e);
       }

@@ -63,7 +63,7 @@ function viewOnly(meta: Record<string, unknown> | undefined): { app: string; vis
 
 /**
  * One upstream tool as an mcpbin tool: its definition differs only in `name` (title, description,
- * input and output schemas verbatim, annotations, icons, `_meta` kept), and its calls go to `call` with
+ * input and output schemas verbatim, annotations, icons, `_meta` kept; `execution` as this server can run it), and its calls go to `call` with
  * the caller's signal (cancellation reaches the upstream as `notifications/cancelled` with the upstream's
  * id) and progress (a token of ours upstream; the client's own token on the way back). The result comes
  * back as the upstream sent it, projected onto the client's version; the upstream's serverInfo `_meta`
@@ -103,7 +103,7 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
         // Running as a task here, on an upstream that takes tasks: a task there too, cancelled with ours.
         if (upstream?.supported) r = (await upstreamTask(upstream, upstreamName, args as JsonObject, ctx)) as CallToolResult;
         else
-        r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed) =>
+        r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed, current) =>
           call(upstreamName, args as JsonObject, {
             signal,
             unattributed,
@@ -114,8 +114,13 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
             timeoutMs,
             onRequest,
             capabilities: (ctx as unknown as RelayContext).clientCapabilities as JsonObject | undefined,
-            // Its log messages reach our client when it asked for their level (ctx.log filters).
-            onLog: (p) => ctx.log(p.level as LoggingLevel, p.data, typeof p.logger === "string" ? p.logger : undefined),
+            // Made for the client session in front: an ask or log message not tied to this call goes to it only
+            // when no other session's call could have caused it.
+            party: (ctx as unknown as RelayContext).connection,
+            // Its log messages reach the client of the round being served, when it asked for their level (ctx.log
+            // filters); between rounds there is no one to hear them, and the call takes none of another call's.
+            onLog: (p) => current()?.log?.(p.level as LoggingLevel, p.data, typeof p.logger === "string" ? p.logger : undefined),
+            listening: () => current() !== undefined,
             meta: { [META_KEYS.logLevel]: "debug" },
           }),
         );

@@ -137,6 +137,8 @@ export interface ServerState extends ServerHandle {
   readonly middleware: Chain | undefined;
   /** Whether `initialize` advertises `tools.listChanged`. */
   listChanged: boolean;
+  /** Why a tool of a name may be missing (added to `Unknown tool`), when the server knows. */
+  readonly unknownToolNote?: (name: string) => string | undefined;
   /** Its resources, resource templates and prompts. */
   readonly content: Catalog;
   /** The MCP Apps it serves, by URI. */

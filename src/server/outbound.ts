@@ -20,11 +20,13 @@ export class OutboundError extends Error {
    * @param code - what happened.
    * @param message - one sentence.
    * @param rpc - the peer's JSON-RPC error, when `code` is "rpc".
+   * @param unsent - true when the request never left (the write failed): the peer cannot have acted on it.
    */
   constructor(
     readonly code: OutboundErrorCode,
     message: string,
     readonly rpc?: { readonly code: number; readonly message: string; readonly data?: unknown },
+    readonly unsent = false,
   ) {
     super(message);
     this.name = "OutboundError";
@@ -131,6 +133,18 @@ export class Outbound {
     } else {
       p.resolve(response.result);
     }
+    return true;
+  }
+
+  /**
+   * Rejects one pending request with `error` (e.g. its line could not be written); nothing is sent.
+   * @returns false when no such request is pending.
+   */
+  fail(id: RequestId, error: OutboundError): boolean {
+    const p = typeof id === "string" ? this.#pending.get(id) : undefined;
+    if (!p) return false;
+    this.#settle(id as string, p);
+    p.reject(error);
     return true;
   }
 

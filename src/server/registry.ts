@@ -28,6 +28,11 @@ export class Registry implements ServerState {
   readonly middleware: Chain | undefined;
   /** Whether `initialize` advertises `tools.listChanged`: the `listChanged` option, or once the tool set changed. */
   listChanged: boolean;
+  /**
+   * Why a tool of this name may be missing, added to the `Unknown tool` error (e.g. a proxy's upstream that
+   * could not be reached or signed in to, whose tools are not known): undefined when nothing is missing.
+   */
+  unknownToolNote: ((name: string) => string | undefined) | undefined = undefined;
   readonly #disabled = new Map<string, Tool>();
   /** Legacy sessions told `listChanged` (weakly held: a closed session is not kept alive by this). */
   readonly #watchers = new Set<WeakRef<Connection>>();

@@ -67,6 +67,10 @@ export const HTTP_KEYS: Record<string, OptionKey> = {
   requestTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
   sessionIdleMs: opt(() => intMs(), `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}`),
   maxSessions: opt(() => count(), "an integer ≥ 1"),
+  maxSessionsPerClient: opt(() => count(), "an integer ≥ 1"),
+  bodyTimeoutMs: opt(() => v.pipe(intMs(), v.minValue(1)), `an integer number of milliseconds from 1 to ${MAX_TIMER_MS}`),
+  writeTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
+  maxUnsentBytes: opt(() => count(), "an integer number of bytes ≥ 1"),
   accessLog: opt(() => v.boolean(), "true or false"),
   redis: opt(() => v.pipe(v.string(), v.regex(/^rediss?:\/\/\S+$/)), 'a Redis URL, "redis://host:port" or "rediss://…" (prefer the MCPBIN_REDIS_URL environment variable)'),
   retryMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (the SSE retry of legacy streams)`),
@@ -109,6 +113,7 @@ export const UPSTREAM_KEYS: Record<string, OptionKey> = {
   startTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (how long its handshake may take before it is left out until it answers)`),
   timeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call)`),
   inheritEnv: opt(() => v.array(text()), "an array of variable names the child inherits from our environment"),
+  instructions: opt(() => v.boolean(), "true or false (false: its instructions are left out of ours)"),
 };
 
 /** The `upstreams` option and its naming strategy (src/client/gateway.ts). */

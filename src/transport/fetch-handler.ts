@@ -11,7 +11,9 @@ import { HttpGuard } from "./http-guard.ts";
 import { isLoopback, type ResolvedHttpOptions } from "./http-options.ts";
 import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse } from "./http-reply.ts";
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
-import { LegacySessions, type LegacySession } from "./http-sessions.ts";
+import { clientOf, LegacySessions, type LegacySession } from "./http-sessions.ts";
+import { UnreadAnswers } from "./http-unread.ts";
+import { BODY_TIMEOUT, readBody } from "./http-body.ts";
 import { logName as ownName } from "../runtime/log-name.ts";
 import { isChangeLine, MemoryFeed } from "./change-feed.ts";
 import { feedChanges } from "./feed-sources.ts";
@@ -22,6 +24,8 @@ import { scaleOut } from "./scale-out.ts";
 /** What the handler may ask of the server that received the request (Bun's `Server`): lifting its idle timeout for a long call. */
 export interface TimeoutControl {
   timeout(req: Request, seconds: number): void;
+  /** The peer's address (the per-client session quota). */
+  requestIP?(req: Request): { readonly address: string } | null;
 }
 
 /** Per-request bookkeeping: one access-log line and in-flight accounting, exactly once. */
@@ -83,8 +87,10 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     o.maxSessions,
     (sid, line) => void (isChangeLine(line) || feed.append({ topic: "session", sid, line })),
     (sid) => streams.endSession(sid),
+    o.maxSessionsPerClient,
   );
   const modernActive = new Set<Session>();
+  const unread = new UnreadAnswers(o.writeTimeoutMs, o.maxUnsentBytes);
   // A legacy session belongs to the OAuth caller that opened it: another subject's token cannot use its id.
   const owners = new WeakMap<LegacySession, string>();
   const mine = (s: LegacySession | undefined, caller: AuthInfo | undefined) => (s !== undefined && (owners.get(s) ?? "") === ownerOf(caller) ? s : undefined);
@@ -214,9 +220,13 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     srv?.timeout(req, 0);
     let text: string;
     try {
-      text = await withDeadline(req.text(), deadline);
+      text = await readBody(req, Math.min(deadline, Date.now() + o.bodyTimeoutMs));
     } catch (e) {
-      if (e === TIMEOUT) return fail(408, null, ErrorCode.InvalidRequest, "Request Timeout: the body did not arrive in time");
+      if (e === BODY_TIMEOUT) {
+        // The rest of a slow body may still come: the connection is closed, not kept for the next request.
+        headers.set("connection", "close");
+        return fail(408, null, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${Math.min(o.bodyTimeoutMs, o.requestTimeoutMs || Infinity)} ms (http.bodyTimeoutMs)`);
+      }
       return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
     }
     if (text.length > o.maxBodyBytes / 4 && Buffer.byteLength(text) > o.maxBodyBytes) {
@@ -252,20 +262,31 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       finish(x, path, stepUp.status);
       return stepUp;
     }
-    const meta = metaOf(msg.params);
-    // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
-    if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
-    if (msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
-      // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
-      if (msg.id !== undefined) return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
-      // A notification needs no claim (2026-07-28 Streamable HTTP: only requests carry one); the header
-      // identifies it. Without a session it has nothing to act on, as in modern(): accepted, 202.
-      if (sid === null) {
-        finish(x, path, 202);
-        return new Response(null, { status: 202, headers });
-      }
+    // While unread answers (those being produced included) would hold more than http.maxUnsentBytes, no new request starts.
+    const leave = msg.id !== undefined ? await unread.enter() : undefined;
+    try {
+      return await dispatch(msg);
+    } finally {
+      leave?.();
     }
-    return legacy(msg, sid);
+
+    /** The message to its era: 2026-07-28 when it carries the claim, else a legacy session's. */
+    function dispatch(msg: Message): Promise<Response> | Response {
+      const meta = metaOf(msg.params);
+      // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
+      if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
+      if (msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
+        // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
+        if (msg.id !== undefined) return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
+        // A notification needs no claim (2026-07-28 Streamable HTTP: only requests carry one); the header
+        // identifies it. Without a session it has nothing to act on, as in modern(): accepted, 202.
+        if (sid === null) {
+          finish(x, path, 202);
+          return new Response(null, { status: 202, headers });
+        }
+      }
+      return legacy(msg, sid);
+    }
 
     /** What the pipeline's handlers may read of this HTTP request. */
     function extrasOf(sessionId: string | undefined): RequestExtras {
@@ -306,7 +327,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     function legacy(msg: Message, sid: string | null): Promise<Response> | Response {
       const id = msg.id ?? null;
       if (msg.method === "initialize" && msg.id !== undefined) {
-        const s = sessions.create();
+        const s = sessions.create(undefined, clientOf(req, srv?.requestIP?.(req)?.address, o.token, caller?.subject === undefined ? undefined : ownerOf(caller)));
         owners.set(s, ownerOf(caller));
         const line = s.session.handleMessage(msg, extrasOf(undefined)) as string;
         if (errorCodeOf(line) === undefined) {
@@ -360,6 +381,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         notes,
         abort: onAbort,
         ...(s && id !== undefined ? { resumable: () => (recorder = streamEvents.open(s.id)), retryMs: o.retryMs } : {}),
+        unread: { answers: unread, what: id === undefined ? x.mcpMethod : `${x.mcpMethod} (id ${JSON.stringify(id)})` },
         done(status) {
           if (timer) clearTimeout(timer);
           req.signal.removeEventListener("abort", onAbort);
@@ -406,17 +428,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   };
 }
 
-const TIMEOUT = Symbol("timeout");
-
 /** Legacy methods that change what a session holds (shared sessions are written after them). */
 const STATEFUL = new Set(["resources/subscribe", "resources/unsubscribe", "logging/setLevel"]);
-
-function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
-  if (deadline === Infinity) return p;
-  let timer: ReturnType<typeof setTimeout>;
-  const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(TIMEOUT), Math.max(0, deadline - Date.now()))));
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
 
 /** Who owns a legacy session: the OAuth issuer and subject, else anyone the transport admitted. */
 function ownerOf(caller: AuthInfo | undefined): string {

@@ -35,6 +35,19 @@ export interface HttpOptions {
   readonly sessionIdleMs?: number;
   /** Legacy sessions kept at most; the least recently used idle one is dropped for a new one. Default 1000. */
   readonly maxSessions?: number;
+  /**
+   * Legacy sessions one client may hold (a client is its OAuth subject, its own bearer token, or its address when
+   * it sends none or the shared `token`); its own least recently used idle one is dropped for its next. Default
+   * `maxSessions`. Whatever the quota, a full table gives up a session of the client holding the most, so one
+   * client's flood never pushes out another's idle session.
+   */
+  readonly maxSessionsPerClient?: number;
+  /** Time limit for receiving a request's body, ms; a body slower than this gets 408 and the connection is closed. Default 10000. */
+  readonly bodyTimeoutMs?: number;
+  /** An answer whose client takes none of its bytes for this long is dropped (connection closed, its call cancelled), ms. Default 30000; 0 = none. */
+  readonly writeTimeoutMs?: number;
+  /** Bytes that answers not yet taken by their clients may hold together; past it the longest-stalled are dropped first. Default 64 MiB. */
+  readonly maxUnsentBytes?: number;
   /** One line per request on stderr (method, MCP method, status, duration). Default true. */
   readonly accessLog?: boolean;
   /**
@@ -65,6 +78,10 @@ export interface ResolvedHttpOptions {
   readonly requestTimeoutMs: number;
   readonly sessionIdleMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  readonly bodyTimeoutMs: number;
+  readonly writeTimeoutMs: number;
+  readonly maxUnsentBytes: number;
   readonly accessLog: boolean;
   readonly redis: string | undefined;
   readonly retryMs: number;
@@ -85,6 +102,9 @@ export const HTTP_DEFAULTS = {
   keepAliveMs: 15_000,
   eventsPerStream: 1000,
   eventsTotal: 10_000,
+  bodyTimeoutMs: 10_000,
+  writeTimeoutMs: 30_000,
+  maxUnsentBytes: 64 * 1024 * 1024,
 } as const;
 
 /** A bad `--http` value or `http` option: says what to change. */
@@ -180,6 +200,10 @@ export function resolveHttp(
     requestTimeoutMs: o.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs,
     sessionIdleMs: o.sessionIdleMs ?? HTTP_DEFAULTS.sessionIdleMs,
     maxSessions: o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    maxSessionsPerClient: o.maxSessionsPerClient ?? o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    bodyTimeoutMs: o.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
+    writeTimeoutMs: o.writeTimeoutMs ?? HTTP_DEFAULTS.writeTimeoutMs,
+    maxUnsentBytes: o.maxUnsentBytes ?? HTTP_DEFAULTS.maxUnsentBytes,
     accessLog: o.accessLog ?? true,
     redis: env.MCPBIN_REDIS_URL || o.redis || undefined,
     retryMs: o.retryMs ?? HTTP_DEFAULTS.retryMs,

@@ -3,6 +3,7 @@ import { wellFormedLine } from "../protocol/well-formed.ts";
 import { ErrorCode, errorLine, RpcError, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
 import type { Sink } from "./http-sessions.ts";
 import type { StreamRecorder } from "./stream-events.ts";
+import type { UnreadAnswers } from "./http-unread.ts";
 
 const JSON_TYPE = "application/json";
 const SSE_TYPE = "text/event-stream";
@@ -13,12 +14,14 @@ const encoder = new TextEncoder();
  * @param body - one serialized JSON-RPC message.
  * @param status - the HTTP status.
  * @param headers - headers to send with it (CORS, Mcp-Session-Id); `content-type` is set here.
+ * @param unread - where a large body's unread bytes are watched (write deadline, overall bound), and its name there.
  * @returns the response.
  */
-export function jsonResponse(body: string, status: number, headers?: Headers): Response {
+export function jsonResponse(body: string, status: number, headers?: Headers, unread?: { readonly answers: UnreadAnswers; readonly what: string }): Response {
   const h = headers ?? new Headers();
   h.set("content-type", JSON_TYPE);
-  return new Response(wellFormedLine(body), { status, headers: h });
+  const text = wellFormedLine(body);
+  return new Response(unread ? unread.answers.body(text, unread.what) : text, { status, headers: h });
 }
 
 /**
@@ -155,6 +158,8 @@ export interface AnswerContext {
   readonly resumable?: () => StreamRecorder;
   /** The SSE `retry` sent first on a resumable stream, ms. */
   readonly retryMs?: number;
+  /** Where answers the client does not read are watched (write deadline, overall bound), and this one's name there (method and id). */
+  readonly unread?: { readonly answers: UnreadAnswers; readonly what: string };
 }
 
 /**
@@ -186,14 +191,33 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
   // is held instead of queued, and a later one replaces it (latest wins; progress is one token per
   // request); the held one goes out when the client reads again, and always before the result.
   let held: string | undefined;
+  let watch: { level(queued: number): void; done(): void } | undefined;
+  const level = (controller: ReadableStreamDefaultController<Uint8Array>) => watch?.level(Math.max(0, SSE_HIGH_WATER - (controller.desiredSize ?? SSE_HIGH_WATER)));
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        // A client that takes nothing for the write deadline loses its stream, and its call is cancelled; a
+        // resumable (legacy session) stream's call goes on, its events kept for a resumption, as on a disconnect.
+        watch = c.unread?.answers.watch(c.unread.what, () => {
+          closed = true;
+          try {
+            controller.error(new Error("dropped"));
+          } catch {}
+          if (rec) {
+            if (held !== undefined) rec.record(held);
+            held = undefined;
+            rec.detach();
+            return;
+          }
+          held = undefined;
+          c.abort();
+        });
         const enqueue = (line: string) => {
           const id = rec?.record(line);
           if (closed) return;
           try {
             controller.enqueue(sseEvent(line, id));
+            level(controller);
           } catch {
             closed = true;
           }
@@ -218,22 +242,26 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
               controller.close();
             } catch {}
           }
+          watch?.done();
           c.done(200);
         });
       },
       pull(controller) {
+        level(controller);
         if (held === undefined || closed) return;
         const line = held;
         held = undefined;
         const id = rec?.record(line);
         try {
           controller.enqueue(sseEvent(line, id));
+          level(controller);
         } catch {
           closed = true;
         }
       },
       cancel() {
         closed = true;
+        watch?.done();
         if (rec) {
           // Disconnection is not cancellation (MCP 2025-11-25 basic/transports): the call goes on, its events are kept.
           if (held !== undefined) rec.record(held);
@@ -265,5 +293,5 @@ function finishJson(line: string, c: AnswerContext): Response {
   c.notes.drop();
   const status = statusFor(line, c.modern);
   c.done(status);
-  return jsonResponse(line, status, c.headers);
+  return jsonResponse(line, status, c.headers, c.unread);
 }

@@ -9,6 +9,8 @@ export type Sink = (line: string) => void;
 /** One legacy session: its dispatcher state and the notification sinks of its in-flight requests. */
 export interface LegacySession {
   readonly id: string;
+  /** The client that made it ({@link clientOf}): whose quota it counts against. */
+  readonly owner: string;
   readonly session: Session;
   /** Sinks by request id; progress for a request goes to that request's HTTP response. */
   readonly sinks: Map<RequestId, Sink>;
@@ -37,8 +39,32 @@ export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>, u
 }
 
 /**
+ * Who a request comes from, for the session quota: its verified OAuth subject (`http.auth`), else its bearer
+ * token when it sends one of its own, else the address it connects from (also when the token is the server's
+ * one shared `http.token`). A token is kept as a digest, never as sent.
+ * @param req - the request.
+ * @param address - the peer's address, when the server knows it.
+ * @param sharedToken - the server's `http.token`, which names no one client.
+ * @param subject - the verified OAuth caller (issuer and subject), when there is one.
+ * @returns a key such as `token:…` or `address:127.0.0.1`.
+ */
+export function clientOf(req: Request, address: string | undefined, sharedToken: string | undefined, subject?: string): string {
+  if (subject !== undefined) return `subject:${subject}`;
+  const a = req.headers.get("authorization");
+  const token = a !== null && /^bearer /i.test(a) ? a.slice(7).trim() : "";
+  if (token !== "" && token !== sharedToken) return `token:${new Bun.CryptoHasher("sha256").update(token).digest("hex")}`;
+  return address === undefined ? UNKNOWN : `address:${address}`;
+}
+
+/** The owner of a session whose client the server cannot tell (no token of its own, no address). */
+const UNKNOWN = "address:unknown";
+
+/**
  * The table of legacy sessions (MCP 2025-03-26+ basic/transports, session management): ids are
- * random UUIDs issued at `initialize`; an idle session expires after `idleMs`; at most `max` are kept.
+ * random UUIDs issued at `initialize`; an idle session expires after `idleMs`; at most `max` are kept,
+ * and at most `perClient` per client ({@link clientOf}): a client at its quota loses its own least
+ * recently used idle session for a new one, and a full table gives up an idle session of the client that
+ * holds the most, so a flood from one client never pushes out another's.
  */
 export class LegacySessions {
   readonly #byId = new Map<string, LegacySession>();
@@ -57,6 +83,7 @@ export class LegacySessions {
     readonly max: number,
     readonly unrelated?: Unrelated,
     readonly ended?: (sid: string) => void,
+    readonly perClient: number = max,
   ) {
     if (idleMs > 0) {
       this.#timer = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
@@ -78,22 +105,32 @@ export class LegacySessions {
    * A new session, not yet in the table (it is added by {@link add} once `initialize` succeeds).
    * @param given - the id of a session another replica created (shared sessions); absent: a new random one.
    */
-  create(given?: string): LegacySession {
+  create(given?: string, owner = UNKNOWN): LegacySession {
     const sinks = new Map<RequestId, Sink>();
     const id = given ?? crypto.randomUUID();
     const u = this.unrelated;
-    return { id, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: Date.now() };
+    return { id, owner, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: Date.now() };
   }
 
   /**
-   * Adds an initialized session, first dropping the least recently used idle one when full.
-   * @returns false when the table is full of busy sessions (the caller answers 503).
+   * Adds an initialized session. A client at its quota first loses its own least recently used idle
+   * session; a full table first gives up the least recently used idle session of the client holding the most.
+   * @returns false when no idle session can make room (the caller answers 503).
    */
   add(s: LegacySession): boolean {
     this.sweep();
-    if (this.#byId.size >= this.max) {
+    const held = new Map<string, number>();
+    for (const x of this.#byId.values()) held.set(x.owner, (held.get(x.owner) ?? 0) + 1);
+    let from: ((x: LegacySession) => boolean) | undefined;
+    // A client whose address the server was not given (an app that calls mcpHandler() without Bun's server) has no quota of its own.
+    if (s.owner !== UNKNOWN && (held.get(s.owner) ?? 0) >= this.perClient) from = (x) => x.owner === s.owner;
+    else if (this.#byId.size >= this.max) {
+      const most = Math.max(...held.values());
+      from = (x) => held.get(x.owner) === most;
+    }
+    if (from) {
       let lru: LegacySession | undefined;
-      for (const x of this.#byId.values()) if (x.active === 0 && x.session.inFlight === 0 && (!lru || x.lastSeen < lru.lastSeen)) lru = x;
+      for (const x of this.#byId.values()) if (from(x) && x.active === 0 && x.session.inFlight === 0 && (!lru || x.lastSeen < lru.lastSeen)) lru = x;
       if (!lru) return false;
       this.end(lru.id, "The session was dropped: too many sessions");
     }

@@ -6,6 +6,9 @@ export const OVERSIZE = Symbol("oversize");
 /** Called per line; a returned promise pauses reading until it settles (backpressure). */
 export type LineHandler = (line: string | typeof OVERSIZE) => void | Promise<void>;
 
+/** How many bytes of a line too long {@link readLines} hands to `onOversizeHead`. */
+export const HEAD_BYTES = 256;
+
 const LF = 10;
 const CR = 13;
 const BOM = 0xfeff;
@@ -21,9 +24,17 @@ const BOM = 0xfeff;
  * @param onLine - the handler.
  * @param stop - when aborted, reading stops at once: the stream is cancelled (which releases stdin's
  *   hold on the event loop) and no further line, not even one already read, reaches `onLine`.
+ * @param onOversizeHead - called with the first bytes (at most {@link HEAD_BYTES}) of a line too long, just
+ *   before `onLine(OVERSIZE)`: enough to read which message it was (e.g. a response's id).
  * @returns when the stream has ended (or `stop` fired) and every handler call has settled.
  */
-export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes: number, onLine: LineHandler, stop?: AbortSignal): Promise<void> {
+export async function readLines(
+  stream: ReadableStream<Uint8Array>,
+  maxLineBytes: number,
+  onLine: LineHandler,
+  stop?: AbortSignal,
+  onOversizeHead?: (head: Uint8Array) => void,
+): Promise<void> {
   const decoder = new TextDecoder("utf-8");
   let parts: Uint8Array[] = [];
   let partBytes = 0;
@@ -90,6 +101,7 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
         if (!skipping) {
           const rest = chunk.subarray(pos);
           if (partBytes + rest.length > maxLineBytes) {
+            onOversizeHead?.((parts[0] ?? rest).slice(0, HEAD_BYTES));
             skipping = true;
             parts = [];
             partBytes = 0;
@@ -128,9 +140,13 @@ export async function readLines(stream: ReadableStream<Uint8Array>, maxLineBytes
       if (skipping) {
         skipping = false;
       } else if (partBytes === 0) {
-        if (nl - pos > maxLineBytes) pending = onLine(OVERSIZE);
+        if (nl - pos > maxLineBytes) {
+          onOversizeHead?.(chunk.slice(pos, pos + HEAD_BYTES));
+          pending = onLine(OVERSIZE);
+        }
         else pending = emit(chunk.subarray(pos, nl));
       } else if (partBytes + (nl - pos) > maxLineBytes) {
+        onOversizeHead?.(parts[0]!.slice(0, HEAD_BYTES));
         parts = [];
         partBytes = 0;
         pending = onLine(OVERSIZE);

@@ -4,8 +4,10 @@ import { Registry } from "../server/registry.ts";
 import { Session } from "../server/dispatcher.ts";
 import { OVERSIZE, readLines } from "./line-reader.ts";
 import { LineWriter } from "./writer.ts";
+import { ReplyBacklog } from "./backlog.ts";
 import { guardStdout } from "../runtime/stdout-guard.ts";
 import { logName } from "../runtime/log-name.ts";
+import { watchParent } from "../runtime/parent-watch.ts";
 
 /** How every progress notification line starts (notificationLine serializes jsonrpc, method, params in that order). */
 const PROGRESS_PREFIX = '{"jsonrpc":"2.0","method":"notifications/progress"';
@@ -16,6 +18,8 @@ const PROGRESS_PREFIX = '{"jsonrpc":"2.0","method":"notifications/progress"';
  *   not started), let in-flight calls finish within `shutdownGraceMs`, then abort the rest (each still
  *   gets an isError result), flush every line, resolve. A second signal skips what is left of the grace.
  * - EPIPE on stdout (the client went away): stop reading, abort every call's signal, resolve at once.
+ * - The process that started this one died (its stdin may still be held open by another): as EPIPE, and
+ *   the process exits within half a second whatever is left, so upstream children end with it.
  * - Errors that tool code leaves unhandled (a rejected promise nobody awaits, a throw in a timer) are
  *   logged to stderr while serving; they never end the process.
  * Nothing here keeps the event loop alive once this resolves: stdin is cancelled, timers are cleared
@@ -36,15 +40,19 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
   });
   // Every reply and notification goes through the one writer; progress is keyed by its request, so a
   // client that does not read gets the latest progress of each call, not every step.
+  const backlog = new ReplyBacklog();
   const send = (line: string | undefined) => {
-    if (line !== undefined) void writer.write(line);
+    if (line === undefined) return;
+    backlog.sent(line.length);
+    void writer.write(line);
   };
   // Only progress coalesces: log messages, listen-stream notifications and requests to the client are never replaced.
   const session = new Session(registry, (line, requestId) => void writer.write(line, line.startsWith(PROGRESS_PREFIX) ? requestId : undefined));
-  // Reading waits while the writer holds highWaterMark bytes the client has not read, or while
-  // maxInFlight calls run: memory is bounded by bytes buffered, whatever the client does.
+  // Reading waits while the writer holds highWaterMark bytes the client has not read, while maxInFlight
+  // calls run, or while the replies being made would take the backlog over its bound: memory is bounded by
+  // bytes buffered, whatever the client does.
   const room = (): Promise<void> | undefined => {
-    const w = writer.ready() ?? session.belowLimit(o.maxInFlight);
+    const w = writer.ready() ?? session.belowLimit(o.maxInFlight) ?? backlog.room(writer.buffered, session.inFlight);
     return w && w.then(room);
   };
 
@@ -57,6 +65,13 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     stop.abort();
   };
   const stopped = new Promise<void>((r) => stop.signal.addEventListener("abort", () => r(), { once: true }));
+  const unwatch = watchParent((parent) => {
+    process.stderr.write(`${logName()}: the process that started this server (pid ${parent}) has ended; exiting\n`);
+    // Nobody reads our replies any more: the calls are aborted and the process ends (its exit ends the children).
+    stop.abort();
+    resolveGone();
+    setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
+  });
   const onStray = (e: unknown) => process.stderr.write(`${logName()}: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`);
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
@@ -98,6 +113,7 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     await new Promise((r) => setImmediate(r));
     await writer.flush();
   }
+  unwatch();
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
   process.off("unhandledRejection", onStray);

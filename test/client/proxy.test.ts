@@ -89,8 +89,8 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
 
   // Upstream instructions merged into ours; the mute upstream reported and left out, no other affected.
   const instructions = client.getInstructions()!;
-  expect(instructions).toContain("## v1\nUse search for the v1 index.");
-  expect(instructions).toContain("## v2\nThe v2 upstream.");
+  expect(instructions).toContain(`## Instructions of the upstream server "v1"\nUse search for the v1 index.`);
+  expect(instructions).toContain(`## Instructions of the upstream server "v2"\nThe v2 upstream.`);
   expect(stderr.lines.some((l) => l.startsWith('mcpbin: upstream "mute" left out: no answer to the handshake within 400 ms'))).toBe(true);
   expect(seen.length).toBeGreaterThanOrEqual(9);
 });
@@ -192,7 +192,8 @@ test("an upstream failure names the server once, a remote one with its URL (neve
   const url = `http://127.0.0.1:${port}/mcp`;
   const remote = await run(["--url", `${url}?key=hidden`]);
   expect(remote.code).toBe(1);
-  expect(remote.out).toStartWith(`remote (${url}): DOWN: initialize failed: `);
+  // Nothing listens there: the first request could not be sent (unsent, so nothing is retried in its name).
+  expect(remote.out).toStartWith(`remote (${url}): DOWN: server/discover: the request could not be sent: `);
   expect(remote.out.split("\n")[0]!.split("remote").length).toBe(2);
   expect(remote.err).not.toContain("restarting");
   expect(`${remote.out}${remote.err}`).not.toContain("hidden");
@@ -202,7 +203,7 @@ test("an upstream failure names the server once, a remote one with its URL (neve
   void pumpLines(served.stderr, stderr);
   try {
     const line = await stderr.next(/restarting in \d+ ms$/);
-    expect(line).toStartWith(`mcpbin: upstream "remote" (${url}): initialize failed: `);
+    expect(line).toStartWith(`mcpbin: upstream "remote" (${url}): server/discover: the request could not be sent: `);
     expect(line.split("remote").length).toBe(2);
   } finally {
     served.kill();

@@ -48,7 +48,10 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   handle(p, ctx) {
     const t = ctx.connection.registry.tools.get(p.name);
     // A tool only an app's view may call does not exist for a client without the MCP Apps extension.
-    if (!t || (isAppOnly(t.ui) && !uiNegotiated(ctx))) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}`);
+    if (!t || (isAppOnly(t.ui) && !uiNegotiated(ctx))) {
+      const note = t ? undefined : ctx.connection.registry.unknownToolNote?.(p.name);
+      throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}${note ? ` (${note})` : ""}`);
+    }
     const missing = missingScopes(ctx.auth, t.definition.scopes);
     // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
     if (missing.length > 0) return errorResult(`Tool ${t.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`);
