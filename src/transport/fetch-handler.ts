@@ -20,6 +20,7 @@ import { feedChanges } from "./feed-sources.ts";
 import { GetStreams } from "./get-streams.ts";
 import { StreamEvents } from "./stream-events.ts";
 import { scaleOut } from "./scale-out.ts";
+import { paramHeaders, paramMismatch } from "./param-headers.ts";
 
 /** What the handler may ask of the server that received the request (Bun's `Server`): lifting its idle timeout for a long call. */
 export interface TimeoutControl {
@@ -306,6 +307,11 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (unsupported) return fail(400, id, unsupported.code, unsupported.message, unsupported.data);
       const mismatch = headerMismatch(req, msg, params);
       if (mismatch) return fail(400, id, ErrorCode.HeaderMismatch, mismatch);
+      // Custom headers from tool parameters (x-mcp-header): each must agree with the arguments.
+      const tool = msg.method === "tools/call" && typeof params.name === "string" ? registry.tools.get(params.name) : undefined;
+      const params_ = tool && paramHeaders(tool.inputSchema);
+      const pm = params_ && params_.length > 0 ? paramMismatch(req, params.arguments, params_) : undefined;
+      if (pm) return fail(400, id, ErrorCode.HeaderMismatch, pm);
       // initialize is gone from 2026-07-28: with the modern claim it is an unknown method, not a handshake.
       if (msg.method === "initialize") return fail(404, id, ErrorCode.MethodNotFound, `Method not found: initialize (protocol version ${MODERN_VERSION})`);
       if (msg.id === undefined) {
