@@ -20,6 +20,7 @@ import { buildAppHtml } from "../apps/view.ts";
 import { servedHttp } from "./precompute.ts";
 import { contract } from "../runtime/contract.ts";
 import { compileValidators } from "./validators.ts";
+import { countsOf } from "./counts.ts";
 import { upstreamVars } from "../client/servers-file.ts";
 
 const entry = process.env.MCPBIN_CHECK_ENTRY;
@@ -52,7 +53,7 @@ try {
   try {
     validators = await compileValidators(registry);
   } catch {}
-  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http), upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>), upstreamCommands: commandsOf(options.upstreams) };
+  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, counts: countsOf(options), schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http), upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>), upstreamCommands: commandsOf(options.upstreams) };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;

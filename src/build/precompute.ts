@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { BuildError } from "./errors.ts";
+import type { ServedCounts } from "./counts.ts";
 import { embeddedFilesSource } from "../content/files.ts";
 import { removeTempDir, tempDir, trackChild } from "./temp-dirs.ts";
 import { validatorsSource } from "./validators.ts";
@@ -18,6 +19,8 @@ export interface Inspection {
   readonly version: string;
   /** How many tools it serves. */
   readonly tools: number;
+  /** What it serves, counted for the build's summary. */
+  readonly counts?: ServedCounts;
   /**
    * Key → JSON text of each valibot → JSON Schema conversion its tools made (src/tools/recorded.ts), and key →
    * absolute path of each file a resource declares (src/content/files.ts; keys starting `file\u0000`).

@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { upstreamVars } from "../client/servers-file.ts";
 import { servedHttp, type ServedHttp } from "../build/precompute.ts";
+import { countsLine, countsOf } from "../build/counts.ts";
 import { checkScript, compile } from "./build.ts";
 import { scanEnv } from "./env-scan.ts";
 import { buildProject, relativeCommands } from "./project-build.ts";
@@ -30,7 +31,9 @@ export async function buildSource(src: Source, o: { outfile?: string; target?: s
     http = servedHttp(built.project.options.http);
     const left = built.project.modules.length - built.modules.length;
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-    process.stderr.write(`mcpbin: ${n(built.project.options.tools.length, "tool")} from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}\n`);
+    const counts = countsOf(built.project.options);
+    const from = built.modules.length > 0 || counts.upstreams === 0 ? ` from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}` : "";
+    process.stderr.write(`mcpbin: ${countsLine(counts)}${from}\n`);
   } else {
     const checked = await checkScript(src.path);
     // As for a config: a relative upstream command would be resolved from the client's working directory.
@@ -41,7 +44,7 @@ export async function buildSource(src: Source, o: { outfile?: string; target?: s
     // As for a config: the `${VAR}`s of the script's own `serve({ upstreams })`, which the check run saw.
     env = [...new Set([...scanEnv(src.path).map((e) => e.name), ...(checked.upstreamEnv ?? [])])].sort();
     http = checked.http;
-    process.stderr.write(`mcpbin: ${checked.tools} tool${checked.tools === 1 ? "" : "s"}\n`);
+    process.stderr.write(`mcpbin: ${countsLine(checked.counts ?? { tools: checked.tools, resources: 0, prompts: 0, upstreams: 0 })}\n`);
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
   return { path, name, serverName, env, ...(http ? { http } : {}) };

@@ -30,6 +30,8 @@ export interface OpenApiCheck {
   readonly tokens: number;
   readonly names: readonly string[];
   readonly warnings: readonly string[];
+  /** The environment variables its security schemes' credentials are read from (the client configuration's `env` slots). */
+  readonly env: readonly string[];
   /** The report as printed. */
   readonly text: string;
 }
@@ -92,6 +94,7 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
   if (o.mode === "dynamic") lines.push(...tools.map((t) => `  ${t.name}`), "", `operations behind them (${ops.length}):`);
   lines.push(...operationLines(ops));
   const schemes = schemesOf(doc, "convention");
+  const env = [...new Set([...schemes.values()].flatMap((s) => conventionalEnv(s.name, s.kind)))];
   if (schemes.size > 0) {
     lines.push("", "credentials, read from the environment at each call:");
     for (const s of schemes.values()) {
@@ -100,7 +103,7 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
     }
   }
   if (warnings.length > 0) lines.push("", ...warnings.map((w) => `warning: ${w}`));
-  return { title: titleOf(doc), tools: tools.length, bytes, tokens, names: tools.map((t) => t.name), warnings, text: lines.join("\n") + "\n" };
+  return { title: titleOf(doc), tools: tools.length, bytes, tokens, names: tools.map((t) => t.name), warnings, env, text: lines.join("\n") + "\n" };
 }
 
 /**

@@ -83,6 +83,9 @@ beforeAll(async () => {
   if (r.code !== 0) throw new Error(r.stderr);
   expect(r.stdout.split("\n")[0]).toBe(bin);
   expect(r.stderr).toContain("mcpbin: 10 tools, tools/list ");
+  // The client configuration has a slot for each credential variable the document's security schemes read.
+  expect(r.stdout).toContain(`"env":{"API_KEY_KEY":"","BEARER_TOKEN_TOKEN":""}`);
+  expect(r.stdout).toContain("-e API_KEY_KEY=VALUE -e BEARER_TOKEN_TOKEN=VALUE");
   rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 afterAll(() => echo?.stop());

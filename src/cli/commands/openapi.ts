@@ -75,7 +75,7 @@ async function run(args: string[]): Promise<number> {
   process.stderr.write(`mcpbin: ${built.check.tools} tool${built.check.tools === 1 ? "" : "s"}, tools/list ${built.check.bytes} bytes (~${built.check.tokens} tokens)\n`);
   for (const w of built.check.warnings) process.stderr.write(`mcpbin: warning: ${w}\n`);
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
-  process.stdout.write(`${built.path}\n\n${clientConfig(built.path, built.name)}\n`);
+  process.stdout.write(`${built.path}\n\n${clientConfig(built.path, built.name, { env: built.check.env })}\n`);
   return 0;
 }
 
