@@ -60,7 +60,10 @@ export const confirmDelete = tool({
   input: v.object({ filename: v.string() }),
   task: "optional",
   run: async ({ filename }, ctx) => {
-    const r = await ctx.elicit({ message: `Delete ${filename}?`, schema: v.object({ confirm: v.optional(v.boolean()) }) });
+    const r = await ctx.elicit({
+      message: `Delete ${filename}?`,
+      schema: v.object({ confirm: v.optional(v.boolean()) }),
+    });
     return r.action === "accept" && r.content.confirm !== false ? `Deleted ${filename}` : `Kept ${filename}`;
   },
 });
@@ -72,7 +75,10 @@ export const multiInput = tool({
   task: "optional",
   run: async (_args, ctx) => {
     const form = v.object({ name: v.optional(v.string()), confirm: v.optional(v.boolean()) });
-    const [a, b] = await Promise.all([ctx.elicit({ key: "first", message: "First answer?", schema: form }), ctx.elicit({ key: "second", message: "Second answer?", schema: form })]);
+    const [a, b] = await Promise.all([
+      ctx.elicit({ key: "first", message: "First answer?", schema: form }),
+      ctx.elicit({ key: "second", message: "Second answer?", schema: form }),
+    ]);
     return `Got ${a.action === "accept" ? a.content.name : a.action} and ${b.action === "accept" ? b.content.name : b.action}`;
   },
 });
@@ -84,7 +90,11 @@ export const toolWithTask = tool({
   task: "required",
   deferTask: true,
   run: async (_args, ctx) => {
-    const r = await ctx.elicit({ key: "user_name", message: "What is your name?", schema: v.object({ name: v.string() }) });
+    const r = await ctx.elicit({
+      key: "user_name",
+      message: "What is your name?",
+      schema: v.object({ name: v.string() }),
+    });
     await ctx.startTask?.();
     await sleep(300, ctx.signal);
     return `Hello, ${r.action === "accept" ? r.content.name : "stranger"}!`;

@@ -13,11 +13,19 @@ export interface TaskConnection {
   readonly protocolVersion: string;
   readonly serverCapabilities: Json;
   readonly label: string;
-  request(method: string, params?: Json, opts?: { signal?: AbortSignal; timeoutMs?: number; capabilities?: Json; onRequest?: TaskAnswerer }): Promise<Json>;
+  request(
+    method: string,
+    params?: Json,
+    opts?: { signal?: AbortSignal; timeoutMs?: number; capabilities?: Json; onRequest?: TaskAnswerer },
+  ): Promise<Json>;
 }
 
 /** Answers one of the server's questions (elicitation/create, sampling/createMessage, roots/list) with its result. */
-export type TaskAnswerer = (method: string, params: Json | undefined, ctx: { readonly signal: AbortSignal; readonly key?: string }) => Promise<unknown>;
+export type TaskAnswerer = (
+  method: string,
+  params: Json | undefined,
+  ctx: { readonly signal: AbortSignal; readonly key?: string },
+) => Promise<unknown>;
 
 /** A task as either era reports it, with the 2026-07-28 field names. */
 export interface ClientTask {
@@ -70,7 +78,10 @@ export class ClientTasks {
   get supported(): boolean {
     const caps = this.c.serverCapabilities;
     if (this.c.era === "modern") return (caps.extensions as Json | undefined)?.[EXT] !== undefined;
-    return this.c.protocolVersion === "2025-11-25" && ((caps.tasks as Json | undefined)?.requests as Json | undefined)?.tools !== undefined;
+    return (
+      this.c.protocolVersion === "2025-11-25" &&
+      ((caps.tasks as Json | undefined)?.requests as Json | undefined)?.tools !== undefined
+    );
   }
 
   /**
@@ -82,10 +93,19 @@ export class ClientTasks {
    * @returns `{ task }`, or `{ result }` when the server answered with a plain result (no tasks, or it chose not to).
    * @throws OutboundError as McpClient.request (e.g. -32601 for a tool that forbids tasks at 2025-11-25).
    */
-  async call(name: string, args: Json = {}, opts: { ttlMs?: number; signal?: AbortSignal; timeoutMs?: number; onRequest?: TaskAnswerer } = {}): Promise<{ task: ClientTask } | { result: Json }> {
+  async call(
+    name: string,
+    args: Json = {},
+    opts: { ttlMs?: number; signal?: AbortSignal; timeoutMs?: number; onRequest?: TaskAnswerer } = {},
+  ): Promise<{ task: ClientTask } | { result: Json }> {
     const params: Json = { name, arguments: args };
     if (this.c.era === "legacy" && this.supported) params.task = opts.ttlMs === undefined ? {} : { ttl: opts.ttlMs };
-    const r = await this.c.request("tools/call", params, { signal: opts.signal, timeoutMs: opts.timeoutMs, capabilities: this.#withExtension(), onRequest: opts.onRequest });
+    const r = await this.c.request("tools/call", params, {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+      capabilities: this.#withExtension(),
+      onRequest: opts.onRequest,
+    });
     if (this.c.era === "legacy" && r.task && typeof r.task === "object") return { task: normalize(r.task as Json) };
     if (r.resultType === "task") return { task: normalize(r) };
     return { result: r };
@@ -93,7 +113,9 @@ export class ClientTasks {
 
   /** The task's state (`tasks/get`). @throws OutboundError ("rpc" -32602 for an unknown task). */
   async get(taskId: string, opts: { signal?: AbortSignal } = {}): Promise<ClientTask> {
-    return normalize(await this.c.request("tasks/get", { taskId }, { signal: opts.signal, capabilities: this.#withExtension() }));
+    return normalize(
+      await this.c.request("tasks/get", { taskId }, { signal: opts.signal, capabilities: this.#withExtension() }),
+    );
   }
 
   /** Asks the server to cancel the task (`tasks/cancel`); a finished task is left as it is. */
@@ -102,7 +124,14 @@ export class ClientTasks {
       await this.c.request("tasks/cancel", { taskId }, { capabilities: this.#withExtension() });
     } catch (e) {
       // 2025-11-25 answers -32602 for a task already finished; 2026-07-28 acknowledges it.
-      if ((e as { rpc?: { code?: number } }).rpc?.code !== -32602 || !(await this.get(taskId).then((t) => TERMINAL.has(t.status), () => false))) throw e;
+      if (
+        (e as { rpc?: { code?: number } }).rpc?.code !== -32602 ||
+        !(await this.get(taskId).then(
+          (t) => TERMINAL.has(t.status),
+          () => false,
+        ))
+      )
+        throw e;
     }
   }
 
@@ -113,14 +142,21 @@ export class ClientTasks {
    * @param opts - `onStatus` (each state polled), `onRequest` (the questions), `signal` (stops waiting; the task goes on).
    * @throws OutboundError "rpc" with the call's JSON-RPC error (a failed task), or for a cancelled task.
    */
-  async result(taskId: string, opts: { onStatus?: (t: ClientTask) => void; onRequest?: TaskAnswerer; signal?: AbortSignal } = {}): Promise<Json> {
+  async result(
+    taskId: string,
+    opts: { onStatus?: (t: ClientTask) => void; onRequest?: TaskAnswerer; signal?: AbortSignal } = {},
+  ): Promise<Json> {
     const answered = new Set<string>();
     for (;;) {
       opts.signal?.throwIfAborted();
       const t = await this.get(taskId, { signal: opts.signal });
       opts.onStatus?.(t);
       if (this.c.era === "legacy" && (t.status === "input_required" || TERMINAL.has(t.status))) {
-        const r = await this.c.request("tasks/result", { taskId }, { signal: opts.signal, timeoutMs: 0, onRequest: opts.onRequest });
+        const r = await this.c.request(
+          "tasks/result",
+          { taskId },
+          { signal: opts.signal, timeoutMs: 0, onRequest: opts.onRequest },
+        );
         const meta = { ...(r._meta as Json | undefined) };
         delete meta["io.modelcontextprotocol/related-task"];
         const { _meta: _, ...rest } = r;
@@ -128,7 +164,10 @@ export class ClientTasks {
       }
       if (t.status === "completed") return t.result ?? {};
       if (t.status === "failed" || t.status === "cancelled") {
-        const rpc = t.error ?? { code: -32603, message: `task ${taskId} was ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}` };
+        const rpc = t.error ?? {
+          code: -32603,
+          message: `task ${taskId} was ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ""}`,
+        };
         throw new OutboundError("rpc", `${this.c.label}: task ${taskId}: ${rpc.message}`, rpc);
       }
       if (t.status === "input_required" && opts.onRequest && t.inputRequests) {
@@ -136,9 +175,15 @@ export class ClientTasks {
         if (fresh.length > 0) {
           const ac = new AbortController();
           const signal = opts.signal ? AbortSignal.any([opts.signal, ac.signal]) : ac.signal;
-          const answers = await Promise.all(fresh.map(([key, q]) => opts.onRequest!(q.method, q.params, { signal, key })));
+          const answers = await Promise.all(
+            fresh.map(([key, q]) => opts.onRequest!(q.method, q.params, { signal, key })),
+          );
           fresh.forEach(([k]) => answered.add(k));
-          await this.c.request("tasks/update", { taskId, inputResponses: Object.fromEntries(fresh.map(([k], i) => [k, answers[i]])) }, { capabilities: this.#withExtension() });
+          await this.c.request(
+            "tasks/update",
+            { taskId, inputResponses: Object.fromEntries(fresh.map(([k], i) => [k, answers[i]])) },
+            { capabilities: this.#withExtension() },
+          );
           continue;
         }
       }

@@ -14,7 +14,12 @@ interface Record {
  * too), so that no key can name a path outside the directory or collide with a temporary file.
  */
 function fileName(key: string): string {
-  return "k-" + key.replace(/[^A-Za-z0-9_-]/g, (c) => [...new TextEncoder().encode(c)].map((b) => "%" + b.toString(16).padStart(2, "0")).join(""));
+  return (
+    "k-" +
+    key.replace(/[^A-Za-z0-9_-]/g, (c) =>
+      [...new TextEncoder().encode(c)].map((b) => "%" + b.toString(16).padStart(2, "0")).join(""),
+    )
+  );
 }
 
 function keyOf(name: string): string | undefined {

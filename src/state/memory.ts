@@ -56,7 +56,10 @@ export function memoryStore(): Store {
     async incr(key, options) {
       const n = Number(live(key)?.value ?? 0) + 1;
       const prev = map.get(key);
-      map.set(key, { value: String(n), expires: options?.ttlMs === undefined ? (prev?.expires ?? Infinity) : expiry(options.ttlMs) });
+      map.set(key, {
+        value: String(n),
+        expires: options?.ttlMs === undefined ? (prev?.expires ?? Infinity) : expiry(options.ttlMs),
+      });
       return n;
     },
     async close() {

@@ -3,7 +3,18 @@ import type * as v from "valibot";
 import type { AskKind } from "../ask/answers.ts";
 import { askKindOf, prepareForward } from "../ask/forward.ts";
 import { prepareElicit, prepareRoots, prepareSample, type PreparedAsk } from "../ask/requests.ts";
-import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "../ask/types.ts";
+import type {
+  Asker,
+  ElicitFormRequest,
+  ElicitFormResult,
+  ElicitObjectSchema,
+  ElicitUrlRequest,
+  ElicitUrlResult,
+  Root,
+  RootsRequest,
+  SampleRequest,
+  SampleResult,
+} from "../ask/types.ts";
 import type { LiveRun } from "./live.ts";
 
 /**
@@ -30,15 +41,25 @@ export class TaskAsker implements Asker {
   }
 
   sample(request: SampleRequest): Promise<SampleResult> {
-    return this.#ask(() => prepareSample(request, this.version, this.clientCapabilities), "sample") as Promise<SampleResult>;
+    return this.#ask(
+      () => prepareSample(request, this.version, this.clientCapabilities),
+      "sample",
+    ) as Promise<SampleResult>;
   }
 
   roots(request?: RootsRequest): Promise<Root[]> {
     return this.#ask(() => prepareRoots(request, this.clientCapabilities), "roots") as Promise<Root[]>;
   }
 
-  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly key?: string }): Promise<Record<string, unknown>> {
-    return this.#ask(() => prepareForward(method, params, this.version, this.clientCapabilities, options?.key), askKindOf(method) ?? "elicit") as Promise<Record<string, unknown>>;
+  forward(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: { readonly key?: string },
+  ): Promise<Record<string, unknown>> {
+    return this.#ask(
+      () => prepareForward(method, params, this.version, this.clientCapabilities, options?.key),
+      askKindOf(method) ?? "elicit",
+    ) as Promise<Record<string, unknown>>;
   }
 
   async #ask(prepare: () => PreparedAsk, kind: AskKind): Promise<unknown> {

@@ -16,7 +16,13 @@ export class TaskCreated {
   constructor(readonly record: TaskRecord) {}
 }
 
-type CallParams = { name: string; arguments?: Record<string, unknown> | null; task?: unknown; requestState?: unknown; inputResponses?: unknown };
+type CallParams = {
+  name: string;
+  arguments?: Record<string, unknown> | null;
+  task?: unknown;
+  requestState?: unknown;
+  inputResponses?: unknown;
+};
 
 /**
  * Wraps the core's `tools/call` entry: a call of a tool with `task: "optional" | "required"` may become a
@@ -34,7 +40,11 @@ export function withTasks(core: MethodSpec): MethodSpec {
       if (!t || !engine) return core.handle(p, ctx);
       if (support === "forbidden") {
         // 2025-11-25 "Tool-Level Negotiation": -32601 for a task of a tool that forbids them (2026-07-28 ignores the param).
-        if (ctx.era === "legacy" && p.task !== undefined && ctx.features.version === "2025-11-25") throw new RpcError(ErrorCode.MethodNotFound, `Tool ${t.name} does not run as a task (execution.taskSupport "forbidden"): call it without params.task`);
+        if (ctx.era === "legacy" && p.task !== undefined && ctx.features.version === "2025-11-25")
+          throw new RpcError(
+            ErrorCode.MethodNotFound,
+            `Tool ${t.name} does not run as a task (execution.taskSupport "forbidden"): call it without params.task`,
+          );
         return core.handle(p, ctx);
       }
       const args = p.arguments ?? {};
@@ -42,12 +52,24 @@ export function withTasks(core: MethodSpec): MethodSpec {
         // MCP 2025-11-25 basic/utilities/tasks "Tool-Level Negotiation" (earlier versions have no tasks: a plain call).
         if (ctx.features.version !== "2025-11-25") return core.handle(p, ctx);
         if (p.task === undefined) {
-          if (support === "required") throw new RpcError(ErrorCode.MethodNotFound, `Task augmentation required: call tool ${t.name} as a task (params.task, e.g. {"ttl": 60000})`);
+          if (support === "required")
+            throw new RpcError(
+              ErrorCode.MethodNotFound,
+              `Task augmentation required: call tool ${t.name} as a task (params.task, e.g. {"ttl": 60000})`,
+            );
           return core.handle(p, ctx);
         }
-        if (typeof p.task !== "object" || p.task === null || Array.isArray(p.task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object such as {"ttl": 60000}');
+        if (typeof p.task !== "object" || p.task === null || Array.isArray(p.task))
+          throw new RpcError(
+            ErrorCode.InvalidParams,
+            'Invalid params: "task" must be an object such as {"ttl": 60000}',
+          );
         const ttl = (p.task as { ttl?: unknown }).ttl;
-        if (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && ttl > 0)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a positive number of milliseconds');
+        if (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && ttl > 0))
+          throw new RpcError(
+            ErrorCode.InvalidParams,
+            'Invalid params: "task.ttl" must be a positive number of milliseconds',
+          );
         const owner = ownerOf(ctx);
         checkRunning(engine, owner);
         return engine.create(owner, "legacy", t.name, typeof ttl === "number" ? ttl : undefined).then((r) => {
@@ -73,7 +95,11 @@ export function withTasks(core: MethodSpec): MethodSpec {
     line(id, r, ctx) {
       if (!(r instanceof TaskCreated)) return core.line ? core.line(id, r, ctx) : resultLine(id, r);
       if (ctx.era === "legacy") return resultLine(id, { task: legacyTask(r.record) });
-      return resultLine(id, { resultType: "task", ...modernTask(r.record, false), _meta: ctx.connection.registry.modernMeta });
+      return resultLine(id, {
+        resultType: "task",
+        ...modernTask(r.record, false),
+        _meta: ctx.connection.registry.modernMeta,
+      });
     },
   };
 }
@@ -82,7 +108,14 @@ export function withTasks(core: MethodSpec): MethodSpec {
  * A `deferTask` tool at 2026-07-28: a plain call (its asks are input_required rounds of the call) until `run`
  * calls ctx.startTask(); then the task is stored, the client gets it, and the run goes on as the task.
  */
-function deferred(engine: TaskEngine, owner: string, t: Tool, args: object, p: CallParams, ctx: RequestContext): Promise<unknown> {
+function deferred(
+  engine: TaskEngine,
+  owner: string,
+  t: Tool,
+  args: object,
+  p: CallParams,
+  ctx: RequestContext,
+): Promise<unknown> {
   beginRound(ctx, { method: "tools/call", name: t.name, args }, p);
   let created!: (r: TaskRecord) => void;
   const started = new Promise<TaskRecord>((resolve) => (created = resolve));
@@ -107,5 +140,9 @@ function deferred(engine: TaskEngine, owner: string, t: Tool, args: object, p: C
 /** Refuses one more task for an owner at the `maxRunning` limit (MCP 2025-11-25 tasks "Resource Management"). */
 function checkRunning(engine: TaskEngine, owner: string): void {
   const max = engine.config.maxRunning;
-  if (engine.running(owner) >= max) throw new RpcError(ErrorCode.InternalError, `Too many tasks running: ${max} of this client's are still running (tasks.maxRunning); wait for some to finish or cancel them`);
+  if (engine.running(owner) >= max)
+    throw new RpcError(
+      ErrorCode.InternalError,
+      `Too many tasks running: ${max} of this client's are still running (tasks.maxRunning); wait for some to finish or cancel them`,
+    );
 }

@@ -39,7 +39,8 @@ const HEARTBEAT_EVERY_MS = 5_000;
 const WATCH_EVERY_MS = 250;
 
 /** What a dead runner's task says. */
-export const RUNNER_DIED = "The server process running this task ended before the task finished (it was restarted or crashed)";
+export const RUNNER_DIED =
+  "The server process running this task ended before the task finished (it was restarted or crashed)";
 
 const nodeOs = (): typeof import("node:os") => require("node:os") as typeof import("node:os");
 
@@ -76,8 +77,19 @@ export class TaskEngine {
   async create(owner: string, era: "legacy" | "modern", tool: string, ttlMs?: number): Promise<TaskRecord> {
     const c = this.config;
     const now = Date.now();
-    const ttl = ttlMs !== undefined && Number.isFinite(ttlMs) && ttlMs > 0 ? Math.min(Math.round(ttlMs), c.maxTtlMs) : c.ttlMs;
-    const r: TaskRecord = { id: randomId(), era, tool, runner: this.runner, createdAt: now, ttlMs: ttl, pollIntervalMs: c.pollIntervalMs, status: "working", lastUpdatedAt: now };
+    const ttl =
+      ttlMs !== undefined && Number.isFinite(ttlMs) && ttlMs > 0 ? Math.min(Math.round(ttlMs), c.maxTtlMs) : c.ttlMs;
+    const r: TaskRecord = {
+      id: randomId(),
+      era,
+      tool,
+      runner: this.runner,
+      createdAt: now,
+      ttlMs: ttl,
+      pollIntervalMs: c.pollIntervalMs,
+      status: "working",
+      lastUpdatedAt: now,
+    };
     if (!c.local) this.#beat();
     await this.write(owner, r);
     return r;

@@ -17,7 +17,9 @@ const KEYS = ["store", "dir", "url", "ttlMs", "maxTtlMs", "pollIntervalMs", "pre
 const DEFAULT_MAX_RUNNING = 100;
 
 const isStore = (s: unknown): s is Store =>
-  typeof s === "object" && s !== null && ["get", "set", "delete", "keys", "incr"].every((m) => typeof (s as Record<string, unknown>)[m] === "function");
+  typeof s === "object" &&
+  s !== null &&
+  ["get", "set", "delete", "keys", "incr"].every((m) => typeof (s as Record<string, unknown>)[m] === "function");
 
 /**
  * Checks the `tasks` option (at createServer(), so that a mistake fails the start with what to change).
@@ -26,26 +28,37 @@ const isStore = (s: unknown): s is Store =>
 export function checkTasksOptions(o: TasksOptions | undefined): void {
   if (o === undefined) return;
   const where = 'serve(): "tasks"';
-  if (typeof o !== "object" || o === null || Array.isArray(o)) throw new ToolDefinitionError(`${where} must be an object such as { store: "memory", ttlMs: 3600000 }`);
-  for (const k of Object.keys(o)) if (!KEYS.includes(k)) throw new ToolDefinitionError(`${where}.${k} is not a known key; allowed: ${KEYS.join(", ")}`);
+  if (typeof o !== "object" || o === null || Array.isArray(o))
+    throw new ToolDefinitionError(`${where} must be an object such as { store: "memory", ttlMs: 3600000 }`);
+  for (const k of Object.keys(o))
+    if (!KEYS.includes(k))
+      throw new ToolDefinitionError(`${where}.${k} is not a known key; allowed: ${KEYS.join(", ")}`);
   const s = o.store;
   if (s !== undefined && s !== "memory" && s !== "file" && s !== "redis" && !isStore(s)) {
-    throw new ToolDefinitionError(`${where}.store must be "memory", "file", "redis" or a Store (get, set, delete, keys, incr); got ${JSON.stringify(s)}`);
+    throw new ToolDefinitionError(
+      `${where}.store must be "memory", "file", "redis" or a Store (get, set, delete, keys, incr); got ${JSON.stringify(s)}`,
+    );
   }
   for (const k of ["ttlMs", "maxTtlMs", "pollIntervalMs", "maxRunning"] as const) {
     const v = o[k];
-    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 2_147_483_647)) throw new ToolDefinitionError(`${where}.${k} must be a positive integer (milliseconds, or a count for maxRunning); got ${JSON.stringify(v)}`);
+    if (v !== undefined && !(typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 2_147_483_647))
+      throw new ToolDefinitionError(
+        `${where}.${k} must be a positive integer (milliseconds, or a count for maxRunning); got ${JSON.stringify(v)}`,
+      );
   }
   for (const k of ["dir", "url", "prefix"] as const) {
     const v = o[k];
-    if (v !== undefined && (typeof v !== "string" || v === "")) throw new ToolDefinitionError(`${where}.${k} must be a non-empty string; got ${JSON.stringify(v)}`);
+    if (v !== undefined && (typeof v !== "string" || v === ""))
+      throw new ToolDefinitionError(`${where}.${k} must be a non-empty string; got ${JSON.stringify(v)}`);
   }
 }
 
 /** Whether a server has tasks: the `tasks` option, or a tool that may run as one. */
 export function hasTasks(registry: ServerState): boolean {
   if (registry.options.tasks !== undefined) return true;
-  for (const t of (registry as unknown as { tools: ReadonlyMap<string, { definition: { task?: string } }> }).tools.values()) {
+  for (const t of (
+    registry as unknown as { tools: ReadonlyMap<string, { definition: { task?: string } }> }
+  ).tools.values()) {
     const s = t.definition.task;
     if (s === "optional" || s === "required") return true;
   }
@@ -61,7 +74,14 @@ export function engineOf(registry: ServerState): TaskEngine | undefined {
   if (e !== undefined || !hasTasks(registry)) return e;
   const o = registry.options.tasks ?? {};
   const s = o.store ?? "memory";
-  const store = s === "memory" ? memoryStore() : s === "file" ? fileStore(o.dir ?? ".mcpbin-tasks") : s === "redis" ? redisStore(o.url) : s;
+  const store =
+    s === "memory"
+      ? memoryStore()
+      : s === "file"
+        ? fileStore(o.dir ?? ".mcpbin-tasks")
+        : s === "redis"
+          ? redisStore(o.url)
+          : s;
   const config: TasksConfig = {
     store,
     local: s === "memory",

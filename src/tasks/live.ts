@@ -17,7 +17,9 @@ interface PendingAsk {
 }
 
 /** How a run ended: the tool's result, or the JSON-RPC error the call failed with. */
-export type Outcome = { readonly result: Record<string, unknown>; readonly isError: boolean } | { readonly error: { code: number; message: string; data?: unknown } };
+export type Outcome =
+  | { readonly result: Record<string, unknown>; readonly isError: boolean }
+  | { readonly error: { code: number; message: string; data?: unknown } };
 
 /** One task running in this process. */
 export class LiveRun implements RunHandle {
@@ -66,7 +68,10 @@ export class LiveRun implements RunHandle {
   ask(kind: AskKind, key: string | undefined, method: string, params: Record<string, unknown>): Promise<unknown> {
     const n = ++this.#count;
     const k = key ?? `${kind}_${n}`;
-    if (this.#keys.has(k)) return Promise.reject(new AskError("bad-request", `the ask key "${k}" is used twice in one task; give each ask its own key`));
+    if (this.#keys.has(k))
+      return Promise.reject(
+        new AskError("bad-request", `the ask key "${k}" is used twice in one task; give each ask its own key`),
+      );
     this.#keys.add(k);
     if (this.#settled) return new Promise(() => {});
     return new Promise((resolve, reject) => {
@@ -151,7 +156,9 @@ export class LiveRun implements RunHandle {
   /** Stores the status the outstanding asks give: input_required with them, else working. */
   async #store(): Promise<void> {
     if (this.#settled) return;
-    const inputRequests = Object.fromEntries([...this.#pending].map(([k, p]) => [k, { method: p.method, params: p.params }]));
+    const inputRequests = Object.fromEntries(
+      [...this.#pending].map(([k, p]) => [k, { method: p.method, params: p.params }]),
+    );
     const waiting = this.#pending.size > 0;
     const r = await this.engine.update(this.owner, this.id, (r) => {
       if (!waiting && r.status === "working") return false;
@@ -168,7 +175,10 @@ export class LiveRun implements RunHandle {
     for (const [key, p] of this.#pending) {
       if (p.sent) continue;
       p.sent = true;
-      const params = { ...p.params, _meta: { ...(p.params._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } } };
+      const params = {
+        ...p.params,
+        _meta: { ...(p.params._meta as object | undefined), [RELATED_TASK]: { taskId: this.id } },
+      };
       waiter.request(p.method, params, { timeoutMs: 0 }).then(
         (answer) => void this.answer(key, answer),
         (e: unknown) => {
@@ -176,7 +186,9 @@ export class LiveRun implements RunHandle {
           // The client answered with an error: the ask fails as in a plain call (AskError client-error).
           if ((e as { code?: unknown })?.code === "rpc") {
             this.#pending.delete(key);
-            p.reject(new AskError("client-error", `the client answered ${p.method} with an error: ${(e as Error).message}`));
+            p.reject(
+              new AskError("client-error", `the client answered ${p.method} with an error: ${(e as Error).message}`),
+            );
             void this.#store();
             return;
           }

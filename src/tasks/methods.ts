@@ -18,29 +18,54 @@ export function declaresTasks(ctx: RequestContext): boolean {
 
 /** -32021 for a 2026-07-28 request without the extension (the extension's "Error Handling"). */
 export function missingTasksCapability(what: string): RpcError {
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return new RpcError(
+    ErrorCode.MissingRequiredClientCapability,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }
 
 const TASK_ID = lazySchema(() =>
-  v.looseObject({ taskId: v.pipe(v.string('Invalid params: "taskId" must be a string'), v.nonEmpty('Invalid params: "taskId" must not be empty')) }, "Invalid params: needs params {taskId}"),
+  v.looseObject(
+    {
+      taskId: v.pipe(
+        v.string('Invalid params: "taskId" must be a string'),
+        v.nonEmpty('Invalid params: "taskId" must not be empty'),
+      ),
+    },
+    "Invalid params: needs params {taskId}",
+  ),
 );
 const UPDATE = lazySchema(() =>
   v.looseObject(
     {
-      taskId: v.pipe(v.string('Invalid params: "taskId" must be a string'), v.nonEmpty('Invalid params: "taskId" must not be empty')),
-      inputResponses: v.record(v.string(), v.unknown(), 'Invalid params: "inputResponses" must be an object mapping inputRequests keys to results'),
+      taskId: v.pipe(
+        v.string('Invalid params: "taskId" must be a string'),
+        v.nonEmpty('Invalid params: "taskId" must not be empty'),
+      ),
+      inputResponses: v.record(
+        v.string(),
+        v.unknown(),
+        'Invalid params: "inputResponses" must be an object mapping inputRequests keys to results',
+      ),
     },
     "Invalid params: tasks/update needs params {taskId, inputResponses}",
   ),
 );
-const LIST = lazySchema(() => v.nullish(v.looseObject({ cursor: v.optional(v.string('Invalid params: "cursor" must be a string')) }), {}));
+const LIST = lazySchema(() =>
+  v.nullish(v.looseObject({ cursor: v.optional(v.string('Invalid params: "cursor" must be a string')) }), {}),
+);
 
 type TaskIdParams = { taskId: string };
 
 /** The engine and owner of a task request, after the era's gate; the task itself (-32602 when it is not this owner's). */
-async function found(ctx: RequestContext, id: string, method: string): Promise<{ engine: TaskEngine; owner: string; r: TaskRecord }> {
+async function found(
+  ctx: RequestContext,
+  id: string,
+  method: string,
+): Promise<{ engine: TaskEngine; owner: string; r: TaskRecord }> {
   if (ctx.era === "modern" && !declaresTasks(ctx)) throw missingTasksCapability(method);
   const engine = engineOf(ctx.connection.registry);
   if (!engine) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server has no tasks)`);
@@ -75,7 +100,10 @@ async function terminal(engine: TaskEngine, owner: string, r: TaskRecord, ctx: R
     if (run) {
       run.addWaiter(ctx);
       try {
-        await Promise.race([run.ended, new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }))]);
+        await Promise.race([
+          run.ended,
+          new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true })),
+        ]);
       } finally {
         run.removeWaiter(ctx);
       }
@@ -98,7 +126,8 @@ const tasksResult: MethodSpec<TaskIdParams, Record<string, unknown>> = {
     const r = await terminal(engine, owner, first, ctx);
     // Exactly what the call would have returned: its result, or its JSON-RPC error (basic/utilities/tasks).
     if (r.error) throw new RpcError(r.error.code, r.error.message, r.error.data);
-    if (r.status === "cancelled" || r.result === undefined) throw new RpcError(ErrorCode.InvalidParams, `Task ${r.id} was cancelled before it finished: it has no result`);
+    if (r.status === "cancelled" || r.result === undefined)
+      throw new RpcError(ErrorCode.InvalidParams, `Task ${r.id} was cancelled before it finished: it has no result`);
     const out = resultFor(r, ctx)!;
     out._meta = { ...(out._meta as object | undefined), [RELATED_TASK]: { taskId: r.id } };
     return out;
@@ -120,7 +149,8 @@ const tasksList: MethodSpec<{ cursor?: string } | null | undefined, Record<strin
     let start = 0;
     if (p?.cursor !== undefined) {
       const m = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(p.cursor, "base64url").toString());
-      if (!m || Buffer.from(`${m[1]}.${m[2]}`).toString("base64url") !== p.cursor) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor (not one this server issued)");
+      if (!m || Buffer.from(`${m[1]}.${m[2]}`).toString("base64url") !== p.cursor)
+        throw new RpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor (not one this server issued)");
       const at = Number(m[1]);
       start = all.findIndex((r) => r.createdAt > at || (r.createdAt === at && r.id > m[2]!));
       if (start < 0) start = all.length;
@@ -147,7 +177,8 @@ const tasksCancel: MethodSpec<TaskIdParams, Record<string, unknown>> = {
       throw new RpcError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${r.status}'`);
     }
     // Cancelled (and stored) before the response; the run's signal aborts; a run in another process sees it in the store.
-    const next = (await engine.update(owner, r.id, (x) => settle(x, "cancelled", "The task was cancelled by request"))) ?? r;
+    const next =
+      (await engine.update(owner, r.id, (x) => settle(x, "cancelled", "The task was cancelled by request"))) ?? r;
     engine.live.get(r.id)?.cancel("cancelled: the task was cancelled (tasks/cancel)");
     return ctx.era === "modern" ? {} : legacyTask(next);
   },

@@ -67,7 +67,11 @@ export function legacyTask(r: TaskRecord): Record<string, unknown> {
  * @param detailed - whether to inline the status's payload (tasks/get) or not (CreateTaskResult).
  * @param result - the result to inline, projected for the version (completed).
  */
-export function modernTask(r: TaskRecord, detailed: boolean, result?: Record<string, unknown>): Record<string, unknown> {
+export function modernTask(
+  r: TaskRecord,
+  detailed: boolean,
+  result?: Record<string, unknown>,
+): Record<string, unknown> {
   const t: Record<string, unknown> = { taskId: r.id, status: r.status };
   if (r.statusMessage !== undefined) t.statusMessage = r.statusMessage;
   t.createdAt = iso(r.createdAt);

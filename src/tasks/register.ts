@@ -19,7 +19,12 @@ export function enableTasks(options: ServerOptions): void {
   checkTasksOptions(options.tasks);
   const tools = (options.tools as unknown[]).flat(Infinity) as { definition?: { task?: string } }[];
   // Upstreams (a gateway's tools arrive later) may bring tools that run as tasks.
-  if (options.tasks === undefined && options.upstreams === undefined && !tools.some((t) => t?.definition?.task === "optional" || t?.definition?.task === "required")) return;
+  if (
+    options.tasks === undefined &&
+    options.upstreams === undefined &&
+    !tools.some((t) => t?.definition?.task === "optional" || t?.definition?.task === "required")
+  )
+    return;
   registerCapability({
     name: "tasks",
     methods: TASK_METHODS,
@@ -29,7 +34,8 @@ export function enableTasks(options: ServerOptions): void {
       if (caps.tasks === undefined) return caps;
       const { tasks: _, ...rest } = caps;
       // 2026-07-28: under capabilities.extensions, never capabilities.tasks (the extension's "Capability Negotiation").
-      if (ctx.era === "modern") return { ...rest, extensions: { ...(caps.extensions as object | undefined), [TASKS_EXTENSION]: {} } };
+      if (ctx.era === "modern")
+        return { ...rest, extensions: { ...(caps.extensions as object | undefined), [TASKS_EXTENSION]: {} } };
       // At initialize the request's features are the newest legacy version's: the version just negotiated decides.
       return (ctx.connection.version ?? ctx.features.version) === "2025-11-25" ? caps : rest;
     },

@@ -21,7 +21,10 @@ import type { TaskRecord } from "./record.ts";
  * @param ctx - the context it runs with.
  */
 export async function execute(t: Tool, args: object, ctx: RequestContext): Promise<Outcome> {
-  const ok = (r: object): Outcome => ({ result: r as Record<string, unknown>, isError: (r as { isError?: boolean }).isError === true });
+  const ok = (r: object): Outcome => ({
+    result: r as Record<string, unknown>,
+    isError: (r as { isError?: boolean }).isError === true,
+  });
   try {
     if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) await loadAjv();
     const parsed = parseArguments(t, args);
@@ -32,12 +35,23 @@ export async function execute(t: Tool, args: object, ctx: RequestContext): Promi
     // The server's maxResultBytes holds for a task's stored result as for a plain call's response.
     const max = ctx.connection.registry.options.maxResultBytes;
     const bytes = overLimit(JSON.stringify(shaped), max);
-    if (bytes !== undefined) return ok(errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`));
+    if (bytes !== undefined)
+      return ok(
+        errorResult(
+          `The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`,
+        ),
+      );
     return ok(shaped);
   } catch (e) {
     if (e instanceof RpcError) return { error: wireError(e) };
     if (e instanceof AskError && e.code === "unsupported" && ctx.era === "modern") {
-      return { error: { code: ErrorCode.MissingRequiredClientCapability, message: `Missing required client capability: ${e.message}`, data: { requiredCapabilities: e.data ?? {} } } };
+      return {
+        error: {
+          code: ErrorCode.MissingRequiredClientCapability,
+          message: `Missing required client capability: ${e.message}`,
+          data: { requiredCapabilities: e.data ?? {} },
+        },
+      };
     }
     // A cancelled task's tool stopping with the abort reason is no news.
     if (ctx.signal.aborted && e === ctx.signal.reason) return ok(errorResult(thrownText(t, e)));
@@ -53,7 +67,9 @@ export async function execute(t: Tool, args: object, ctx: RequestContext): Promi
 }
 
 function wireError(e: RpcError): { code: number; message: string; data?: unknown } {
-  return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+  return e.data === undefined
+    ? { code: e.code, message: e.message }
+    : { code: e.code, message: e.message, data: e.data };
 }
 
 /**
@@ -66,8 +82,23 @@ function wireError(e: RpcError): { code: number; message: string; data?: unknown
  * @param args - the arguments.
  * @param creating - the request that created it.
  */
-export function startRun(engine: TaskEngine, owner: string, record: TaskRecord, t: Tool, args: object, creating: RequestContext): LiveRun {
-  const ctx = new RequestContext(creating.connection, `mcpbin-task-${record.id}`, "tools/call", creating.era, creating.features, creating.meta, creating);
+export function startRun(
+  engine: TaskEngine,
+  owner: string,
+  record: TaskRecord,
+  t: Tool,
+  args: object,
+  creating: RequestContext,
+): LiveRun {
+  const ctx = new RequestContext(
+    creating.connection,
+    `mcpbin-task-${record.id}`,
+    "tools/call",
+    creating.era,
+    creating.features,
+    creating.meta,
+    creating,
+  );
   return runOn(engine, owner, record, t, args, ctx, undefined);
 }
 
@@ -75,7 +106,15 @@ export function startRun(engine: TaskEngine, owner: string, record: TaskRecord, 
  * Makes a context the task's and runs (or, with `running`, goes on running) the tool on it.
  * @param running - the tool's run already under way (a `deferTask` tool that called ctx.startTask()).
  */
-export function runOn(engine: TaskEngine, owner: string, record: TaskRecord, t: Tool, args: object, ctx: RequestContext, running: Promise<Outcome> | undefined): LiveRun {
+export function runOn(
+  engine: TaskEngine,
+  owner: string,
+  record: TaskRecord,
+  t: Tool,
+  args: object,
+  ctx: RequestContext,
+  running: Promise<Outcome> | undefined,
+): LiveRun {
   ctx.taskId = record.id;
   const run = new LiveRun(engine, owner, record, ctx, record.era === "legacy" ? ctx.connection : undefined);
   ctx.asker = new TaskAsker(run, ctx.features.version, ctx.clientCapabilities);
@@ -85,7 +124,10 @@ export function runOn(engine: TaskEngine, owner: string, record: TaskRecord, t: 
   outcome
     .then(
       (o) => run.finish(o),
-      (e: unknown) => run.finish({ error: { code: ErrorCode.InternalError, message: `Internal error: ${(e as Error)?.message ?? e}` } }),
+      (e: unknown) =>
+        run.finish({
+          error: { code: ErrorCode.InternalError, message: `Internal error: ${(e as Error)?.message ?? e}` },
+        }),
     )
     .then(() => span?.end(run.record.status));
   return run;

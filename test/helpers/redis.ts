@@ -30,7 +30,19 @@ export async function startRedis(): Promise<RedisServer> {
     const dir = mkdtempSync(join(tmpdir(), "mcpbin-redis-"));
     const port = await freePort();
     const proc = Bun.spawn(
-      ["/usr/bin/redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+      [
+        "/usr/bin/redis-server",
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+      ],
       { stdout: "pipe", stderr: "pipe" },
     );
     const url = `redis://127.0.0.1:${port}`;

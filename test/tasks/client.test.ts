@@ -32,7 +32,13 @@ for (const era of ["legacy", "modern"] as const) {
 
     const asking = await c.tasks.call("confirm", {});
     if (!("task" in asking)) throw new Error("no task was created");
-    const answered = await c.tasks.result(asking.task.taskId, { onRequest: async (method, params) => (expect(method).toBe("elicitation/create"), expect(params?.message).toBe("Proceed?"), { action: "accept", content: { ok: true } }) });
+    const answered = await c.tasks.result(asking.task.taskId, {
+      onRequest: async (method, params) => (
+        expect(method).toBe("elicitation/create"),
+        expect(params?.message).toBe("Proceed?"),
+        { action: "accept", content: { ok: true } }
+      ),
+    });
     expect(answered.content).toEqual([{ type: "text", text: "confirmed" }]);
 
     const long = await c.tasks.call("work", { ms: 60_000 });
@@ -42,7 +48,10 @@ for (const era of ["legacy", "modern"] as const) {
     await c.tasks.cancel(long.task.taskId); // already cancelled: no error
     await expect(c.tasks.result(long.task.taskId)).rejects.toThrow();
     // A tool that forbids tasks: the server answers the plain way at 2026-07-28, with -32601 at 2025-11-25.
-    if (era === "modern") expect(await c.tasks.call("plain", {})).toEqual({ result: expect.objectContaining({ content: [{ type: "text", text: "plain" }] }) });
+    if (era === "modern")
+      expect(await c.tasks.call("plain", {})).toEqual({
+        result: expect.objectContaining({ content: [{ type: "text", text: "plain" }] }),
+      });
     else await expect(c.tasks.call("plain", {})).rejects.toThrow(/does not run as a task/);
   });
 }
@@ -57,7 +66,9 @@ test("over Streamable HTTP in both eras: a task's question reaches the client (2
       const made = await c.tasks.call("confirm", {});
       if (!("task" in made)) throw new Error("no task was created");
       const asked: string[] = [];
-      const r = await c.tasks.result(made.task.taskId, { onRequest: async (method) => (asked.push(method), { action: "accept", content: { ok: true } }) });
+      const r = await c.tasks.result(made.task.taskId, {
+        onRequest: async (method) => (asked.push(method), { action: "accept", content: { ok: true } }),
+      });
       expect(asked).toEqual(["elicitation/create"]);
       expect(r.content).toEqual([{ type: "text", text: "confirmed" }]);
     }

@@ -10,14 +10,20 @@ let id = 100;
 beforeAll(async () => {
   bin = await compileFixture("test/fixtures/servers/tasks.ts", "tasks-legacy");
   p = new McpProcess([bin], { env: { TASKS_PAGE: "2", TASKS_MAX_RUNNING: "3" } });
-  p.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: V, capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } } });
+  p.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: V, capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } },
+  });
   await p.response(1);
   p.send(INITED);
 });
 afterAll(() => p?.kill());
 
 /** A request, its response checked against the 2025-11-25 schema (a task-augmented tools/call answers with CreateTaskResult, which the check does not know). */
-const call = (method: string, params: unknown) => p.request(method, params, ++id, method === "tools/call" && (params as { task?: unknown }).task ? undefined : V);
+const call = (method: string, params: unknown) =>
+  p.request(method, params, ++id, method === "tools/call" && (params as { task?: unknown }).task ? undefined : V);
 
 async function until(taskId: string, done: (s: string) => boolean) {
   for (let i = 0; i < 600; i++) {
@@ -39,13 +45,26 @@ test("initialize advertises tasks; tools/list says each tool's taskSupport (abse
     cursor = r.nextCursor;
   } while (cursor);
   const by = Object.fromEntries(tools.map((t) => [t.name, t.execution]));
-  expect(by).toEqual({ work: { taskSupport: "optional" }, report: { taskSupport: "required" }, plain: undefined, confirm: { taskSupport: "optional" }, broken: { taskSupport: "optional" } });
+  expect(by).toEqual({
+    work: { taskSupport: "optional" },
+    report: { taskSupport: "required" },
+    plain: undefined,
+    confirm: { taskSupport: "optional" },
+    broken: { taskSupport: "optional" },
+  });
 });
 
 test("a task's tasks/result is exactly the plain call's result, with the related-task _meta; progress and status notifications arrive", async () => {
   const plain = (await call("tools/call", { name: "work", arguments: { ms: 150, steps: 3, text: "hi" } })).result;
   expect(plain.structuredContent).toEqual({ text: "hi", ms: 150 });
-  const created = (await call("tools/call", { name: "work", arguments: { ms: 150, steps: 3, text: "hi" }, task: { ttl: 60_000 }, _meta: { progressToken: "pt" } })).result;
+  const created = (
+    await call("tools/call", {
+      name: "work",
+      arguments: { ms: 150, steps: 3, text: "hi" },
+      task: { ttl: 60_000 },
+      _meta: { progressToken: "pt" },
+    })
+  ).result;
   const task = created.task;
   expect(task.status).toBe("working");
   expect(task.ttl).toBe(60_000);
@@ -57,9 +76,13 @@ test("a task's tasks/result is exactly the plain call's result, with the related
   expect(rest).toEqual(plain);
   expect(_meta).toEqual({ "io.modelcontextprotocol/related-task": { taskId: task.taskId } });
   expect((await call("tasks/get", { taskId: task.taskId })).result.status).toBe("completed");
-  const progress = p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === "pt").map((m) => m.params.progress);
+  const progress = p.messages
+    .filter((m) => m.method === "notifications/progress" && m.params.progressToken === "pt")
+    .map((m) => m.params.progress);
   expect(progress).toEqual([1, 2, 3]); // the progressToken of the creating call stays valid for the task
-  const statuses = p.messages.filter((m) => m.method === "notifications/tasks/status" && m.params.taskId === task.taskId).map((m) => m.params.status);
+  const statuses = p.messages
+    .filter((m) => m.method === "notifications/tasks/status" && m.params.taskId === task.taskId)
+    .map((m) => m.params.status);
   expect(statuses).toContain("completed");
 });
 
@@ -70,7 +93,10 @@ test("tasks/cancel aborts the run's signal and the task stays cancelled; cancell
   await Bun.sleep(50);
   expect((await call("tasks/get", { taskId: task.taskId })).result.status).toBe("cancelled");
   const again = await call("tasks/cancel", { taskId: task.taskId });
-  expect(again.error).toMatchObject({ code: -32602, message: "Cannot cancel task: already in terminal status 'cancelled'" });
+  expect(again.error).toMatchObject({
+    code: -32602,
+    message: "Cannot cancel task: already in terminal status 'cancelled'",
+  });
   expect((await call("tasks/result", { taskId: task.taskId })).error.code).toBe(-32602);
 });
 
@@ -93,7 +119,11 @@ test("input_required: a client that answers the elicitation with a JSON-RPC erro
   const before = p.messages.filter((m) => m.method === "elicitation/create").length;
   const rid = ++id;
   p.send({ jsonrpc: "2.0", id: rid, method: "tasks/result", params: { taskId: task.taskId } });
-  const ask = await p.waitFor((m) => m.method === "elicitation/create" && p.messages.filter((x) => x.method === "elicitation/create").indexOf(m) >= before);
+  const ask = await p.waitFor(
+    (m) =>
+      m.method === "elicitation/create" &&
+      p.messages.filter((x) => x.method === "elicitation/create").indexOf(m) >= before,
+  );
   p.send({ jsonrpc: "2.0", id: ask.id, error: { code: -32603, message: "the user closed the dialog" } });
   const r = (await p.response(rid)).result;
   expect(r.isError).toBe(true);
@@ -111,7 +141,10 @@ test("errors: a required tool without a task and a forbidden one with a task are
   expect(r.isError).toBe(true);
   expect(r.content[0].text).toBe("broken on purpose");
   for (const m of ["tasks/get", "tasks/result", "tasks/cancel"]) {
-    expect((await call(m, { taskId: "no-such-task" })).error).toMatchObject({ code: -32602, message: "Failed to retrieve task: Task not found" });
+    expect((await call(m, { taskId: "no-such-task" })).error).toMatchObject({
+      code: -32602,
+      message: "Failed to retrieve task: Task not found",
+    });
   }
 });
 
@@ -120,16 +153,22 @@ test("hostile params: a bad task param, ttl or taskId is -32602 and the session 
   expect((await call("tools/call", { name: "work", arguments: { ms: 1 }, task: { ttl: -5 } })).error.code).toBe(-32602);
   expect((await call("tasks/get", { taskId: 42 })).error.code).toBe(-32602);
   expect((await call("tasks/get", {})).error.code).toBe(-32602);
-  expect((await call("tasks/get", { taskId: "x".repeat(100_000) })).error).toMatchObject({ code: -32602, message: "Failed to retrieve task: Task not found" });
+  expect((await call("tasks/get", { taskId: "x".repeat(100_000) })).error).toMatchObject({
+    code: -32602,
+    message: "Failed to retrieve task: Task not found",
+  });
   expect((await call("tasks/list", { cursor: 7 })).error.code).toBe(-32602);
   const ids: string[] = [];
-  for (let i = 0; i < 3; i++) ids.push((await call("tools/call", { name: "work", arguments: { ms: 60_000 }, task: {} })).result.task.taskId);
+  for (let i = 0; i < 3; i++)
+    ids.push((await call("tools/call", { name: "work", arguments: { ms: 60_000 }, task: {} })).result.task.taskId);
   const over = await call("tools/call", { name: "work", arguments: { ms: 1 }, task: {} });
   expect(over.error).toMatchObject({ code: -32603 });
   expect(over.error.message).toContain("tasks.maxRunning");
   await call("tasks/cancel", { taskId: ids[0] });
   await Bun.sleep(50);
-  expect((await call("tools/call", { name: "work", arguments: { ms: 1 }, task: {} })).result.task.status).toBe("working");
+  expect((await call("tools/call", { name: "work", arguments: { ms: 1 }, task: {} })).result.task.status).toBe(
+    "working",
+  );
   for (const id of ids.slice(1)) await call("tasks/cancel", { taskId: id });
 });
 

@@ -12,8 +12,15 @@ const HEAP_BOUND_MIB = 12;
 let p: McpProcess;
 beforeAll(async () => {
   // Every task of the burst may be running at once: no maxRunning refusal in a test of what finished tasks hold.
-  p = new McpProcess([await compileFixture("test/fixtures/servers/tasks.ts", "tasks-memory")], { env: { TASKS_MAX_RUNNING: "100000" } });
-  p.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  p = new McpProcess([await compileFixture("test/fixtures/servers/tasks.ts", "tasks-memory")], {
+    env: { TASKS_MAX_RUNNING: "100000" },
+  });
+  p.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   await p.response(1);
   p.send(INITED);
 });
@@ -22,12 +29,21 @@ afterAll(() => p?.kill());
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
 let sent = 0;
-const completed = () => p.messages.filter((m) => m.method === "notifications/tasks/status" && m.params.status === "completed").length;
+const completed = () =>
+  p.messages.filter((m) => m.method === "notifications/tasks/status" && m.params.status === "completed").length;
 
 /** Creates `count` quick tasks in one write and waits until every one has completed (its status notification). */
 async function finish(from: number, count: number): Promise<void> {
   const lines: string[] = [];
-  for (let i = 0; i < count; i++) lines.push(JSON.stringify({ jsonrpc: "2.0", id: from + i, method: "tools/call", params: { name: "work", arguments: { ms: 0, text: `task ${from + i}` }, task: {} } }));
+  for (let i = 0; i < count; i++)
+    lines.push(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: from + i,
+        method: "tools/call",
+        params: { name: "work", arguments: { ms: 0, text: `task ${from + i}` }, task: {} },
+      }),
+    );
   p.write(lines.join("\n") + "\n");
   sent += count;
   await p.response(from + count - 1, 60_000);
@@ -50,7 +66,9 @@ test(`${N} finished tasks in the memory store: RSS grows by less than ${BOUND_MI
   const after = await measure();
   const grown = after.rss - before.rss;
   const heap = after.heap - before.heap;
-  process.stderr.write(`tasks memory: RSS ${before.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB (+${grown.toFixed(1)}), JS heap in use +${heap.toFixed(1)} MiB (${((heap * 1048576) / N).toFixed(0)} bytes per task) for ${N} finished tasks\n`);
+  process.stderr.write(
+    `tasks memory: RSS ${before.rss.toFixed(1)} → ${after.rss.toFixed(1)} MiB (+${grown.toFixed(1)}), JS heap in use +${heap.toFixed(1)} MiB (${((heap * 1048576) / N).toFixed(0)} bytes per task) for ${N} finished tasks\n`,
+  );
   expect(grown).toBeLessThan(BOUND_MIB);
   expect(heap).toBeLessThan(HEAP_BOUND_MIB);
   expect(completed()).toBe(N + 200);

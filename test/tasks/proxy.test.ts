@@ -24,7 +24,10 @@ afterAll(async () => {
   for (const c of open) await c.close().catch(() => {});
 });
 
-const answer = async (method: string) => (expect(method).toBe("elicitation/create"), { action: "accept", content: { ok: true } });
+const answer = async (method: string) => (
+  expect(method).toBe("elicitation/create"),
+  { action: "accept", content: { ok: true } }
+);
 
 async function drive(c: McpClient, era: string) {
   expect(c.tasks.supported).toBe(true);
@@ -33,7 +36,9 @@ async function drive(c: McpClient, era: string) {
   expect((await c.tasks.result(made.task.taskId)).structuredContent).toEqual({ text: `via ${era}`, ms: 150 });
   const asking = await c.tasks.call("confirm", {});
   if (!("task" in asking)) throw new Error("no task in front");
-  expect((await c.tasks.result(asking.task.taskId, { onRequest: answer })).content).toEqual([{ type: "text", text: "confirmed" }]);
+  expect((await c.tasks.result(asking.task.taskId, { onRequest: answer })).content).toEqual([
+    { type: "text", text: "confirmed" },
+  ]);
   const long = await c.tasks.call("work", { ms: 60_000 });
   if (!("task" in long)) throw new Error("no task in front");
   await c.tasks.cancel(long.task.taskId);
@@ -42,7 +47,10 @@ async function drive(c: McpClient, era: string) {
 
 for (const era of ["legacy", "modern"] as const) {
   test(`mcpbin proxy, ${era} client in front: tasks pass through to an upstream that takes them`, async () => {
-    const c = await connect({ command: BUN, args: [MCPBIN, "proxy", "--servers", servers] }, { era, capabilities: { elicitation: {} } });
+    const c = await connect(
+      { command: BUN, args: [MCPBIN, "proxy", "--servers", servers] },
+      { era, capabilities: { elicitation: {} } },
+    );
     open.push(c);
     const tools = Object.fromEntries((await c.listTools()).map((t) => [t.name, t.execution]));
     if (era === "legacy") {
@@ -52,7 +60,8 @@ for (const era of ["legacy", "modern"] as const) {
       expect(tools.v1__search ?? tools.search).toBeUndefined();
     }
     await drive(c, era);
-    if (era === "legacy") await expect(c.tasks.call("weather", { city: "Paris" })).rejects.toThrow(/does not run as a task/);
+    if (era === "legacy")
+      await expect(c.tasks.call("weather", { city: "Paris" })).rejects.toThrow(/does not run as a task/);
   });
 }
 

@@ -30,7 +30,12 @@ afterAll(async () => {
 async function stdio(): Promise<McpProcess> {
   const p = new McpProcess([bin], { env: { TASKS_STORE: "file", TASKS_DIR: dir } });
   procs.push(p);
-  p.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  p.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   await p.response(1);
   p.send(INITED);
   return p;
@@ -39,7 +44,8 @@ async function stdio(): Promise<McpProcess> {
 test("file store: after a restart, a task that was running is failed (tasks/get and tasks/result say why) and a finished task's result is still there", async () => {
   const a = await stdio();
   const running = (await a.request("tools/call", { name: "work", arguments: { ms: 60_000 }, task: {} }, 2)).result.task;
-  const finished = (await a.request("tools/call", { name: "work", arguments: { ms: 1, text: "kept" }, task: {} }, 3)).result.task;
+  const finished = (await a.request("tools/call", { name: "work", arguments: { ms: 1, text: "kept" }, task: {} }, 3))
+    .result.task;
   const result = (await a.request("tasks/result", { taskId: finished.taskId }, 4)).result;
   expect(result.structuredContent).toEqual({ text: "kept", ms: 1 });
   // One file per task (and the runner's heartbeat), written before each reply.
@@ -55,7 +61,9 @@ test("file store: after a restart, a task that was running is failed (tasks/get 
   expect(err).toMatchObject({ code: -32603 });
   const again = (await b.request("tasks/result", { taskId: finished.taskId }, 4)).result;
   expect(again).toEqual(result);
-  const list = (await b.request("tasks/list", {}, 5, "2025-11-25")).result.tasks.map((t: { taskId: string; status: string }) => [t.taskId, t.status]);
+  const list = (await b.request("tasks/list", {}, 5, "2025-11-25")).result.tasks.map(
+    (t: { taskId: string; status: string }) => [t.taskId, t.status],
+  );
   expect(list).toEqual([
     [running.taskId, "failed"],
     [finished.taskId, "completed"],
@@ -67,11 +75,18 @@ test("redis store: a task created on one process is read, answered, cancelled an
   const env = { TASKS_STORE: "redis", TASKS_URL: redis.url };
   const [one, two] = await Promise.all([HttpProcess.start([bin], { env }), HttpProcess.start([bin], { env })]);
   procs.push(one, two);
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [EXT]: {} } } };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [EXT]: {} } },
+  };
   let n = 10;
   const rpc = async (h: HttpProcess, method: string, params: Record<string, unknown>) => {
     const name = (params.taskId ?? params.name) as string | undefined;
-    const r = await post(h.url, { jsonrpc: "2.0", id: ++n, method, params: { ...params, _meta: meta } }, modernHeaders(method, name));
+    const r = await post(
+      h.url,
+      { jsonrpc: "2.0", id: ++n, method, params: { ...params, _meta: meta } },
+      modernHeaders(method, name),
+    );
     return r.json;
   };
   const until = async (h: HttpProcess, taskId: string, status: string) => {
@@ -94,7 +109,14 @@ test("redis store: a task created on one process is read, answered, cancelled an
   const asking = (await rpc(one, "tools/call", { name: "confirm", arguments: {} })).result;
   const waiting = await until(two, asking.taskId, "input_required");
   expect(Object.keys(waiting.inputRequests)).toEqual(["ok"]);
-  expect((await rpc(two, "tasks/update", { taskId: asking.taskId, inputResponses: { ok: { action: "accept", content: { ok: true } } } })).result).toMatchObject({ resultType: "complete" });
+  expect(
+    (
+      await rpc(two, "tasks/update", {
+        taskId: asking.taskId,
+        inputResponses: { ok: { action: "accept", content: { ok: true } } },
+      })
+    ).result,
+  ).toMatchObject({ resultType: "complete" });
   expect((await until(one, asking.taskId, "completed")).result.content).toEqual([{ type: "text", text: "confirmed" }]);
 
   // Cancelled through two: stays cancelled, and one's run stops (its signal aborts; no completion overwrites it).
@@ -114,22 +136,47 @@ test("redis store: a task created on one process is read, answered, cancelled an
 test("ownership over HTTP (2025-11-25 sessions): another session's task is not found by tasks/get, tasks/result, tasks/cancel, nor listed", async () => {
   const h = await HttpProcess.start([bin], { env: { TASKS_STORE: "memory" } });
   procs.push(h);
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  };
   const session = async () => {
-    const r = await post(h.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, headers);
+    const r = await post(
+      h.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+      headers,
+    );
     const sid = r.headers.get("mcp-session-id")!;
     await post(h.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...headers, "mcp-session-id": sid });
     let n = 1;
     return async (method: string, params: Record<string, unknown>) => {
       const r = await post(h.url, { jsonrpc: "2.0", id: ++n, method, params }, { ...headers, "mcp-session-id": sid });
-      return r.json ?? JSON.parse(r.text.split("\n").find((l) => l.startsWith("data:"))!.slice(5));
+      return (
+        r.json ??
+        JSON.parse(
+          r.text
+            .split("\n")
+            .find((l) => l.startsWith("data:"))!
+            .slice(5),
+        )
+      );
     };
   };
   const alice = await session();
   const mallory = await session();
-  const { task } = (await alice("tools/call", { name: "work", arguments: { ms: 5000, text: "secret" }, task: {} })).result;
+  const { task } = (await alice("tools/call", { name: "work", arguments: { ms: 5000, text: "secret" }, task: {} }))
+    .result;
   for (const m of ["tasks/get", "tasks/result", "tasks/cancel"]) {
-    expect((await mallory(m, { taskId: task.taskId })).error).toMatchObject({ code: -32602, message: "Failed to retrieve task: Task not found" });
+    expect((await mallory(m, { taskId: task.taskId })).error).toMatchObject({
+      code: -32602,
+      message: "Failed to retrieve task: Task not found",
+    });
   }
   expect((await mallory("tasks/list", {})).result.tasks).toEqual([]);
   expect((await alice("tasks/list", {})).result.tasks.map((t: { taskId: string }) => t.taskId)).toEqual([task.taskId]);

@@ -36,14 +36,22 @@ const options = {
 };
 let session: Session;
 let id = 10;
-const send = async (method: string, params: unknown) => JSON.parse((await session.handleLine(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })))!);
+const send = async (method: string, params: unknown) =>
+  JSON.parse((await session.handleLine(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })))!);
 
 beforeAll(async () => {
   expect(ensureContextManager()).toBe(true);
   enableTracing(provider.getTracer("mcpbin"));
   enableTasks(options);
   session = new Session(new Registry(options), () => {});
-  await session.handleLine(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+  await session.handleLine(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  );
   await session.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}');
 });
 afterAll(resetTracing);
@@ -58,7 +66,11 @@ test("the creating call's span has mcpbin.task.id; the run's span is its child, 
   const run = spans.find((s) => s.name === "task job")!;
   const step = spans.find((s) => s.name === "author-step")!;
   expect(creating.attributes["mcpbin.task.id"]).toBe(task.taskId);
-  expect(run.attributes).toMatchObject({ "mcpbin.task.id": task.taskId, "gen_ai.tool.name": "job", "mcpbin.task.status": "completed" });
+  expect(run.attributes).toMatchObject({
+    "mcpbin.task.id": task.taskId,
+    "gen_ai.tool.name": "job",
+    "mcpbin.task.status": "completed",
+  });
   expect(run.parentSpanContext?.spanId).toBe(creating.spanContext().spanId);
   expect(step.parentSpanContext?.spanId).toBe(run.spanContext().spanId);
   const end = (s: typeof run) => s.endTime[0] * 1e9 + s.endTime[1];

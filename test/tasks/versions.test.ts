@@ -14,10 +14,18 @@ function session(tools: ReturnType<typeof tool>[]) {
   enableTasks(options);
   const s = new Session(new Registry(options), () => {});
   let id = 0;
-  return async (method: string, params: unknown) => JSON.parse((await s.handleLine(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })))!);
+  return async (method: string, params: unknown) =>
+    JSON.parse((await s.handleLine(JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })))!);
 }
-const init = (version: string) => ({ protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } });
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const init = (version: string) => ({
+  protocolVersion: version,
+  capabilities: {},
+  clientInfo: { name: "t", version: "1" },
+});
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 test("2025-06-18: no tasks capability, no execution field, and a task param is a plain call", async () => {
   const rpc = session([job]);
@@ -43,5 +51,9 @@ test("a server without task tools or the tasks option has no tasks at all, in ei
   expect((await rpc("tasks/get", { taskId: "x" })).error.code).toBe(-32601);
   expect((await rpc("tasks/list", {})).error.code).toBe(-32601);
   const modern = session([plainTool]);
-  expect((await modern("server/discover", { _meta: META })).result.capabilities.extensions?.["io.modelcontextprotocol/tasks"]).toBeUndefined();
+  expect(
+    (await modern("server/discover", { _meta: META })).result.capabilities.extensions?.[
+      "io.modelcontextprotocol/tasks"
+    ],
+  ).toBeUndefined();
 });
