@@ -92,7 +92,7 @@ export interface TasksOptions {
   readonly store?: "memory" | "file" | "redis" | Store;
   /** The directory of the file store (default `.mcpbin-tasks` in the working directory). */
   readonly dir?: string;
-  /** The Redis URL of the redis store (default `REDIS_URL`, else redis://localhost:6379). */
+  /** The Redis URL of the redis store (default `MCPBIN_REDIS_URL`, the replicas' shared Redis; else `REDIS_URL`, else redis://localhost:6379). */
   readonly url?: string;
   /** How long a task is kept from its creation, ms (default 3,600,000); a client's shorter `ttl` is honoured. */
   readonly ttlMs?: number;

@@ -80,7 +80,7 @@ export function engineOf(registry: ServerState): TaskEngine | undefined {
       : s === "file"
         ? fileStore(o.dir ?? ".mcpbin-tasks")
         : s === "redis"
-          ? redisStore(o.url)
+          ? redisStore(o.url ?? (process.env.MCPBIN_REDIS_URL || undefined))
           : s;
   const config: TasksConfig = {
     store,

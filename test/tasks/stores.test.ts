@@ -183,3 +183,27 @@ test("ownership over HTTP (2025-11-25 sessions): another session's task is not f
   expect((await alice("tasks/get", { taskId: task.taskId })).result.status).toBe("working");
   await alice("tasks/cancel", { taskId: task.taskId });
 });
+
+test("redis store without a url: MCPBIN_REDIS_URL (the replicas' shared Redis) is the default", async () => {
+  const env = { TASKS_STORE: "redis", MCPBIN_REDIS_URL: redis.url };
+  const [one, two] = await Promise.all([HttpProcess.start([bin], { env }), HttpProcess.start([bin], { env })]);
+  procs.push(one, two);
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } },
+  };
+  const call = (h: HttpProcess, id: number, method: string, params: Record<string, unknown>) =>
+    post(
+      h.url,
+      { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } },
+      modernHeaders(method, (params.taskId ?? params.name) as string),
+    );
+  const made = (await call(one, 1, "tools/call", { name: "work", arguments: { ms: 1, text: "default url" } })).json
+    .result;
+  let got: Record<string, any> = {};
+  for (let i = 0; i < 200 && got.status !== "completed"; i++) {
+    got = (await call(two, 2, "tasks/get", { taskId: made.taskId })).json.result;
+    await Bun.sleep(20);
+  }
+  expect(got.result.structuredContent).toEqual({ text: "default url", ms: 1 });
+});
