@@ -42,7 +42,7 @@ try {
   const options = await collectScript(entry);
   const registry = new Registry(options);
   const c = registry.content;
-  if (registry.tools.size + c.resources.size + c.templates.length + c.prompts.size === 0 && options.upstreams === undefined) {
+  if (registry.tools.size + c.resources.size + c.templates.length + c.prompts.size === 0 && options.upstreams === undefined && options.sessions === undefined) {
     throw new Error(`${displayPath(entry)}: serve() was given no tool, resource or prompt, so the server would serve nothing`);
   }
   stage = "apps";

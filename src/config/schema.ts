@@ -1,7 +1,7 @@
 /** @module The config file's schema (valibot) and its check, with messages naming file, key and expectation. */
 import * as v from "valibot";
 import { ConfigError, type McpbinConfig } from "./define.ts";
-import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, keyProblem, UPSTREAMS_KEYS, type OptionKey } from "../shared/option-keys.ts";
+import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, keyProblem, SESSIONS_KEYS, UPSTREAMS_KEYS, type OptionKey } from "../shared/option-keys.ts";
 
 const text = v.pipe(v.string(), v.nonEmpty());
 const patterns = v.array(text);
@@ -41,6 +41,7 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
     schema: v.optional(plainObject),
     expected: "an object { store?, dir?, url?, ttlMs?, maxTtlMs?, pollIntervalMs?, prefix?, maxRunning? } (where tasks are kept; see docs/tasks.md)",
   },
+  ...SESSIONS_KEYS,
 };
 
 /**
@@ -57,8 +58,8 @@ export function checkConfig(value: unknown, file: string): McpbinConfig {
   const rec = value as Record<string, unknown>;
   checkKeys(rec, CONFIG_KEYS, "", file);
   // A project may be only other servers fronted as one: "tools" may then be empty.
-  if (Array.isArray(rec.tools) && rec.tools.length === 0 && rec.upstreams === undefined) {
-    throw new ConfigError(`${file}: "tools" must be ${CONFIG_KEYS.tools!.expected}; got an array (empty; it may be empty only beside "upstreams")`);
+  if (Array.isArray(rec.tools) && rec.tools.length === 0 && rec.upstreams === undefined && rec.sessions === undefined) {
+    throw new ConfigError(`${file}: "tools" must be ${CONFIG_KEYS.tools!.expected}; got an array (empty; it may be empty only beside "upstreams" or "sessions")`);
   }
   if (Array.isArray(rec.include) && rec.include.length === 0) {
     throw new ConfigError(`${file}: "include" is empty, so no tool would be served; remove it or name the tools to serve`);

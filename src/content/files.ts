@@ -12,7 +12,8 @@ import { contract } from "../runtime/contract.ts";
  */
 export const FILE_KEY_PREFIX = "file\u0000";
 
-const HERE = import.meta.dir;
+// Node (a session bundle, src/sessions) has no import.meta.dir: nothing there is compiled.
+const HERE: string = import.meta.dir ?? "";
 /** Inside an executable made by `bun build --compile`, modules live in Bun's embedded file system. */
 const COMPILED = HERE.startsWith("/$bunfs/") || HERE.includes("~BUN");
 

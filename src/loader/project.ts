@@ -38,8 +38,8 @@ export function assemble(config: McpbinConfig, label: string, modules: readonly 
     throw e;
   }
   const served = active.length + activeContent.resources.length + activeContent.prompts.length;
-  // A project may front only other servers (`upstreams`): their tools come at run time.
-  if (served === 0 && config.upstreams === undefined) {
+  // A project may front only other servers (`upstreams`) or live sessions: their tools come at run time.
+  if (served === 0 && config.upstreams === undefined && config.sessions === undefined) {
     throw new LoaderError(`${label}: no tool, resource or prompt is active${all.length ? " after include/exclude" : ""}, so the server would serve nothing; check "tools"${all.length ? ", \"include\" and \"exclude\"" : ""}`);
   }
   return { ...options, tools: active, ...(activeContent.resources.length ? { resources: activeContent.resources } : {}), ...(activeContent.prompts.length ? { prompts: activeContent.prompts } : {}) };

@@ -8,7 +8,16 @@ import { ErrorCode, RpcError } from "./jsonrpc.ts";
  * @param keys - the items' keys in list order.
  */
 export function listHash(method: string, keys: readonly string[]): string {
-  return Bun.hash(`${method}\u0000${keys.join("\u0000")}`).toString(36);
+  const text = `${method}\u0000${keys.join("\u0000")}`;
+  // Node (a session's bundle, src/sessions) has no Bun.hash: a 32-bit FNV-1a there; each process only reads its own cursors.
+  return typeof Bun === "undefined" ? fnv1a(text) : Bun.hash(text).toString(36);
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 units, base 36. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }
 
 /** The cursor of the page starting at `offset` of the list with this hash. */

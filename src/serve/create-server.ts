@@ -12,6 +12,7 @@ import { installedCollector } from "../runtime/collector.ts";
 import { deferredProvider } from "../content/provider.ts";
 import { skillsOption } from "../skills/skill-set.ts";
 import { enableTasks } from "../tasks/register.ts";
+import { logName } from "../runtime/log-name.ts";
 
 /**
  * Makes a server without starting it (MCP server/tools; `notifications/tools/list_changed` for a live tool set).
@@ -43,11 +44,27 @@ export function createServer(options: ServerOptions): McpServer {
   };
   const registry = new Registry(
     options.upstreams === undefined
-      ? options
+      ? options.sessions === undefined ? options : { ...options, listChanged: true }
       : { ...options, listChanged: true, middleware: [waitForUpstreams, ...(options.middleware ?? [])], resources: [...(options.resources ?? []), content!.provider] },
   );
   // Tasks (src/tasks/): registered with the core when the options or a tool ask for them.
   enableTasks(options);
+  // Live sessions (src/sessions): loaded only then; their tools join the registry as sessions come and go.
+  let sessions: Promise<{ close(): Promise<void> }> | undefined;
+  const startSessions = (how: { http: boolean }) =>
+    options.sessions === undefined ? Promise.resolve() : (sessions = import("../sessions/attach.ts").then(async (m) => {
+      let s: Awaited<ReturnType<typeof m.attachSessions>>;
+      try {
+        s = m.attachSessions(registry, options.sessions!);
+      } catch (e) {
+        // A malformed MCPBIN_SESSION_TIMEOUT_MS: one line and exit 2, as for a bad --http value.
+        process.stderr.write(`${logName()}: ${(e as Error).message}\n`);
+        process.exit(2);
+      }
+      await s.start(how);
+      return s;
+    })).then(() => {});
+  const endSessions = () => (sessions ? sessions.then((s) => s.close(), () => {}) : Promise.resolve());
   let served = false;
   const server: McpServer = {
     name: registry.options.name,
@@ -61,11 +78,11 @@ export function createServer(options: ServerOptions): McpServer {
     serve() {
       if (served) return Promise.reject(new Error(`server "${registry.options.name}": serve() was called twice`));
       served = true;
-      if (options.upstreams === undefined || installedCollector<ServerOptions>()) return serveRegistry(registry, options);
+      if ((options.upstreams === undefined && options.sessions === undefined) || installedCollector<ServerOptions>()) return serveRegistry(registry, options);
       // Eager upstreams start before the first message is read, so their instructions are in our handshake.
       return serveRegistry(registry, options, {
-        before: () => getFront().then((f) => f.start()),
-        after: () => (front ? front.then((f) => f.close()) : Promise.resolve()),
+        before: (how) => (options.upstreams === undefined ? Promise.resolve() : getFront().then((f) => f.start())).then(() => startSessions(how)),
+        after: () => (front ? front.then((f) => f.close()) : Promise.resolve()).then(endSessions),
       });
     },
   };

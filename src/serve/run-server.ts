@@ -16,12 +16,12 @@ import { logName } from "../runtime/log-name.ts";
  * hands the options over, with the tools served at that moment, and resolves.
  * @param registry - the server.
  * @param given - the options it was made from.
- * @param hooks - `before`: runs before the first message is read (after the command line was checked); `after`: once
+ * @param hooks - `before`: runs before the first message is read (after the command line was checked; told whether it serves HTTP); `after`: once
  *   the server stopped, before the promise settles (the upstreams of createServer() start and end there).
  * @returns a promise that settles once the server stopped (stdin closed, or HTTP drained).
  * @throws HttpOptionsError on a bad `--http` value or `http` option (a compiled executable prints it as one line and exits 2).
  */
-export function serveRegistry(registry: Registry, given: ServerOptions, hooks: { before?: () => Promise<void>; after?: () => Promise<void> } = {}): Promise<void> {
+export function serveRegistry(registry: Registry, given: ServerOptions, hooks: { before?: (how: { readonly http: boolean }) => Promise<void>; after?: () => Promise<void> } = {}): Promise<void> {
   // For `mcpbin dev`, which says so when a script finishes loading without calling serve().
   contract().served = true;
   const collect = installedCollector<ServerOptions>();
@@ -44,7 +44,7 @@ export function serveRegistry(registry: Registry, given: ServerOptions, hooks: {
     process.exit(2);
   }
   return startTracing(registry.options.name, http ? "tcp" : "pipe")
-    .then(() => hooks.before?.())
+    .then(() => hooks.before?.({ http: http !== undefined }))
     .then(async () => {
       if (!http) {
         // Started by hand in a terminal: say what this is, instead of waiting silently.

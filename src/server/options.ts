@@ -7,10 +7,11 @@ import type { App } from "../apps/app.ts";
 import type { SkillSet } from "../skills/skill-set.ts";
 import type { Middleware } from "./middleware-api.ts";
 import type { ContentOptions } from "../content/catalog.ts";
-import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
+import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, SESSIONS_KEYS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
 import type { UpstreamConfig } from "../client/servers-file.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 import type { Store } from "../state/types.ts";
+import type { SessionsOptions } from "../shared/sessions-options.ts";
 
 /** Options of `serve()`; the config file takes the same keys. */
 export interface ServerOptions extends ContentOptions {
@@ -81,6 +82,12 @@ export interface ServerOptions extends ContentOptions {
    * without this key such tools use the defaults (memory store, 1 hour).
    */
   readonly tasks?: TasksOptions;
+  /**
+   * Offer the tools of a live session (a running program that called `session()` from `mcpbin/session`) beside
+   * this server's own, with `list_sessions` and `select_session` (docs/sessions.md): `true` or
+   * `{ timeoutMs?, queue?, concurrency?, workers?, evalOverHttp?, dir? }`.
+   */
+  readonly sessions?: SessionsOptions | true;
 }
 
 /** The `tasks` option of `serve()` (MCP 2025-11-25 basic/utilities/tasks; 2026-07-28 extension io.modelcontextprotocol/tasks). */
@@ -125,7 +132,7 @@ export { MAX_TIMER_MS };
 export const SERVE_KEYS = [
   "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "skills", "middleware", "listChanged", "pageSize", "json",
   "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",
-  "upstreams", "upstreamNaming", "tasks",
+  "upstreams", "upstreamNaming", "tasks", "sessions",
 ] as const satisfies readonly (keyof ServerOptions)[];
 const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
 void ALL_KEYS_LISTED;
@@ -156,6 +163,8 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
   }
   const upstreams = keyProblem({ upstreams: o.upstreams, upstreamNaming: o.upstreamNaming }, UPSTREAMS_KEYS);
   if (upstreams) throw new ToolDefinitionError(`serve(): ${upstreams}`);
+  const sessions = keyProblem({ sessions: o.sessions }, SESSIONS_KEYS);
+  if (sessions) throw new ToolDefinitionError(`serve(): ${sessions}`);
   return {
     ...o,
     json: resolveJsonOptions(o.json),

@@ -126,6 +126,31 @@ export const UPSTREAMS_KEYS: Record<string, OptionKey> = {
   upstreamNaming: opt(() => v.picklist(["on-collision", "prefix", "none"]), `${oneOf("on-collision", "prefix", "none")} (how upstream tool names become ours)`),
 };
 
+/** The keys of `sessions.workers` (src/sessions/workers.ts). */
+export const SESSION_WORKER_KEYS: Record<string, OptionKey> = {
+  module: opt(() => text(), 'a non-empty string (the module each worker runs, relative to the working directory, e.g. "./worker.ts")'),
+  max: opt(() => count(), "an integer ≥ 1 (workers running at once)"),
+};
+
+/** The keys of the `sessions` option (src/sessions/options.ts). */
+export const SESSION_KEYS: Record<string, OptionKey> = {
+  timeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call, waiting included)`),
+  queue: opt(() => v.pipe(v.number(), v.integer(), v.minValue(0)), "an integer ≥ 0 (calls waiting per session)"),
+  concurrency: opt(() => count(), "an integer ≥ 1 (calls running in one session at once)"),
+  workers: opt(() => v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x) && typeof (x as { module?: unknown }).module === "string"), '{ module: "./worker.ts", max?: 2 }', { keys: SESSION_WORKER_KEYS }),
+  evalOverHttp: opt(() => v.boolean(), "true or false (offer a session's evaluate tool over --http too)"),
+  dir: opt(() => text(), "a non-empty string (the session directory; default $MCPBIN_SESSION_DIR, $XDG_RUNTIME_DIR/mcpbin, $TMPDIR/mcpbin-<uid>)"),
+};
+
+/** The `sessions` option (docs/sessions.md): `true` or an object of {@link SESSION_KEYS}. */
+export const SESSIONS_KEYS: Record<string, OptionKey> = {
+  sessions: opt(
+    () => v.union([v.literal(true), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x))]),
+    "true, or an object { timeoutMs?, queue?, concurrency?, workers?, evalOverHttp?, dir? } (live sessions: docs/sessions.md)",
+    { keys: SESSION_KEYS },
+  ),
+};
+
 /**
  * The first problem of an object against a key table: an unknown key, a value its schema refuses, then
  * the keys of a nested object value (`keys`) or of each named entry (`entries`), named with a dotted path.
