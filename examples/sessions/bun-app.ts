@@ -15,7 +15,12 @@ const app = Bun.serve({
     const url = new URL(req.url);
     const m = url.pathname.match(/^\/orders\/(\d+)$/);
     const order = m ? orders.get(Number(m[1])) : undefined;
-    const res = url.pathname === "/" ? Response.json({ shop: "ok" }) : order ? Response.json(order) : new Response("not found", { status: 404 });
+    const res =
+      url.pathname === "/"
+        ? Response.json({ shop: "ok" })
+        : order
+          ? Response.json(order)
+          : new Response("not found", { status: 404 });
     seen.push({ method: req.method, path: url.pathname, status: res.status });
     if (seen.length > 100) seen.shift();
     return res;

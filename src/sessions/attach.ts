@@ -68,12 +68,27 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
     const here = live.filter((s) => s.info.cwd === cwd);
     if (here.length === 1) return { chosen: here[0], why: "its working directory is this server's" };
     if (here.length === 0 && live.length === 1) return { chosen: live[0], why: "the only session running" };
-    if (here.length > 1) return { chosen: undefined, why: `${here.length} sessions run in this folder: choose one with select_session` };
-    if (live.length > 1) return { chosen: undefined, why: `${live.length} sessions run, none in this folder: choose one with select_session` };
+    if (here.length > 1)
+      return { chosen: undefined, why: `${here.length} sessions run in this folder: choose one with select_session` };
+    if (live.length > 1)
+      return {
+        chosen: undefined,
+        why: `${live.length} sessions run, none in this folder: choose one with select_session`,
+      };
     return { chosen: undefined, why: problem ?? "no session is running: the server offers its own tools only" };
   };
 
-  const control = controlTools({ choice, select: (w) => select(w), get connected() { return connected; }, get problem() { return problem; }, dir: () => dir?.path });
+  const control = controlTools({
+    choice,
+    select: (w) => select(w),
+    get connected() {
+      return connected;
+    },
+    get problem() {
+      return problem;
+    },
+    dir: () => dir?.path,
+  });
   for (const t of control) own.add(t.name);
 
   /** Offers the chosen session's tools (and tells the clients, even when only the list of sessions changed). */
@@ -84,7 +99,19 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
     const pool = workers?.tools(own, keep) ?? [];
     const reserved = new Set([...own, ...pool.map((t) => t.name)]);
     // The pool's tools are offered whichever session is chosen; a chosen session's names give way to them.
-    const tools = [...pool, ...(chosen ? sessionTools(chosen.defs, chosen.info.name, () => (connected.get(chosen.info.id) === chosen ? chosen : undefined), reserved, o.timeoutMs, keep) : [])];
+    const tools = [
+      ...pool,
+      ...(chosen
+        ? sessionTools(
+            chosen.defs,
+            chosen.info.name,
+            () => (connected.get(chosen.info.id) === chosen ? chosen : undefined),
+            reserved,
+            o.timeoutMs,
+            keep,
+          )
+        : []),
+    ];
     const removed = offered.tools.map((t) => t.name).filter((n) => !tools.some((t) => t.name === n));
     offered = { id: chosen?.info.id, tools };
     registry.changeTools([...control, ...tools], removed);
@@ -100,7 +127,10 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
     const byId = all.find((s) => s.info.id === which);
     const byName = all.filter((s) => s.info.name === which);
     const s = byId ?? (byName.length === 1 ? byName[0] : undefined);
-    if (!s) return byName.length > 1 ? `${byName.length} sessions are named "${which}": give the id (list_sessions shows it)` : `no session has the id or name "${which}" (list_sessions shows those running)`;
+    if (!s)
+      return byName.length > 1
+        ? `${byName.length} sessions are named "${which}": give the id (list_sessions shows it)`
+        : `no session has the id or name "${which}" (list_sessions shows those running)`;
     selected = s.info.id;
     apply();
     return s;
@@ -118,12 +148,15 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
   const dialOne = async (info: SessionInfo): Promise<void> => {
     dialling.add(info.id);
     try {
-      const client = await connect(sessionTransport(endpoint(dir!.path, info.id), dir!.key, `session ${sessionLabel(info)}`), {
-        era: "legacy",
-        timeoutMs: 0,
-        clientInfo: { name: registry.options.name, version: registry.options.version },
-        capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
-      });
+      const client = await connect(
+        sessionTransport(endpoint(dir!.path, info.id), dir!.key, `session ${sessionLabel(info)}`),
+        {
+          era: "legacy",
+          timeoutMs: 0,
+          clientInfo: { name: registry.options.name, version: registry.options.version },
+          capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+        },
+      );
       if (closing) return void client.close();
       // Its log messages come to this server at every level; each call's ctx.log passes on what our client asked for.
       await client.request("logging/setLevel", { level: "debug" }).catch(() => {});
@@ -135,7 +168,8 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
       apply();
     } catch (e) {
       const code = (e as NodeJS.ErrnoException)?.code;
-      if (code === "ENOENT" || code === "ECONNREFUSED" || /ECONNREFUSED|ENOENT/.test(String((e as Error)?.message))) reclaim(info.id, "nothing listens on its socket");
+      if (code === "ENOENT" || code === "ECONNREFUSED" || /ECONNREFUSED|ENOENT/.test(String((e as Error)?.message)))
+        reclaim(info.id, "nothing listens on its socket");
       else if (!warned.has(info.id)) {
         warned.add(info.id);
         log(`cannot reach session ${sessionLabel(info)}: ${(e as Error)?.message ?? e}`);
@@ -148,7 +182,11 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
   const gone = (s: Connected): void => {
     if (connected.get(s.info.id) !== s) return;
     connected.delete(s.info.id);
-    s.gate.failWaiting(new Error(`session ${sessionLabel(s.info)} went away (the program ended or closed its session). Start it again, then call list_sessions`));
+    s.gate.failWaiting(
+      new Error(
+        `session ${sessionLabel(s.info)} went away (the program ended or closed its session). Start it again, then call list_sessions`,
+      ),
+    );
     if (selected === s.info.id) selected = undefined;
     if (s.info.worker !== undefined) workers?.left(s);
     apply();
@@ -199,7 +237,14 @@ export function attachSessions(registry: Registry, given: SessionsOptions | true
         apply();
         return;
       }
-      if (o.workers) workers = startWorkers(o.workers, dir.path, o.timeoutMs, (text) => log(text), () => apply());
+      if (o.workers)
+        workers = startWorkers(
+          o.workers,
+          dir.path,
+          o.timeoutMs,
+          (text) => log(text),
+          () => apply(),
+        );
       apply();
       // The sessions running now are in the first tools/list: the start waits for their handshakes (at most 2 s).
       const first = scan();

@@ -15,7 +15,17 @@ export interface ControlView {
 
 /** One session as list_sessions shows it. */
 function row(s: Connected, chosen: boolean) {
-  return { id: s.info.id, name: s.info.name, pid: s.info.pid, cwd: s.info.cwd, runtime: s.info.runtime, started: s.info.started, tools: s.defs.map((d) => String(d.name)), chosen, ...(s.info.worker ? { worker: true } : {}) };
+  return {
+    id: s.info.id,
+    name: s.info.name,
+    pid: s.info.pid,
+    cwd: s.info.cwd,
+    runtime: s.info.runtime,
+    started: s.info.started,
+    tools: s.defs.map((d) => String(d.name)),
+    chosen,
+    ...(s.info.worker ? { worker: true } : {}),
+  };
 }
 
 /** The listing as structured content and lines. */
@@ -23,12 +33,21 @@ function listing(view: ControlView) {
   const { chosen, why } = view.choice();
   const sessions = [...view.connected.values()].map((s) => row(s, s === chosen));
   const lines = sessions.map(
-    (s) => `${s.chosen ? "*" : "-"} ${s.name} (id ${s.id}, pid ${s.pid}, ${s.runtime}${s.worker ? ", worker" : ""}) in ${s.cwd}: ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.tools.length ? ` (${s.tools.join(", ")})` : ""}`,
+    (s) =>
+      `${s.chosen ? "*" : "-"} ${s.name} (id ${s.id}, pid ${s.pid}, ${s.runtime}${s.worker ? ", worker" : ""}) in ${s.cwd}: ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}${s.tools.length ? ` (${s.tools.join(", ")})` : ""}`,
   );
-  const head = chosen ? `Tools of session "${chosen.info.name}" (id ${chosen.info.id}) are offered: ${why}.` : `No session's tools are offered: ${why}.`;
+  const head = chosen
+    ? `Tools of session "${chosen.info.name}" (id ${chosen.info.id}) are offered: ${why}.`
+    : `No session's tools are offered: ${why}.`;
   return {
     text: [head, ...(lines.length ? lines : ["(no session is running for this user)"])].join("\n"),
-    structured: { chosen: chosen?.info.id ?? null, why, sessions, ...(view.problem ? { problem: view.problem } : {}), ...(view.dir() ? { dir: view.dir() } : {}) },
+    structured: {
+      chosen: chosen?.info.id ?? null,
+      why,
+      sessions,
+      ...(view.problem ? { problem: view.problem } : {}),
+      ...(view.dir() ? { dir: view.dir() } : {}),
+    },
   };
 }
 
@@ -52,10 +71,16 @@ export function controlTools(view: ControlView): [Tool, Tool] {
   }) as unknown as Tool;
   const select = tool({
     name: "select_session",
-    description: "Chooses the running session whose tools this server offers, by its id or name (see list_sessions); without one, goes back to the automatic choice. The list of tools changes accordingly.",
+    description:
+      "Chooses the running session whose tools this server offers, by its id or name (see list_sessions); without one, goes back to the automatic choice. The list of tools changes accordingly.",
     inputSchema: {
       type: "object",
-      properties: { session: { type: "string", description: "The session's id or name; omit it to go back to the automatic choice." } },
+      properties: {
+        session: {
+          type: "string",
+          description: "The session's id or name; omit it to go back to the automatic choice.",
+        },
+      },
       additionalProperties: false,
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -64,7 +89,9 @@ export function controlTools(view: ControlView): [Tool, Tool] {
       const r = view.select(which);
       if (typeof r === "string") return toolResult({ content: [textContent(r)], isError: true });
       const l = listing(view);
-      const head = r ? `Selected session "${r.info.name}" (id ${r.info.id}); its tools are offered now.` : "Back to the automatic choice.";
+      const head = r
+        ? `Selected session "${r.info.name}" (id ${r.info.id}); its tools are offered now.`
+        : "Back to the automatic choice.";
       return toolResult({ content: [textContent(`${head}\n${l.text}`)], structuredContent: l.structured });
     },
   }) as unknown as Tool;

@@ -30,7 +30,9 @@ export const WINDOWS = process.platform === "win32";
  * `\\.\pipe\mcpbin-<hash of dir>-<id>` (the same MAC on every message).
  */
 export function endpoint(dir: string, id: string): string {
-  return WINDOWS ? `\\\\.\\pipe\\mcpbin-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}-${id}` : join(dir, `${id}.sock`);
+  return WINDOWS
+    ? `\\\\.\\pipe\\mcpbin-${createHash("sha256").update(dir).digest("hex").slice(0, 12)}-${id}`
+    : join(dir, `${id}.sock`);
 }
 
 /** The user id of this process (-1 where there is none, e.g. Windows). */
@@ -48,7 +50,8 @@ export function sessionDirPath(env: Record<string, string | undefined> = process
   const given = env[DIR_ENV];
   if (given) return given;
   // Windows: the user's own local application data (its ACL admits only the user), else the temp folder.
-  if (WINDOWS) return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, "mcpbin") : join(tmpdir(), `mcpbin-${userInfo().username}`);
+  if (WINDOWS)
+    return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, "mcpbin") : join(tmpdir(), `mcpbin-${userInfo().username}`);
   if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "mcpbin");
   const uid = myUid();
   return join(env.TMPDIR || "/tmp", `mcpbin-${uid}`);
@@ -77,10 +80,17 @@ function lstatOf(path: string): Stats | undefined {
  * @throws SessionDirError saying what is wrong and what to do.
  */
 function checkDir(path: string, st: Stats): void {
-  if (st.isSymbolicLink()) throw new SessionDirError(`session directory ${path} is a symbolic link; refusing it (remove it, or set ${DIR_ENV} to a directory of your own)`);
-  if (!st.isDirectory()) throw new SessionDirError(`session directory ${path} is not a directory; remove it or set ${DIR_ENV}`);
+  if (st.isSymbolicLink())
+    throw new SessionDirError(
+      `session directory ${path} is a symbolic link; refusing it (remove it, or set ${DIR_ENV} to a directory of your own)`,
+    );
+  if (!st.isDirectory())
+    throw new SessionDirError(`session directory ${path} is not a directory; remove it or set ${DIR_ENV}`);
   const uid = myUid();
-  if (uid !== -1 && st.uid !== uid) throw new SessionDirError(`session directory ${path} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing it (remove it, or set ${DIR_ENV} to a directory of your own)`);
+  if (uid !== -1 && st.uid !== uid)
+    throw new SessionDirError(
+      `session directory ${path} belongs to uid ${st.uid}, not to you (uid ${uid}); refusing it (remove it, or set ${DIR_ENV} to a directory of your own)`,
+    );
   if (!WINDOWS && (st.mode & 0o077) !== 0) chmodSync(path, 0o700);
 }
 
@@ -96,7 +106,8 @@ export function openSessionDir(path: string = sessionDirPath()): SessionDir {
     try {
       mkdirSync(path, { mode: 0o700 });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new SessionDirError(`cannot create session directory ${path}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST")
+        throw new SessionDirError(`cannot create session directory ${path}: ${(e as Error).message}`);
     }
     st = lstatSync(path);
   }
@@ -111,8 +122,12 @@ function readOrMakeKey(file: string): Buffer {
     if (st !== undefined) {
       const uid = myUid();
       if (!st.isFile()) throw new SessionDirError(`session key ${file} is not a regular file; remove it`);
-      if (uid !== -1 && st.uid !== uid) throw new SessionDirError(`session key ${file} belongs to uid ${st.uid}, not to you; remove it`);
-      if (!WINDOWS && (st.mode & 0o077) !== 0) throw new SessionDirError(`session key ${file} can be read by others (mode ${(st.mode & 0o777).toString(8)}); remove it (a new one is made) so that no other user holds it`);
+      if (uid !== -1 && st.uid !== uid)
+        throw new SessionDirError(`session key ${file} belongs to uid ${st.uid}, not to you; remove it`);
+      if (!WINDOWS && (st.mode & 0o077) !== 0)
+        throw new SessionDirError(
+          `session key ${file} can be read by others (mode ${(st.mode & 0o777).toString(8)}); remove it (a new one is made) so that no other user holds it`,
+        );
       const key = readFileSync(file);
       if (key.length >= KEY_BYTES) return key;
       if (attempt === 0) {
@@ -120,7 +135,9 @@ function readOrMakeKey(file: string): Buffer {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
         continue;
       }
-      throw new SessionDirError(`session key ${file} is shorter than ${KEY_BYTES} bytes; remove it (a new one is made)`);
+      throw new SessionDirError(
+        `session key ${file} is shorter than ${KEY_BYTES} bytes; remove it (a new one is made)`,
+      );
     }
     let fd: number;
     try {

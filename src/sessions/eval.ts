@@ -17,8 +17,17 @@ const MAX_CONSOLE_CHARS = 64 * 1024;
 const INPUT_SCHEMA = {
   type: "object",
   properties: {
-    code: { type: "string", description: "JavaScript: an expression, or a function body that uses `return`; `await` works. The names listed in the description are in scope." },
-    timeoutMs: { type: "integer", minimum: 1, maximum: MAX_EVAL_TIMEOUT_MS, description: `How long it may run, ms (default ${EVAL_TIMEOUT_MS}).` },
+    code: {
+      type: "string",
+      description:
+        "JavaScript: an expression, or a function body that uses `return`; `await` works. The names listed in the description are in scope.",
+    },
+    timeoutMs: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_EVAL_TIMEOUT_MS,
+      description: `How long it may run, ms (default ${EVAL_TIMEOUT_MS}).`,
+    },
   },
   required: ["code"],
   additionalProperties: false,
@@ -56,12 +65,14 @@ function asJson(value: unknown): unknown {
 /** A console whose output goes to `lines` (bounded). */
 function capture(lines: string[]): Record<string, (...a: unknown[]) => void> {
   let size = 0;
-  const put = (level: string) => (...a: unknown[]) => {
-    if (size > MAX_CONSOLE_CHARS) return;
-    const text = (level === "log" ? "" : `[${level}] `) + format(...a);
-    size += text.length;
-    lines.push(size > MAX_CONSOLE_CHARS ? "[console output cut]" : text);
-  };
+  const put =
+    (level: string) =>
+    (...a: unknown[]) => {
+      if (size > MAX_CONSOLE_CHARS) return;
+      const text = (level === "log" ? "" : `[${level}] `) + format(...a);
+      size += text.length;
+      lines.push(size > MAX_CONSOLE_CHARS ? "[console output cut]" : text);
+    };
   return { log: put("log"), info: put("info"), warn: put("warn"), error: put("error"), debug: put("debug") };
 }
 
@@ -72,16 +83,32 @@ function compile(names, code) {
   try { return new AsyncFunction(...names, "console", "return (" + code + "\\n)"); }
   catch { return new AsyncFunction(...names, "console", code); }
 }`;
-const compile = new Function(`${COMPILE}; return compile;`)() as (names: string[], code: string) => (...a: unknown[]) => Promise<unknown>;
+const compile = new Function(`${COMPILE}; return compile;`)() as (
+  names: string[],
+  code: string,
+) => (...a: unknown[]) => Promise<unknown>;
 
 /** Runs a snippet here, with the scope's values themselves; a timeout answers but cannot stop a busy loop. */
-async function runInline(code: string, scope: Readonly<Record<string, unknown>>, timeoutMs: number, signal: AbortSignal): Promise<Outcome> {
+async function runInline(
+  code: string,
+  scope: Readonly<Record<string, unknown>>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Outcome> {
   const lines: string[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const fn = compile(Object.keys(scope), code);
     const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms (it may still be running in the program; use eval: "worker" to have snippets stopped)`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms (it may still be running in the program; use eval: "worker" to have snippets stopped)`,
+            ),
+          ),
+        timeoutMs,
+      );
       signal.addEventListener("abort", () => reject(new Error("cancelled")), { once: true });
     });
     const value = await Promise.race([fn(...Object.values(scope), capture(lines)), stop]);
@@ -128,7 +155,12 @@ function cloneable(scope: Readonly<Record<string, unknown>>): { data: Record<str
 }
 
 /** Runs a snippet in a worker thread, terminated on timeout or cancellation (the program is not touched). */
-function runInWorker(code: string, scope: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<Outcome> {
+function runInWorker(
+  code: string,
+  scope: Record<string, unknown>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { code, scope } });
     let done = false;
@@ -140,12 +172,17 @@ function runInWorker(code: string, scope: Record<string, unknown>, timeoutMs: nu
       void w.terminate();
       resolve(o);
     };
-    const timer = setTimeout(() => finish({ ok: false, error: `timed out after ${timeoutMs} ms; the worker was terminated`, console: [] }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, error: `timed out after ${timeoutMs} ms; the worker was terminated`, console: [] }),
+      timeoutMs,
+    );
     const onAbort = () => finish({ ok: false, error: "cancelled; the worker was terminated", console: [] });
     signal.addEventListener("abort", onAbort, { once: true });
     w.on("message", (m: Outcome) => finish(m));
     w.on("error", (e: Error) => finish({ ok: false, error: String(e?.stack ?? e), console: [] }));
-    w.on("exit", (c) => finish({ ok: false, error: `the worker ended (exit code ${c}) without a result`, console: [] }));
+    w.on("exit", (c) =>
+      finish({ ok: false, error: `the worker ended (exit code ${c}) without a result`, console: [] }),
+    );
   });
 }
 
@@ -168,10 +205,16 @@ export function evaluateTool(mode: true | "worker", scope: Readonly<Record<strin
     annotations: { destructiveHint: true, openWorldHint: false },
     run: async (args, ctx) => {
       const { code, timeoutMs = EVAL_TIMEOUT_MS } = args as { code: string; timeoutMs?: number };
-      const o = mode === "worker" ? await runInWorker(code, data, timeoutMs, ctx.signal) : await runInline(code, scope, timeoutMs, ctx.signal);
+      const o =
+        mode === "worker"
+          ? await runInWorker(code, data, timeoutMs, ctx.signal)
+          : await runInline(code, scope, timeoutMs, ctx.signal);
       const printed = o.console.length ? `\nconsole:\n${o.console.join("\n")}` : "";
       if (!o.ok) return toolResult({ content: [textContent(`Error: ${o.error}${printed}`)], isError: true });
-      return toolResult({ content: [textContent(`${JSON.stringify(o.value)}${printed}`)], structuredContent: { value: o.value, console: o.console } });
+      return toolResult({
+        content: [textContent(`${JSON.stringify(o.value)}${printed}`)],
+        structuredContent: { value: o.value, console: o.console },
+      });
     },
   }) as unknown as Tool;
 }

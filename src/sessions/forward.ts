@@ -38,9 +38,15 @@ function explain(e: unknown, info: SessionInfo, timeoutMs: number): unknown {
   switch (e.code) {
     case "timeout":
       if (e.message.includes("did not get to the call")) return e;
-      return new OutboundError("timeout", `${who} did not answer within ${timeoutMs / 1000} s; the call was cancelled inside the session (its ctx.signal aborted) and a late answer is ignored. Ask for less work, or raise sessions.timeoutMs (MCPBIN_SESSION_TIMEOUT_MS)`);
+      return new OutboundError(
+        "timeout",
+        `${who} did not answer within ${timeoutMs / 1000} s; the call was cancelled inside the session (its ctx.signal aborted) and a late answer is ignored. Ask for less work, or raise sessions.timeoutMs (MCPBIN_SESSION_TIMEOUT_MS)`,
+      );
     case "closed":
-      return new OutboundError("closed", `${who} went away during the call (the program ended or closed its session). Start it again, then call list_sessions`);
+      return new OutboundError(
+        "closed",
+        `${who} went away during the call (the program ended or closed its session). Start it again, then call list_sessions`,
+      );
     default:
       return e;
   }
@@ -73,10 +79,18 @@ export function sessionTools(
   onTimeout?: (s: Connected) => void,
 ): Tool[] {
   const out: Tool[] = [];
-  const call = async (name: string, args: Record<string, unknown>, opts: Parameters<McpClient["callTool"]>[2] = {}): Promise<CallToolResult> => {
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    opts: Parameters<McpClient["callTool"]>[2] = {},
+  ): Promise<CallToolResult> => {
     const started = performance.now();
     const s = target();
-    if (!s) throw new OutboundError("closed", `session "${prefix}" is not running any more. Start it again, then call list_sessions`);
+    if (!s)
+      throw new OutboundError(
+        "closed",
+        `session "${prefix}" is not running any more. Start it again, then call list_sessions`,
+      );
     let release: (() => void) | undefined;
     try {
       release = await s.gate.enter(opts.signal ?? new AbortController().signal, timeoutMs);
@@ -85,7 +99,11 @@ export function sessionTools(
       const content = Array.isArray(r.content) ? r.content : [];
       const m = typeof r._meta === "object" && r._meta !== null ? (r._meta as Record<string, unknown>) : {};
       const meta = { id: s.info.id, name: s.info.name, pid: s.info.pid, cwd: s.info.cwd, runtime: s.info.runtime };
-      return { ...r, content: [...content, { type: "text", text: whereLine(s.info) }], _meta: { ...m, [SESSION_META]: meta } };
+      return {
+        ...r,
+        content: [...content, { type: "text", text: whereLine(s.info) }],
+        _meta: { ...m, [SESSION_META]: meta },
+      };
     } catch (e) {
       if (e instanceof OutboundError && e.code === "timeout" && release) onTimeout?.(s);
       throw explain(e, s.info, timeoutMs);
@@ -102,7 +120,9 @@ export function sessionTools(
       const inner = passthroughTool(def, exposed, call);
       out.push(tool({ ...inner.definition, timeoutMs: backstop }) as unknown as Tool);
     } catch (e) {
-      process.stderr.write(`mcpbin: session "${prefix}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
+      process.stderr.write(
+        `mcpbin: session "${prefix}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`,
+      );
     }
   }
   return out;

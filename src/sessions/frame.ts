@@ -65,7 +65,13 @@ export class FramedPeer {
    * @param events - where lines and the end go.
    * @param hello - what the acceptor says about itself in its opening line.
    */
-  constructor(socket: Socket, key: Buffer, role: "dial" | "accept", events: PeerEvents, hello: Record<string, unknown> = {}) {
+  constructor(
+    socket: Socket,
+    key: Buffer,
+    role: "dial" | "accept",
+    events: PeerEvents,
+    hello: Record<string, unknown> = {},
+  ) {
     this.#socket = socket;
     this.#key = key;
     this.#role = role === "dial" ? "d" : "a";
@@ -89,7 +95,8 @@ export class FramedPeer {
   send(text: string): boolean {
     if (!this.open) return false;
     this.#write(this.#label!, this.#sent++, text);
-    if (this.#socket.writableLength > MAX_BUFFERED_BYTES) this.close(new Error(`the peer stopped reading (${MAX_BUFFERED_BYTES} bytes waiting)`));
+    if (this.#socket.writableLength > MAX_BUFFERED_BYTES)
+      this.close(new Error(`the peer stopped reading (${MAX_BUFFERED_BYTES} bytes waiting)`));
     return true;
   }
 
@@ -136,7 +143,10 @@ export class FramedPeer {
     const seq = this.#label === undefined ? 0 : this.#received;
     const want = Buffer.from(mac(this.#key, label, other, seq, text));
     const got = Buffer.from(given);
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return this.#reject(this.#label === undefined ? "an opening line without a valid MAC" : `message ${seq} without a valid MAC`);
+    if (got.length !== want.length || !timingSafeEqual(got, want))
+      return this.#reject(
+        this.#label === undefined ? "an opening line without a valid MAC" : `message ${seq} without a valid MAC`,
+      );
     if (this.#label !== undefined) {
       this.#received++;
       return this.#events.line(text);

@@ -42,7 +42,12 @@ export class Gate {
   enter(signal: AbortSignal, waitMs: number): Promise<() => void> {
     if (this.#running < this.concurrency && this.#waiting.length === 0) return Promise.resolve(this.#take());
     if (this.#waiting.length >= this.queue) {
-      return Promise.reject(new OutboundError("unavailable", `session ${this.label} is busy: ${this.#running} call${this.#running === 1 ? "" : "s"} running and ${this.#waiting.length} waiting, the most its queue holds (sessions.queue). Wait for them to finish, then call again`));
+      return Promise.reject(
+        new OutboundError(
+          "unavailable",
+          `session ${this.label} is busy: ${this.#running} call${this.#running === 1 ? "" : "s"} running and ${this.#waiting.length} waiting, the most its queue holds (sessions.queue). Wait for them to finish, then call again`,
+        ),
+      );
     }
     return new Promise((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -53,7 +58,8 @@ export class Gate {
         signal.removeEventListener("abort", onAbort);
         reject(e);
       };
-      const onAbort = () => leave(new OutboundError("cancelled", `the call was cancelled while it waited for session ${this.label}`));
+      const onAbort = () =>
+        leave(new OutboundError("cancelled", `the call was cancelled while it waited for session ${this.label}`));
       const w: Waiter = {
         resolve: (release) => {
           clearTimeout(timer);
@@ -66,7 +72,13 @@ export class Gate {
       signal.addEventListener("abort", onAbort, { once: true });
       if (waitMs > 0) {
         timer = setTimeout(
-          () => leave(new OutboundError("timeout", `session ${this.label} did not get to the call within ${Math.round(waitMs / 1000)} s: the calls before it are still running. Try again later, or raise sessions.timeoutMs (MCPBIN_SESSION_TIMEOUT_MS)`)),
+          () =>
+            leave(
+              new OutboundError(
+                "timeout",
+                `session ${this.label} did not get to the call within ${Math.round(waitMs / 1000)} s: the calls before it are still running. Try again later, or raise sessions.timeoutMs (MCPBIN_SESSION_TIMEOUT_MS)`,
+              ),
+            ),
           waitMs,
         );
       }

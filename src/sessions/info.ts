@@ -59,9 +59,11 @@ export function readInfo(file: string, key: Buffer): { info: SessionInfo } | { p
   try {
     const outer = JSON.parse(text) as { info?: unknown; mac?: unknown };
     if (typeof outer.info !== "string" || typeof outer.mac !== "string") return { problem: "not a registration" };
-    if (mac(key, "info", "a", 0, outer.info) !== outer.mac) return { problem: "its signature does not match this user's key" };
+    if (mac(key, "info", "a", 0, outer.info) !== outer.mac)
+      return { problem: "its signature does not match this user's key" };
     const info = JSON.parse(outer.info) as SessionInfo;
-    if (typeof info.id !== "string" || typeof info.name !== "string" || typeof info.cwd !== "string") return { problem: "incomplete" };
+    if (typeof info.id !== "string" || typeof info.name !== "string" || typeof info.cwd !== "string")
+      return { problem: "incomplete" };
     return { info };
   } catch {
     return { problem: "not JSON" };

@@ -22,7 +22,9 @@ export function sessionTransport(path: string, key: Buffer, label: string, timeo
         const socket = dial(path);
         let opened = false;
         const timer = setTimeout(() => {
-          reject(Object.assign(new Error(`session ${label}: no handshake within ${timeoutMs} ms`), { code: "ETIMEDOUT" }));
+          reject(
+            Object.assign(new Error(`session ${label}: no handshake within ${timeoutMs} ms`), { code: "ETIMEDOUT" }),
+          );
           peer?.close();
         }, timeoutMs);
         socket.once("error", (e) => {
@@ -40,7 +42,10 @@ export function sessionTransport(path: string, key: Buffer, label: string, timeo
           line: (text) => sink.line(text),
           closed: (e) => {
             clearTimeout(timer);
-            if (!opened) reject(e ?? Object.assign(new Error(`session ${label}: closed during the handshake`), { code: "ECONNRESET" }));
+            if (!opened)
+              reject(
+                e ?? Object.assign(new Error(`session ${label}: closed during the handshake`), { code: "ECONNRESET" }),
+              );
             sink.closed(e ?? new Error(`session ${label} closed the connection`));
           },
           dropped: (why) => process.stderr.write(`${logName()}: session ${label}: dropped ${why}\n`),

@@ -10,7 +10,12 @@ export const TIMEOUT_ENV = "MCPBIN_SESSION_TIMEOUT_MS";
 export const SESSION_DEFAULTS = { timeoutMs: 120_000, queue: 64, concurrency: 1 } as const;
 
 /** The option with its defaults filled in. */
-export type ResolvedSessions = SessionsOptions & { readonly timeoutMs: number; readonly queue: number; readonly concurrency: number; readonly evalOverHttp: boolean };
+export type ResolvedSessions = SessionsOptions & {
+  readonly timeoutMs: number;
+  readonly queue: number;
+  readonly concurrency: number;
+  readonly evalOverHttp: boolean;
+};
 
 /**
  * Fills in the defaults; `MCPBIN_SESSION_TIMEOUT_MS` (a whole number of ms, 0 for none) overrides the timeout.
@@ -25,8 +30,17 @@ export function resolveSessions(o: SessionsOptions | true, env: Record<string, s
   let timeoutMs = given.timeoutMs ?? SESSION_DEFAULTS.timeoutMs;
   if (raw !== undefined && raw !== "") {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0 || n > 2_147_483_647) throw new TypeError(`${TIMEOUT_ENV} must be a whole number of milliseconds from 0 (no limit) to 2147483647; got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(n) || n < 0 || n > 2_147_483_647)
+      throw new TypeError(
+        `${TIMEOUT_ENV} must be a whole number of milliseconds from 0 (no limit) to 2147483647; got ${JSON.stringify(raw)}`,
+      );
     timeoutMs = n;
   }
-  return { ...given, timeoutMs, queue: given.queue ?? SESSION_DEFAULTS.queue, concurrency: given.concurrency ?? SESSION_DEFAULTS.concurrency, evalOverHttp: given.evalOverHttp === true };
+  return {
+    ...given,
+    timeoutMs,
+    queue: given.queue ?? SESSION_DEFAULTS.queue,
+    concurrency: given.concurrency ?? SESSION_DEFAULTS.concurrency,
+    evalOverHttp: given.evalOverHttp === true,
+  };
 }

@@ -79,10 +79,16 @@ function onSignal(sig: NodeJS.Signals): void {
  */
 export async function session(options: SessionOptions): Promise<SessionHandle> {
   const name = (options as { name?: unknown })?.name;
-  if (typeof name !== "string" || !NAME.test(name)) throw new ToolDefinitionError(`session(): "name" must be 1-64 of A-Z a-z 0-9 _ - (e.g. "shop-dev"); got ${JSON.stringify(name)}`);
+  if (typeof name !== "string" || !NAME.test(name))
+    throw new ToolDefinitionError(
+      `session(): "name" must be 1-64 of A-Z a-z 0-9 _ - (e.g. "shop-dev"); got ${JSON.stringify(name)}`,
+    );
   const tools = [...(options.tools ?? [])];
   if (options.eval !== undefined && options.eval !== false) {
-    if (options.eval !== true && options.eval !== "worker") throw new ToolDefinitionError(`session(): "eval" must be true, "worker" or false; got ${JSON.stringify(options.eval)}`);
+    if (options.eval !== true && options.eval !== "worker")
+      throw new ToolDefinitionError(
+        `session(): "eval" must be true, "worker" or false; got ${JSON.stringify(options.eval)}`,
+      );
     tools.push(evaluateTool(options.eval, options.scope ?? {}));
   }
   const registry = new Registry({ name, version: "session", tools, instructions: options.instructions, timeoutMs: 0 });
@@ -90,10 +96,21 @@ export async function session(options: SessionOptions): Promise<SessionHandle> {
   const id = `${process.pid}-${randomBytes(4).toString("hex")}`;
   const sock = endpoint(dir.path, id);
   // A Unix socket path holds at most 107 bytes on Linux (103 on macOS).
-  if (!WINDOWS && Buffer.byteLength(sock) > 103) throw new SessionDirError(`session(): the socket path ${sock} is longer than a Unix socket allows (103 bytes); set ${DIR_ENV} to a shorter directory`);
+  if (!WINDOWS && Buffer.byteLength(sock) > 103)
+    throw new SessionDirError(
+      `session(): the socket path ${sock} is longer than a Unix socket allows (103 bytes); set ${DIR_ENV} to a shorter directory`,
+    );
   const infoFile = join(dir.path, `${id}.json`);
   const worker = process.env[WORKER_ENV];
-  const info: SessionInfo = { id, name, pid: process.pid, cwd: realCwd(), runtime: runtimeName(), started: new Date().toISOString(), ...(worker ? { worker } : {}) };
+  const info: SessionInfo = {
+    id,
+    name,
+    pid: process.pid,
+    cwd: realCwd(),
+    runtime: runtimeName(),
+    started: new Date().toISOString(),
+    ...(worker ? { worker } : {}),
+  };
   const peers = new Set<FramedPeer>();
   const log = (text: string) => process.stderr.write(`mcpbin session "${name}": ${text}\n`);
 
@@ -111,7 +128,11 @@ export async function session(options: SessionOptions): Promise<SessionHandle> {
         line: (text) => {
           const reply = conn?.handleLine(text);
           if (typeof reply === "string") peer.send(reply);
-          else if (reply !== undefined) reply.then((r) => r !== undefined && peer.send(r), () => {});
+          else if (reply !== undefined)
+            reply.then(
+              (r) => r !== undefined && peer.send(r),
+              () => {},
+            );
         },
         closed: () => {
           peers.delete(peer);

@@ -39,7 +39,13 @@ const MAX_QUICK_EXITS = 5;
  * @param changed - called when the pool's tools change (a first worker joined, the last left).
  * @returns the pool.
  */
-export function startWorkers(o: WorkersOptions, dir: string, timeoutMs: number, log: (text: string) => void, changed: () => void = () => {}): Workers {
+export function startWorkers(
+  o: WorkersOptions,
+  dir: string,
+  timeoutMs: number,
+  log: (text: string) => void,
+  changed: () => void = () => {},
+): Workers {
   const tag = randomBytes(6).toString("hex");
   const module = resolve(o.module);
   const max = o.max ?? 1;
@@ -62,7 +68,8 @@ export function startWorkers(o: WorkersOptions, dir: string, timeoutMs: number, 
     child.on("exit", (code, signal) => {
       procs.delete(child);
       if (closing) return;
-      if (Date.now() - began < QUICK_EXIT_MS && ++quick >= MAX_QUICK_EXITS) return log(`worker ${module} keeps ending at once (last: ${signal ?? `exit code ${code}`}); not started again`);
+      if (Date.now() - began < QUICK_EXIT_MS && ++quick >= MAX_QUICK_EXITS)
+        return log(`worker ${module} keeps ending at once (last: ${signal ?? `exit code ${code}`}); not started again`);
       setTimeout(start, 100).unref();
     });
   };
@@ -78,16 +85,20 @@ export function startWorkers(o: WorkersOptions, dir: string, timeoutMs: number, 
 
   const pick = (): Connected | undefined => {
     let best: Connected | undefined;
-    for (const s of joined.values()) if (!best || s.gate.running + s.gate.waiting < best.gate.running + best.gate.waiting) best = s;
+    for (const s of joined.values())
+      if (!best || s.gate.running + s.gate.waiting < best.gate.running + best.gate.waiting) best = s;
     return best;
   };
 
   return {
     tag,
-    tools: (reserved, keep) => (defs ? sessionTools(defs, "worker", pick, reserved, timeoutMs, keep, (s) => {
-      log(`worker ${s.info.id} did not answer within ${timeoutMs} ms; it is restarted`);
-      kill(s.info.pid);
-    }) : []),
+    tools: (reserved, keep) =>
+      defs
+        ? sessionTools(defs, "worker", pick, reserved, timeoutMs, keep, (s) => {
+            log(`worker ${s.info.id} did not answer within ${timeoutMs} ms; it is restarted`);
+            kill(s.info.pid);
+          })
+        : [],
     joined(s) {
       joined.set(s.info.pid, s);
       if (defs === undefined) {
@@ -102,12 +113,15 @@ export function startWorkers(o: WorkersOptions, dir: string, timeoutMs: number, 
     async close() {
       closing = true;
       process.off("exit", onExit);
-      const ends = [...procs].map((p) => new Promise<void>((r) => {
-        p.once("exit", () => r());
-        p.stdin?.end();
-        p.kill("SIGTERM");
-        setTimeout(() => (p.kill("SIGKILL"), r()), 2_000).unref();
-      }));
+      const ends = [...procs].map(
+        (p) =>
+          new Promise<void>((r) => {
+            p.once("exit", () => r());
+            p.stdin?.end();
+            p.kill("SIGTERM");
+            setTimeout(() => (p.kill("SIGKILL"), r()), 2_000).unref();
+          }),
+      );
       await Promise.all(ends);
     },
   };

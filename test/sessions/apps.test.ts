@@ -45,17 +45,33 @@ test("the machine's node is 20 or newer (the Node app runs on it)", async () => 
 test("the compiled server in the Bun app's folder finds it, lists and calls its tools, and labels each result", async () => {
   const c = await launch(bin, [], bunFolder, { MCPBIN_SESSION_DIR: dir });
   await until(async () => (await toolNames(c)).includes("inspect_order"), "shop-dev's tools");
-  expect(await toolNames(c)).toEqual(["shop_version", "list_sessions", "select_session", "recent_requests", "inspect_order", "evaluate"]);
+  expect(await toolNames(c)).toEqual([
+    "shop_version",
+    "list_sessions",
+    "select_session",
+    "recent_requests",
+    "inspect_order",
+    "evaluate",
+  ]);
   const order = await c.client.callTool({ name: "inspect_order", arguments: { id: 1 } });
   expect(JSON.parse((order.content as any)[0].text)).toEqual({ id: 1, customer: "ada", total: 42.5, status: "paid" });
   expect(text(order)).toContain(`[ran in session "shop-dev", pid ${bunApp.proc.pid}, bun `);
-  expect((order._meta as any)["io.mcpbin/session"]).toMatchObject({ name: "shop-dev", pid: bunApp.proc.pid, cwd: bunFolder });
+  expect((order._meta as any)["io.mcpbin/session"]).toMatchObject({
+    name: "shop-dev",
+    pid: bunApp.proc.pid,
+    cwd: bunFolder,
+  });
   // The tool sees the program's live state: a request the app served just now.
   await fetch(`http://127.0.0.1:${portOf(bunApp)}/orders/2`);
   const seen = await c.client.callTool({ name: "recent_requests", arguments: { limit: 1 } });
-  expect(JSON.parse((seen.content as any)[0].text)).toEqual({ requests: [{ method: "GET", path: "/orders/2", status: 200 }] });
+  expect(JSON.parse((seen.content as any)[0].text)).toEqual({
+    requests: [{ method: "GET", path: "/orders/2", status: 200 }],
+  });
   // Its opt-in evaluate (eval: true, scope: { orders }) over stdio.
-  const ev = await c.client.callTool({ name: "evaluate", arguments: { code: "console.log('n', orders.size); return [...orders.values()].map((o) => o.customer)" } });
+  const ev = await c.client.callTool({
+    name: "evaluate",
+    arguments: { code: "console.log('n', orders.size); return [...orders.values()].map((o) => o.customer)" },
+  });
   expect(ev.structuredContent).toEqual({ value: ["ada", "grace"], console: ["n 2"] });
   const list = await c.client.callTool({ name: "list_sessions", arguments: {} });
   expect((list.structuredContent as any).why).toBe("its working directory is this server's");
@@ -72,7 +88,11 @@ test("the compiled server in the Node app's folder finds it and calls its tool, 
   expect(stats.hits).toBe(1);
   expect(stats.node).toMatch(/^v\d+/);
   expect(text(r)).toContain(`[ran in session "node-api", pid ${nodeApp.proc.pid}, node v`);
-  expect((r._meta as any)["io.mcpbin/session"]).toMatchObject({ name: "node-api", cwd: nodeFolder, runtime: expect.stringMatching(/^node v/) });
+  expect((r._meta as any)["io.mcpbin/session"]).toMatchObject({
+    name: "node-api",
+    cwd: nodeFolder,
+    runtime: expect.stringMatching(/^node v/),
+  });
   await c.close();
   expect(nodeApp.proc.exitCode).toBeNull();
 });

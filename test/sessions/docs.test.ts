@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { ROOT } from "./harness.ts";
 
 const doc = readFileSync(join(ROOT, "docs/sessions.md"), "utf8");
-const blocks = [...doc.matchAll(/<!-- example: (\S+) -->\n```\w+\n([\s\S]*?)```/g)].map((m) => ({ file: m[1]!, body: m[2]! }));
+const blocks = [...doc.matchAll(/<!-- example: (\S+) -->\n```\w+\n([\s\S]*?)```/g)].map((m) => ({
+  file: m[1]!,
+  body: m[2]!,
+}));
 
 test("docs/sessions.md shows the Bun.serve app, the Node app, the server and the worker session", () => {
   expect(blocks.map((b) => b.file)).toEqual([

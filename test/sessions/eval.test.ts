@@ -25,14 +25,23 @@ test("eval: true runs a snippet in the program with its scope, captures console 
   expect(tool.description).toContain("In scope: answer, fn.");
   const expr = await c.client.callTool({ name: "evaluate", arguments: { code: "answer + fn()" } });
   expect(expr.structuredContent).toEqual({ value: 43, console: [] });
-  const body = await c.client.callTool({ name: "evaluate", arguments: { code: "console.log('a', { b: 1 }); console.error('bad'); return { n: 10n, when: 'now' }" } });
+  const body = await c.client.callTool({
+    name: "evaluate",
+    arguments: { code: "console.log('a', { b: 1 }); console.error('bad'); return { n: 10n, when: 'now' }" },
+  });
   expect(body.structuredContent).toEqual({ value: { n: "10", when: "now" }, console: ["a { b: 1 }", "[error] bad"] });
   expect(text(body)).toContain('{"n":"10","when":"now"}');
-  const thrown = await c.client.callTool({ name: "evaluate", arguments: { code: "console.log('before'); throw new Error('nope')" } });
+  const thrown = await c.client.callTool({
+    name: "evaluate",
+    arguments: { code: "console.log('before'); throw new Error('nope')" },
+  });
   expect(thrown.isError).toBe(true);
   expect(text(thrown)).toContain("Error: nope");
   expect(text(thrown)).toContain("console:\nbefore");
-  const hung = await c.client.callTool({ name: "evaluate", arguments: { code: "await new Promise(() => {})", timeoutMs: 200 } });
+  const hung = await c.client.callTool({
+    name: "evaluate",
+    arguments: { code: "await new Promise(() => {})", timeoutMs: 200 },
+  });
   expect(hung.isError).toBe(true);
   expect(text(hung)).toContain("timed out after 200 ms");
 });
@@ -45,7 +54,10 @@ test('eval: "worker" runs in a worker thread that a timeout terminates; the prog
   const tool = (await c.client.listTools()).tools.find((t) => t.name === "evaluate")!;
   expect(tool.description).toContain("In scope: answer.");
   expect(tool.description).toContain("not available there: fn");
-  const ok = await c.client.callTool({ name: "evaluate", arguments: { code: "console.log('in worker'); return answer * 2" } });
+  const ok = await c.client.callTool({
+    name: "evaluate",
+    arguments: { code: "console.log('in worker'); return answer * 2" },
+  });
   expect(ok.structuredContent).toEqual({ value: 84, console: ["in worker"] });
   const t0 = performance.now();
   const spin = await c.client.callTool({ name: "evaluate", arguments: { code: "for (;;) {}", timeoutMs: 300 } });
@@ -59,7 +71,12 @@ test('eval: "worker" runs in a worker thread that a timeout terminates; the prog
 
 /** Starts the fixture server over HTTP in `cwd`; its SDK client. */
 async function overHttp(cwd: string, dir: string, env: Record<string, string>): Promise<Client> {
-  const proc = Bun.spawn([BUN, SERVER, "--http", "127.0.0.1:0"], { cwd, env: { ...process.env, MCPBIN_SESSION_DIR: dir, ...env }, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn([BUN, SERVER, "--http", "127.0.0.1:0"], {
+    cwd,
+    env: { ...process.env, MCPBIN_SESSION_DIR: dir, ...env },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const err = new StreamText(proc.stderr);
   const url = /MCP over HTTP at (\S+)/.exec(await err.waitFor(/MCP over HTTP at \S+\n/, 20_000))![1]!;
   const client = new Client({ name: "http-test", version: "1" });
@@ -79,10 +96,15 @@ test("evaluate is never offered over --http unless the server sets sessions.eval
   const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name);
   await until(async () => (await names(plain)).includes("wait"), "the session's tools over HTTP");
   expect(await names(plain)).not.toContain("evaluate");
-  await expect(plain.callTool({ name: "evaluate", arguments: { code: "1" } })).rejects.toThrow("Unknown tool: evaluate");
+  await expect(plain.callTool({ name: "evaluate", arguments: { code: "1" } })).rejects.toThrow(
+    "Unknown tool: evaluate",
+  );
   await plain.close();
   const allowed = await overHttp(project, dir, { EVAL_HTTP: "1" });
   await until(async () => (await names(allowed)).includes("evaluate"), "evaluate over HTTP when allowed");
-  expect((await allowed.callTool({ name: "evaluate", arguments: { code: "answer" } })).structuredContent).toEqual({ value: 42, console: [] });
+  expect((await allowed.callTool({ name: "evaluate", arguments: { code: "answer" } })).structuredContent).toEqual({
+    value: 42,
+    console: [],
+  });
   await allowed.close();
 });

@@ -18,8 +18,13 @@ test("a session in the server's folder is chosen: its tools beside the server's 
   const { dir, project } = place();
   const app = await startFixture("alpha", project, dir);
   const c = await launchServer(project, dir);
-  const names = await until(async () => ((await toolNames(c)).includes("wait") ? toolNames(c) : false), "the session's tools");
-  expect(names).toEqual(expect.arrayContaining(["own_tool", "list_sessions", "select_session", "wait", "status", "steps", "ask_color"]));
+  const names = await until(
+    async () => ((await toolNames(c)).includes("wait") ? toolNames(c) : false),
+    "the session's tools",
+  );
+  expect(names).toEqual(
+    expect.arrayContaining(["own_tool", "list_sessions", "select_session", "wait", "status", "steps", "ask_color"]),
+  );
   const r = await c.client.callTool({ name: "wait", arguments: { ms: 1, tag: "hi" } });
   expect(text(r)).toContain("waited hi");
   expect(text(r)).toContain(`[ran in session "alpha", pid ${app.proc.pid}`);
@@ -36,7 +41,9 @@ test("progress, log messages, an elicitation and a sampling request of a session
   await until(async () => (await toolNames(c)).includes("steps"), "the session's tools");
   await c.client.setLoggingLevel("debug");
   const progress: number[] = [];
-  const r = await c.client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+  const r = await c.client.callTool({ name: "steps", arguments: {} }, undefined, {
+    onprogress: (p) => void progress.push(p.progress),
+  });
   expect(text(r)).toContain("three steps");
   expect(progress).toEqual([1, 2, 3]);
   await until(() => c.logs.some((l: any) => l.data?.said === "done"), "the session's log line");
@@ -134,7 +141,12 @@ test("select and deselect: tools come and go, with a list_changed notification e
   await startFixture("far-a", elsewhere, dir);
   await startFixture("far-b", other, dir);
   const c = await launchServer(root, dir);
-  await until(async () => ((await c.client.callTool({ name: "list_sessions", arguments: {} })).structuredContent as any).sessions.length === 2, "both sessions");
+  await until(
+    async () =>
+      ((await c.client.callTool({ name: "list_sessions", arguments: {} })).structuredContent as any).sessions.length ===
+      2,
+    "both sessions",
+  );
   expect(await toolNames(c)).not.toContain("wait");
   const n0 = c.listChanged;
   const sel = await c.client.callTool({ name: "select_session", arguments: { session: "far-b" } });

@@ -6,7 +6,12 @@ import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { StreamText } from "../helpers/wait.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
@@ -46,7 +51,13 @@ export interface App {
  * @param env - more environment (MCPBIN_SESSION_DIR at least).
  */
 export async function startApp(cmd: string[], cwd: string, env: Record<string, string>): Promise<App> {
-  const proc = Bun.spawn(cmd, { cwd, env: { ...process.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(cmd, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   procs.add(proc);
   void proc.exited.then(() => procs.delete(proc));
   const out = new StreamText(proc.stdout);
@@ -87,16 +98,35 @@ export interface Connected {
  * @param env - more environment.
  * @param answer - the colour the client answers elicitations with (the client declares elicitation and sampling; a sample is "all orders paid").
  */
-export async function launch(command: string, args: string[], cwd: string, env: Record<string, string>, answer = "teal"): Promise<Connected> {
-  const transport = new StdioClientTransport({ command, args, cwd, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
+export async function launch(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  answer = "teal",
+): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: "pipe",
+  });
   let err = "";
   transport.stderr?.on("data", (b: Buffer) => (err += b.toString()));
-  const client = new Client({ name: "sessions-test", version: "1.0.0" }, { capabilities: { elicitation: {}, sampling: {} } });
+  const client = new Client(
+    { name: "sessions-test", version: "1.0.0" },
+    { capabilities: { elicitation: {}, sampling: {} } },
+  );
   const c: Connected = { client, listChanged: 0, logs: [], stderr: () => err, close: () => client.close() };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void c.listChanged++);
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void c.logs.push(n.params));
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { color: answer } }));
-  client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "all orders paid" }, model: "test-model" }));
+  client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    role: "assistant",
+    content: { type: "text", text: "all orders paid" },
+    model: "test-model",
+  }));
   await client.connect(transport);
   clients.push(client);
   return c;
@@ -109,7 +139,10 @@ export function launchServer(cwd: string, dir: string, env: Record<string, strin
 
 /** The text blocks of a result, joined by newlines. */
 export function text(r: unknown): string {
-  return (((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).filter((b) => b.type === "text").map((b) => b.text).join("\n");
+  return (((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
 }
 
 /** Tool names the server lists now. */
@@ -121,7 +154,11 @@ export async function toolNames(c: Connected): Promise<string[]> {
  * Polls until `check` returns a value that is not undefined/false.
  * @param what - said in the error.
  */
-export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

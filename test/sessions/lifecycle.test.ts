@@ -82,5 +82,7 @@ test("a call the client cancels is cancelled inside the session (ctx.signal)", a
 
 test("a session directory whose socket path would be too long for Unix is refused with what to do", async () => {
   const long = join(tempDir(), "d".repeat(90));
-  await expect(session({ name: "long", tools: [], dir: long })).rejects.toThrow("set MCPBIN_SESSION_DIR to a shorter directory");
+  await expect(session({ name: "long", tools: [], dir: long })).rejects.toThrow(
+    "set MCPBIN_SESSION_DIR to a shorter directory",
+  );
 });

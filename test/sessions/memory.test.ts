@@ -14,7 +14,13 @@ test("3,000 calls through a session: server and session peak RSS grow by less th
   const project = join(root, "p");
   mkdirSync(project);
   const app = await startFixture("steady", project, dir);
-  const transport = new StdioClientTransport({ command: BUN, args: [SERVER], cwd: project, env: { ...(process.env as Record<string, string>), MCPBIN_SESSION_DIR: dir, QUEUE: "8" }, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: BUN,
+    args: [SERVER],
+    cwd: project,
+    env: { ...(process.env as Record<string, string>), MCPBIN_SESSION_DIR: dir, QUEUE: "8" },
+    stderr: "pipe",
+  });
   const c = new Client({ name: "memory", version: "1" });
   await c.connect(transport);
   try {
@@ -26,7 +32,9 @@ test("3,000 calls through a session: server and session peak RSS grow by less th
     for (let i = 0; i < 3000; i++) expect(text(await call(`n${i}`))).toContain(`waited n${i}`);
     const server1 = peakRssMiB(transport.pid!);
     const session1 = peakRssMiB(app.proc.pid);
-    console.log(`server peak RSS ${server0.toFixed(1)} → ${server1.toFixed(1)} MiB; session ${session0.toFixed(1)} → ${session1.toFixed(1)} MiB`);
+    console.log(
+      `server peak RSS ${server0.toFixed(1)} → ${server1.toFixed(1)} MiB; session ${session0.toFixed(1)} → ${session1.toFixed(1)} MiB`,
+    );
     expect(server1 - server0).toBeLessThan(16);
     expect(session1 - session0).toBeLessThan(16);
     // One running, 8 waiting, the rest refused without waiting.

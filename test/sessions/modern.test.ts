@@ -22,8 +22,17 @@ function place() {
 test("SDK v2 at 2026-07-28: a session's tool answers labelled, and its elicitation comes back as input_required rounds", async () => {
   const { dir, project } = place();
   const app = await startFixture("modern", project, dir);
-  const transport = new StdioClientTransport({ command: BUN, args: [SERVER], cwd: project, env: { ...(process.env as Record<string, string>), MCPBIN_SESSION_DIR: dir }, stderr: "pipe" });
-  const c = new Client({ name: "v2", version: "2.0.0" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: V } as never } });
+  const transport = new StdioClientTransport({
+    command: BUN,
+    args: [SERVER],
+    cwd: project,
+    env: { ...(process.env as Record<string, string>), MCPBIN_SESSION_DIR: dir },
+    stderr: "pipe",
+  });
+  const c = new Client(
+    { name: "v2", version: "2.0.0" },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: V } as never } },
+  );
   c.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { color: "plum" } }));
   await c.connect(transport);
   try {
@@ -44,13 +53,20 @@ test("2026-07-28: a subscriptions/listen stream is told when a session appears a
   const { dir, project } = place();
   const p = new McpProcess([BUN, SERVER], { cwd: project, env: { MCPBIN_SESSION_DIR: dir } });
   try {
-    p.send({ jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } });
+    p.send({
+      jsonrpc: "2.0",
+      id: "L1",
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, _meta: META },
+    });
     await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
     const changes = () => p.messages.filter((x) => x.method === "notifications/tools/list_changed").length;
     const n0 = changes();
     const app = await startFixture("listened", project, dir);
     await until(() => changes() > n0, "list_changed when the session appears");
-    const names = (await p.request("tools/list", { _meta: META }, 2, V)).result.tools.map((t: { name: string }) => t.name);
+    const names = (await p.request("tools/list", { _meta: META }, 2, V)).result.tools.map(
+      (t: { name: string }) => t.name,
+    );
     expect(names).toContain("wait");
     const n1 = changes();
     app.proc.kill("SIGKILL");

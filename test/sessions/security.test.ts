@@ -65,8 +65,10 @@ test("a session directory that is a symbolic link is refused, by session() and b
   await c.close();
 });
 
-test.skipIf(!root)("a second user can neither connect to a session, read the key, nor plant a session (skipped unless root: useradd)", () => {
-  const r = asOtherUser(`
+test.skipIf(!root)(
+  "a second user can neither connect to a session, read the key, nor plant a session (skipped unless root: useradd)",
+  () => {
+    const r = asOtherUser(`
     const net = require("node:net"), fs = require("node:fs");
     const out = {};
     try { fs.readFileSync(${JSON.stringify(join(dir, "key"))}); out.key = "read"; } catch (e) { out.key = e.code; }
@@ -76,37 +78,43 @@ test.skipIf(!root)("a second user can neither connect to a session, read the key
     s.on("connect", () => { out.connect = "connected"; s.destroy(); console.log(JSON.stringify(out)); });
     s.on("error", (e) => { out.connect = e.code; console.log(JSON.stringify(out)); });
   `);
-  expect(r).toEqual({ key: "EACCES", list: "EACCES", plant: "EACCES", connect: "EACCES" });
-});
+    expect(r).toEqual({ key: "EACCES", list: "EACCES", plant: "EACCES", connect: "EACCES" });
+  },
+);
 
-test.skipIf(!root)("a session directory of another user (a forged session in it) is refused by the server", async () => {
-  const base = tempDir();
-  chmodSync(base, 0o1777);
-  const theirs = join(base, "theirs");
-  const made = asOtherUser(`
+test.skipIf(!root)(
+  "a session directory of another user (a forged session in it) is refused by the server",
+  async () => {
+    const base = tempDir();
+    chmodSync(base, 0o1777);
+    const theirs = join(base, "theirs");
+    const made = asOtherUser(`
     const fs = require("node:fs");
     fs.mkdirSync(${JSON.stringify(theirs)}, { mode: 0o700 });
     fs.writeFileSync(${JSON.stringify(join(theirs, "key"))}, Buffer.alloc(32, 7), { mode: 0o600 });
     console.log(JSON.stringify({ made: true }));
   `);
-  expect(made).toEqual({ made: true });
-  expect(lstatSync(theirs).uid).toBe(uid);
-  const c = await launchServer(project, theirs);
-  const list = await c.client.callTool({ name: "list_sessions", arguments: {} });
-  expect((list.structuredContent as any).problem).toContain(`belongs to uid ${uid}, not to you`);
-  expect((list.structuredContent as any).sessions).toEqual([]);
-  await c.close();
-});
+    expect(made).toEqual({ made: true });
+    expect(lstatSync(theirs).uid).toBe(uid);
+    const c = await launchServer(project, theirs);
+    const list = await c.client.callTool({ name: "list_sessions", arguments: {} });
+    expect((list.structuredContent as any).problem).toContain(`belongs to uid ${uid}, not to you`);
+    expect((list.structuredContent as any).sessions).toEqual([]);
+    await c.close();
+  },
+);
 
-test.skipIf(!root)("a second user who reaches the socket anyway cannot forge a message: every line is dropped and logged", async () => {
-  // Open a hole on purpose (as a mistaken chmod would): the MAC is the second wall.
-  const base = join(dir, "..");
-  chmodSync(base, 0o711);
-  chmodSync(dir, 0o711);
-  chmodSync(join(dir, `${app.id}.sock`), 0o666);
-  const from = app.err.text.length;
-  try {
-    const r = asOtherUser(`
+test.skipIf(!root)(
+  "a second user who reaches the socket anyway cannot forge a message: every line is dropped and logged",
+  async () => {
+    // Open a hole on purpose (as a mistaken chmod would): the MAC is the second wall.
+    const base = join(dir, "..");
+    chmodSync(base, 0o711);
+    chmodSync(dir, 0o711);
+    chmodSync(join(dir, `${app.id}.sock`), 0o666);
+    const from = app.err.text.length;
+    try {
+      const r = asOtherUser(`
       const net = require("node:net"), crypto = require("node:crypto");
       const key = crypto.randomBytes(32);
       const line = (label, seq, text) => crypto.createHmac("sha256", key).update(label + "\\nd\\n" + seq + "\\n").update(text).digest("base64url") + " " + text + "\\n";
@@ -120,30 +128,48 @@ test.skipIf(!root)("a second user who reaches the socket anyway cannot forge a m
       });
       s.on("error", (e) => console.log(JSON.stringify({ connected: e.code })));
     `);
-    expect(r).toEqual({ connected: true, answered: false });
-    await app.err.waitFor("dropped an opening line without a valid MAC", 5_000, from);
-  } finally {
-    chmodSync(join(dir, `${app.id}.sock`), 0o600);
-    chmodSync(dir, 0o700);
-    chmodSync(base, 0o700);
-  }
-});
+      expect(r).toEqual({ connected: true, answered: false });
+      await app.err.waitFor("dropped an opening line without a valid MAC", 5_000, from);
+    } finally {
+      chmodSync(join(dir, `${app.id}.sock`), 0o600);
+      chmodSync(dir, 0o700);
+      chmodSync(base, 0o700);
+    }
+  },
+);
 
 test("a message with a wrong MAC is dropped and logged; the connection and the session go on", async () => {
   const key = readFileSync(join(dir, "key"));
   const socket = connect(join(dir, `${app.id}.sock`));
   const lines: string[] = [];
   const opened = Promise.withResolvers<Record<string, unknown>>();
-  const peer = new FramedPeer(socket, key, "dial", { open: (h) => opened.resolve(h), line: (t) => void lines.push(t), closed: () => {}, dropped: () => {} });
+  const peer = new FramedPeer(socket, key, "dial", {
+    open: (h) => opened.resolve(h),
+    line: (t) => void lines.push(t),
+    closed: () => {},
+    dropped: () => {},
+  });
   const hello = await opened.promise;
   expect(hello).toMatchObject({ id: app.id, name: "guarded" });
   const from = app.err.text.length;
   // A line whose MAC is wrong (one character changed) in the middle of the conversation.
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 9,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  });
   socket.write(`${"A".repeat(43)} ${body}\n`);
   await app.err.waitFor("dropped message 0 without a valid MAC", 5_000, from);
   // The next line with a valid MAC is taken (the dropped one did not count).
-  peer.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }));
+  peer.send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    }),
+  );
   await until(() => lines.length > 0, "the answer to the valid line");
   expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: "guarded" } } });
   expect(lines.some((l) => JSON.parse(l).id === 9)).toBe(false);
@@ -157,9 +183,16 @@ test("a registration signed with another key is ignored and logged by the server
   const p = join(base, "p");
   mkdirSync(p);
   const real = await startFixture("real", p, d);
-  writeFileSync(join(d, "9-deadbeef.json"), JSON.stringify({ info: JSON.stringify({ id: "9-deadbeef", name: "fake", pid: 9, cwd: p }), mac: "x" }), { mode: 0o600 });
+  writeFileSync(
+    join(d, "9-deadbeef.json"),
+    JSON.stringify({ info: JSON.stringify({ id: "9-deadbeef", name: "fake", pid: 9, cwd: p }), mac: "x" }),
+    { mode: 0o600 },
+  );
   const c = await launchServer(p, d);
-  await until(() => c.stderr().includes("ignored 9-deadbeef.json: its signature does not match this user's key"), "the forged registration logged");
+  await until(
+    () => c.stderr().includes("ignored 9-deadbeef.json: its signature does not match this user's key"),
+    "the forged registration logged",
+  );
   const list = await until(async () => {
     const r = await c.client.callTool({ name: "list_sessions", arguments: {} });
     return (r.structuredContent as any).sessions.length > 0 ? r : false;

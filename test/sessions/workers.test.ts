@@ -9,7 +9,10 @@ const EXAMPLE = resolve(ROOT, "examples/sessions");
 /** The worker pids list_sessions shows. */
 async function workerPids(c: Awaited<ReturnType<typeof launch>>): Promise<number[]> {
   const r = await c.client.callTool({ name: "list_sessions", arguments: {} });
-  return (r.structuredContent as any).sessions.filter((s: any) => s.worker).map((s: any) => s.pid).sort();
+  return (r.structuredContent as any).sessions
+    .filter((s: any) => s.worker)
+    .map((s: any) => s.pid)
+    .sort();
 }
 
 function alive(pid: number): boolean {
@@ -23,11 +26,18 @@ function alive(pid: number): boolean {
 
 test("two workers start, take calls, one is restarted after a timed-out call, and all end with the server", async () => {
   const dir = `${tempDir()}/s`;
-  const c = await launch(BUN, [resolve(EXAMPLE, "worker-server.ts")], EXAMPLE, { MCPBIN_SESSION_DIR: dir, MCPBIN_SESSION_TIMEOUT_MS: "2000" });
-  const pids = await until(async () => {
-    const p = await workerPids(c);
-    return p.length === 2 ? p : false;
-  }, "two workers", 20_000);
+  const c = await launch(BUN, [resolve(EXAMPLE, "worker-server.ts")], EXAMPLE, {
+    MCPBIN_SESSION_DIR: dir,
+    MCPBIN_SESSION_TIMEOUT_MS: "2000",
+  });
+  const pids = await until(
+    async () => {
+      const p = await workerPids(c);
+      return p.length === 2 ? p : false;
+    },
+    "two workers",
+    20_000,
+  );
   expect(await toolNames(c)).toEqual(["list_sessions", "select_session", "fibonacci"]);
   const r = await c.client.callTool({ name: "fibonacci", arguments: { n: 20 } });
   const v = JSON.parse((r.content as any)[0].text);
@@ -41,12 +51,18 @@ test("two workers start, take calls, one is restarted after a timed-out call, an
   const slow = await c.client.callTool({ name: "fibonacci", arguments: { n: 48 } });
   expect(slow.isError).toBe(true);
   expect(text(slow)).toContain("did not answer within 2 s");
-  const after = await until(async () => {
-    const p = await workerPids(c);
-    return p.length === 2 && p.some((x) => !pids.includes(x)) ? p : false;
-  }, "a restarted worker", 20_000);
+  const after = await until(
+    async () => {
+      const p = await workerPids(c);
+      return p.length === 2 && p.some((x) => !pids.includes(x)) ? p : false;
+    },
+    "a restarted worker",
+    20_000,
+  );
   expect(after.filter((p) => !pids.includes(p)).length).toBe(1);
-  expect(JSON.parse(((await c.client.callTool({ name: "fibonacci", arguments: { n: 10 } })).content as any)[0].text).value).toBe(55);
+  expect(
+    JSON.parse(((await c.client.callTool({ name: "fibonacci", arguments: { n: 10 } })).content as any)[0].text).value,
+  ).toBe(55);
   await c.close();
   await until(() => after.every((p) => !alive(p)), "the workers to end with the server", 10_000);
 });
