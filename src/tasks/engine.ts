@@ -56,6 +56,7 @@ export class TaskEngine {
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   readonly #chains = new Map<string, Promise<void>>();
   readonly #running = new Map<string, number>();
+  readonly #listeners = new Map<string, Set<(r: TaskRecord) => void>>();
   readonly #owners = new Map<string, string>();
   #watch: ReturnType<typeof setInterval> | undefined;
 
@@ -160,6 +161,34 @@ export class TaskEngine {
       if (r) out.push(r);
     }
     return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  }
+
+  /**
+   * Listens to one task's status changes made in this process (2026-07-28 `notifications/tasks` on a
+   * subscriptions/listen stream).
+   * @returns the end of the listening.
+   */
+  onStatus(id: string, listener: (r: TaskRecord) => void): () => void {
+    let set = this.#listeners.get(id);
+    if (!set) this.#listeners.set(id, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#listeners.get(id) === set) this.#listeners.delete(id);
+    };
+  }
+
+  /** Tells a task's listeners of its status (a copy each time). */
+  emit(r: TaskRecord): void {
+    const set = this.#listeners.get(r.id);
+    if (!set) return;
+    for (const l of [...set]) {
+      try {
+        l({ ...r });
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
   }
 
   /** How many tasks an owner has running in this process. */

@@ -101,6 +101,8 @@ export class LiveRun implements RunHandle {
   /** Aborts the tool's signal (tasks/cancel); the record is already cancelled. */
   cancel(reason: string): void {
     this.record.status = "cancelled";
+    this.record.lastUpdatedAt = Date.now();
+    this.engine.emit(this.record);
     this.ctx.abort(new Error(reason));
     this.#release();
   }
@@ -201,6 +203,7 @@ export class LiveRun implements RunHandle {
 
   /** 2025-11-25: notifications/tasks/status on the creating connection (no related-task _meta: the id is in the params). */
   #notify(): void {
+    this.engine.emit(this.record);
     if (this.record.era !== "legacy" || !this.connection) return;
     try {
       this.connection.send(notificationLine("notifications/tasks/status", legacyTask(this.record)), undefined);

@@ -2,6 +2,7 @@
 import { registerCapability } from "../server/register.ts";
 import type { ServerOptions } from "../server/options.ts";
 import { withTasks } from "./call.ts";
+import { withTaskNotifications } from "./listen.ts";
 import { checkTasksOptions, hasTasks } from "./engines.ts";
 import { TASK_METHODS } from "./methods.ts";
 import { TASKS_EXTENSION } from "./record.ts";
@@ -28,7 +29,7 @@ export function enableTasks(options: ServerOptions): void {
   registerCapability({
     name: "tasks",
     methods: TASK_METHODS,
-    wraps: { "tools/call": withTasks },
+    wraps: { "tools/call": withTasks, "subscriptions/listen": withTaskNotifications },
     capabilities: [{ name: "tasks", advertise: (r) => (hasTasks(r) ? LEGACY_CAPABILITY : undefined) }],
     project(caps, ctx) {
       if (caps.tasks === undefined) return caps;

@@ -57,3 +57,71 @@ test("a server without task tools or the tasks option has no tasks at all, in ei
     ],
   ).toBeUndefined();
 });
+
+test("2026-07-28 subscriptions/listen with taskIds: acknowledged with the caller's own tasks, then notifications/tasks per change, the result inline", async () => {
+  const lines: string[] = [];
+  const slow = tool({
+    name: "slow",
+    description: "slow",
+    input: v.object({}),
+    task: "optional",
+    run: async (_a, ctx) => {
+      const r = await ctx.elicit({ key: "go", message: "Go?", schema: v.object({ go: v.boolean() }) });
+      return r.action === "accept" ? "went" : "stayed";
+    },
+  });
+  const options = { name: "n", version: "1.0.0", tools: [slow] };
+  enableTasks(options);
+  const s = new Session(new Registry(options), (line) => lines.push(line));
+  const meta = {
+    ...META,
+    "io.modelcontextprotocol/clientCapabilities": {
+      elicitation: {},
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    },
+  };
+  const send = async (id: number, method: string, params: Record<string, unknown>) =>
+    JSON.parse(
+      (await s.handleLine(JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } })))!,
+    );
+  const created = (await send(1, "tools/call", { name: "slow", arguments: {} })).result;
+  void s.handleLine(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "subscriptions/listen",
+      params: { notifications: { taskIds: [created.taskId, "not-mine"] }, _meta: meta },
+    }),
+  );
+  const seen = async (pred: (m: any) => boolean) => {
+    for (let i = 0; i < 200; i++) {
+      const m = lines.map((l) => JSON.parse(l)).find(pred);
+      if (m) return m;
+      await Bun.sleep(10);
+    }
+    throw new Error(`not seen; lines:\n${lines.join("\n")}`);
+  };
+  const ack = await seen((m) => m.method === "notifications/subscriptions/acknowledged");
+  expect(ack.params.notifications.taskIds).toEqual([created.taskId]);
+  const asking = await seen((m) => m.method === "notifications/tasks" && m.params.status === "input_required");
+  expect(Object.keys(asking.params.inputRequests)).toEqual(["go"]);
+  expect(asking.params._meta["io.modelcontextprotocol/subscriptionId"]).toBe(2);
+  await send(3, "tasks/update", {
+    taskId: created.taskId,
+    inputResponses: { go: { action: "accept", content: { go: true } } },
+  });
+  const done = await seen((m) => m.method === "notifications/tasks" && m.params.status === "completed");
+  expect(done.params.result.content).toEqual([{ type: "text", text: "went" }]);
+  // Without the extension the same request is -32021.
+  const plain = JSON.parse(
+    (await s.handleLine(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "subscriptions/listen",
+        params: { notifications: { taskIds: [created.taskId] }, _meta: META },
+      }),
+    ))!,
+  );
+  expect(plain.error.code).toBe(-32021);
+});
