@@ -13,6 +13,8 @@ import { buildExample, exampleFiles, removeExamples, writeExample } from "./exam
 setDefaultTimeout(120_000); // each example is compiled; the 2-core machine may be busy
 afterAll(removeExamples);
 
+/** The executables the tests above built, by example project: shared with the tests below. */
+const built = new Map<string, string>();
 const examples = [
   { project: "quickstart", source: exampleFiles("quickstart")["server.ts"]! },
   { project: "quickstart-guarded", source: exampleFiles("quickstart-guarded")["server.ts"]! },
@@ -25,6 +27,7 @@ test("the second quick-start example serves only when run", () => {
 for (const example of examples) {
   test(`README example "${example.project}": built as the README says, it serves the official SDK clients`, async () => {
     const { bin, stderr, dir } = await buildExample(example.project, ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
+    built.set(example.project, bin);
     expect(stderr).toContain("mcpbin: 1 tool\n");
     // docs/deployment.md: `npx mcpbin install vscode dist/my-server --scope project --dry-run` prints the file, writes nothing.
     const dry = await mcpbin(["install", "vscode", "dist/my-server", "--scope", "project", "--dry-run"], dir);
@@ -61,6 +64,20 @@ for (const example of examples) {
     expect(seen2.length).toBeGreaterThan(0);
   });
 }
+
+test("docs/deployment.md: the quick start's executable with OTEL_TRACES_EXPORTER=console prints its spans on stderr", async () => {
+  const bin = built.get("quickstart") ?? (await buildExample("quickstart", ["server.ts", "--outfile", "dist/my-server"], "dist/my-server")).bin;
+  const t = new StdioV1({ command: bin, args: [], stderr: "pipe", env: { OTEL_TRACES_EXPORTER: "console", OTEL_SERVICE_NAME: "my-tools" } });
+  let stderr = "";
+  t.stderr?.on("data", (d) => (stderr += String(d)));
+  const c = new ClientV1({ name: "readme-tracing", version: "1.0.0" });
+  await c.connect(t);
+  expect(await c.callTool({ name: "add_numbers", arguments: { x: 1, y: 2 } })).toEqual({ content: [{ type: "text", text: "3" }] });
+  await c.close(); // stdin EOF: pending spans are flushed before the exit
+  await Bun.sleep(200);
+  expect(stderr).toContain("tools/call add_numbers");
+  expect(stderr).toContain("my-tools");
+});
 
 test("the import.meta.main example imported by a test: its tool works as a function and nothing is served", async () => {
   const dir = writeExample("quickstart-guarded", {
