@@ -21,7 +21,10 @@ afterAll(async () => {
 async function client(extension: boolean): Promise<Client> {
   const t = new StdioClientTransport({ command: bin, args: [], cwd: tmpdir(), stderr: "pipe" });
   tap(t as unknown as Transport, { open: extension });
-  const c = new Client({ name: "guide-host", version: "1.0.0" }, { capabilities: extension ? ({ extensions: UI } as never) : {} });
+  const c = new Client(
+    { name: "guide-host", version: "1.0.0" },
+    { capabilities: extension ? ({ extensions: UI } as never) : {} },
+  );
   await c.connect(t);
   clients.push(c);
   return c;

@@ -2,7 +2,11 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
@@ -18,7 +22,10 @@ beforeAll(async () => {
   dir = built.dir;
   const t = new StdioClientTransport({ command: built.bin, args: [], stderr: "pipe" });
   tap(t as unknown as Transport);
-  c = new Client({ name: "guide-reader", version: "1.0.0" }, { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
+  c = new Client(
+    { name: "guide-reader", version: "1.0.0" },
+    { capabilities: { elicitation: {}, sampling: {}, roots: {} } },
+  );
   c.setRequestHandler(ElicitRequestSchema, (r) => {
     asked.push(`elicit: ${r.params.message}`);
     return answer === "accept" ? { action: "accept", content: { confirm: true } } : { action: "decline" };
@@ -44,7 +51,9 @@ test("remove asks, samples, lists the roots, then deletes the file", async () =>
   asked.length = 0;
   answer = "accept";
   const r = await c.callTool({ name: "remove", arguments: { path } });
-  expect(r.content).toEqual([{ type: "text", text: `deleted ${path}: {"type":"text","text":"one file goes"} (1 roots)` }]);
+  expect(r.content).toEqual([
+    { type: "text", text: `deleted ${path}: {"type":"text","text":"one file goes"} (1 roots)` },
+  ]);
   expect(asked).toEqual([`elicit: Delete ${path}?`, `sample: Summarise deleting ${path}`, "roots"]);
   expect(existsSync(path)).toBe(false);
 });
@@ -61,7 +70,9 @@ test("apply writes its plan once, after the ask", async () => {
   const path = join(dir, "plan.txt");
   answer = "accept";
   asked.length = 0;
-  expect((await c.callTool({ name: "apply", arguments: { path } })).content).toEqual([{ type: "text", text: "applied" }]);
+  expect((await c.callTool({ name: "apply", arguments: { path } })).content).toEqual([
+    { type: "text", text: "applied" },
+  ]);
   expect(asked).toEqual([`elicit: Apply writing ${`planned for ${path}\n`.length} bytes to ${path}?`]);
   expect(readFileSync(path, "utf8")).toBe(`planned for ${path}\n`);
 });

@@ -30,7 +30,9 @@ test("every ```ts block of a guide is marked example=<project>/<file>", () => {
 });
 
 test("every example project is named by a test", () => {
-  const tests = [...new Glob("test/**/*.test.ts").scanSync(ROOT)].map((f) => readFileSync(join(ROOT, f), "utf8")).join("\n");
+  const tests = [...new Glob("test/**/*.test.ts").scanSync(ROOT)]
+    .map((f) => readFileSync(join(ROOT, f), "utf8"))
+    .join("\n");
   const projects = [...new Set(exampleBlocks().map((b) => b.project))];
   expect(projects.length).toBeGreaterThan(0);
   const unclaimed = projects.filter(
@@ -40,7 +42,10 @@ test("every example project is named by a test", () => {
 });
 
 test("every dependency in package.json is named in the README's dependency list", () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const list = readme.slice(readme.indexOf("## Dependencies"));
   const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
@@ -52,7 +57,9 @@ test("the README explains every EBADENGINE warning npm ci prints on Node 20", ()
     packages: Record<string, { engines?: { node?: string } }>;
   };
   const warned = Object.entries(lock.packages)
-    .filter(([path, e]) => path !== "" && e.engines?.node !== undefined && !Bun.semver.satisfies("20.20.2", e.engines.node))
+    .filter(
+      ([path, e]) => path !== "" && e.engines?.node !== undefined && !Bun.semver.satisfies("20.20.2", e.engines.node),
+    )
     .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("On Node 20, `npm ci` prints"), readme.indexOf("## Quick start"));

@@ -73,7 +73,8 @@ export function exampleFiles(project: string): Record<string, string> {
   const blocks = exampleBlocks().filter((b) => b.project === project);
   if (blocks.length === 0) throw new Error(`no code block is marked example=${project}/…`);
   const docs = new Set(blocks.map((b) => b.doc));
-  if (docs.size > 1) throw new Error(`example project "${project}" is written in two documents: ${[...docs].join(", ")}`);
+  if (docs.size > 1)
+    throw new Error(`example project "${project}" is written in two documents: ${[...docs].join(", ")}`);
   const files: Record<string, string> = {};
   for (const b of blocks) files[b.file] = (files[b.file] ?? "") + b.text;
   return files;
@@ -125,7 +126,8 @@ export async function buildExample(
 ): Promise<{ dir: string; bin: string; stderr: string }> {
   const dir = writeExample(project, extra);
   const built = await mcpbin(["build", ...args], dir);
-  if (built.code !== 0) throw new Error(`mcpbin build ${args.join(" ")} of example "${project}" failed:\n${built.stderr}`);
+  if (built.code !== 0)
+    throw new Error(`mcpbin build ${args.join(" ")} of example "${project}" failed:\n${built.stderr}`);
   const bin = join(dir, outfile);
   expect(built.stdout.split("\n")[0]).toBe(bin);
   return { dir, bin, stderr: built.stderr };

@@ -19,7 +19,13 @@ beforeAll(async () => {
   const { bin } = await buildExample("http", ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
   server = await HttpProcess.start([bin], { env: { MCPBIN_HTTP_TOKEN: TOKEN } });
   const dir = writeExample("hono");
-  hono = Bun.spawn([BUN, join(dir, "server.ts")], { cwd: dir, env: { ...process.env, PORT: "0" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  hono = Bun.spawn([BUN, join(dir, "server.ts")], {
+    cwd: dir,
+    env: { ...process.env, PORT: "0" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new StreamText(hono.stdout).waitFor(/MCP at (\S+)/, 20_000);
   honoUrl = /MCP at (\S+)/.exec(out)![1]!;
 });
@@ -32,22 +38,39 @@ afterAll(async () => {
 
 test("with the token: a legacy session and a 2026-07-28 client both call whoami", async () => {
   const c1 = new ClientV1({ name: "guide-v1", version: "1.0.0" });
-  await c1.connect(new HttpV1(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}`, "user-agent": "guide/1" } } }));
+  await c1.connect(
+    new HttpV1(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}`, "user-agent": "guide/1" } },
+    }),
+  );
   const r1: any = await c1.callTool({ name: "whoami", arguments: {} });
   expect(JSON.parse(r1.content[0].text)).toEqual({ client: "guide-v1", session: true, token: true, agent: "guide/1" });
   await c1.close();
 
-  const c2 = new ClientV2({ name: "guide-v2", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } as never } } as never);
-  await c2.connect(new HttpV2(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }) as never);
+  const c2 = new ClientV2({ name: "guide-v2", version: "2.0.0" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } as never },
+  } as never);
+  await c2.connect(
+    new HttpV2(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }) as never,
+  );
   const r2: any = await c2.callTool({ name: "whoami", arguments: {} });
   expect(JSON.parse(r2.content[0].text)).toMatchObject({ client: "guide-v2", session: false, token: true });
   await c2.close();
 });
 
 test("without the token: 401 with WWW-Authenticate; a foreign origin: 403; the listed origin passes", async () => {
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  };
   const post = (headers: Record<string, string>) =>
-    fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(init) });
+    fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(init),
+    });
   const anonymous = await post({});
   expect(anonymous.status).toBe(401);
   expect(anonymous.headers.get("www-authenticate")).toContain("Bearer");
@@ -60,7 +83,9 @@ test("the Hono app: its own tool and its OpenAPI operation, served by mcpHandler
   await c.connect(new HttpV1(new URL(honoUrl)));
   try {
     expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["echo", "get_time"]);
-    expect((await c.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([{ type: "text", text: "hi" }]);
+    expect((await c.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([
+      { type: "text", text: "hi" },
+    ]);
     const time: any = await c.callTool({ name: "get_time", arguments: {} });
     expect(Number.isNaN(Date.parse(time.structuredContent.now))).toBe(false);
   } finally {

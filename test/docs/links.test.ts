@@ -16,7 +16,11 @@ function anchors(doc: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const m of prose(doc).matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/ /g, "-");
+    const base = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/ /g, "-");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -33,7 +37,8 @@ test("every relative link of the manual reaches a file, and a heading when it na
       const [path, anchor] = target.split("#") as [string, string | undefined];
       const file = path === "" ? doc : normalize(join(dirname(doc), path));
       if (!existsSync(join(ROOT, file))) broken.push(`${doc}: ${target} (no ${file})`);
-      else if (anchor !== undefined && file.endsWith(".md") && !anchors(file).has(anchor)) broken.push(`${doc}: ${target} (no heading #${anchor} in ${file})`);
+      else if (anchor !== undefined && file.endsWith(".md") && !anchors(file).has(anchor))
+        broken.push(`${doc}: ${target} (no heading #${anchor} in ${file})`);
     }
   }
   expect(broken).toEqual([]);
@@ -45,7 +50,9 @@ test("every repository path the README and the guides name exists", () => {
   for (const doc of guides) {
     for (const m of prose(doc).matchAll(/(?<![\w./-])((?:src|test|scripts|examples|bin)\/[\w./*{}-]*[\w*}])/g)) {
       const path = m[1]!;
-      const found = /[*{]/.test(path) ? new Glob(path).scanSync({ cwd: ROOT, onlyFiles: false }).next().done === false : existsSync(join(ROOT, path));
+      const found = /[*{]/.test(path)
+        ? new Glob(path).scanSync({ cwd: ROOT, onlyFiles: false }).next().done === false
+        : existsSync(join(ROOT, path));
       if (!found) missing.push(`${doc}: ${path}`);
     }
   }

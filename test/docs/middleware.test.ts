@@ -37,7 +37,10 @@ test("cacheResults answers a read-only tool's repeat from its cache; the timing 
 
 test("maskErrors hides an Error's message and keeps a ToolError's", async () => {
   const masked: any = await c.callTool({ name: "search", arguments: { q: "boom" } });
-  expect(masked).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool search failed: internal error" }] });
+  expect(masked).toMatchObject({
+    isError: true,
+    content: [{ type: "text", text: "Tool search failed: internal error" }],
+  });
   const told: any = await c.callTool({ name: "search", arguments: { q: "" } });
   expect(told).toMatchObject({ isError: true, content: [{ type: "text", text: "give a word to search for" }] });
 });

@@ -15,7 +15,8 @@ const api = Bun.serve({
   fetch(req) {
     const url = new URL(req.url);
     seen.push({ method: req.method, path: url.pathname + url.search, key: req.headers.get("x-api-key") });
-    if (url.pathname.endsWith("/pets") && req.method === "GET") return Response.json([{ id: 1, name: "Rex", tag: null }]);
+    if (url.pathname.endsWith("/pets") && req.method === "GET")
+      return Response.json([{ id: 1, name: "Rex", tag: null }]);
     if (url.pathname.endsWith("/pets/7")) return Response.json({ id: 7, name: "Tom" });
     if (url.pathname.endsWith("/store/inventory")) return Response.json({ available: 3 });
     return new Response("not here", { status: 404 });
@@ -26,7 +27,11 @@ let dir = "";
 let bin = "";
 const clients: Client[] = [];
 beforeAll(async () => {
-  ({ dir, bin } = await buildExample("openapi", ["server.ts", "--outfile", "dist/petstore-script"], "dist/petstore-script"));
+  ({ dir, bin } = await buildExample(
+    "openapi",
+    ["server.ts", "--outfile", "dist/petstore-script"],
+    "dist/petstore-script",
+  ));
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
@@ -35,7 +40,13 @@ afterAll(async () => {
 });
 
 async function client(command: string, env: Record<string, string>): Promise<Client> {
-  const t = new StdioClientTransport({ command, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "", ...env }, stderr: "pipe" });
+  const t = new StdioClientTransport({
+    command,
+    args: [],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "pipe",
+  });
   tap(t as unknown as Transport);
   const c = new Client({ name: "guide-reader", version: "1.0.0" });
   await c.connect(t);
@@ -45,7 +56,13 @@ async function client(command: string, env: Record<string, string>): Promise<Cli
 
 test("the script: the filtered operations and its own tool; calls carry the key from PETSTORE_KEY", async () => {
   const c = await client(bin, { PETSTORE_URL: base, PETSTORE_KEY: "k-123" });
-  expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["list_pets", "create_pet", "show_pet_by_id", "get_inventory", "about"]);
+  expect((await c.listTools()).tools.map((t) => t.name)).toEqual([
+    "list_pets",
+    "create_pet",
+    "show_pet_by_id",
+    "get_inventory",
+    "about",
+  ]);
   const pets: any = await c.callTool({ name: "list_pets", arguments: { limit: 5 } });
   expect(pets.structuredContent).toEqual({ result: [{ id: 1, name: "Rex", tag: null }] });
   expect(seen.at(-1)).toEqual({ method: "GET", path: "/v1/pets?limit=5", key: "k-123" });
@@ -59,10 +76,19 @@ test("mcpbin openapi: the report, and one executable whose base URL MCPBIN_BASE_
   const check = await mcpbin(["openapi", "./petstore.yaml", "--mode", "dynamic", "--check"], dir);
   expect(check.code).toBe(0);
   expect(check.stdout + check.stderr).toContain("API_KEY_API_KEY");
-  const built = await mcpbin(["openapi", "./petstore.yaml", "--base-url", "https://petstore.example.com/v1", "--outfile", "dist/petstore"], dir);
+  const built = await mcpbin(
+    ["openapi", "./petstore.yaml", "--base-url", "https://petstore.example.com/v1", "--outfile", "dist/petstore"],
+    dir,
+  );
   expect(built.code).toBe(0);
   const c = await client(join(dir, "dist/petstore"), { MCPBIN_BASE_URL: base, API_KEY_API_KEY: "k-9" });
-  expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["list_pets", "create_pet", "show_pet_by_id", "delete_pet", "get_inventory"]);
+  expect((await c.listTools()).tools.map((t) => t.name)).toEqual([
+    "list_pets",
+    "create_pet",
+    "show_pet_by_id",
+    "delete_pet",
+    "get_inventory",
+  ]);
   const inv: any = await c.callTool({ name: "get_inventory", arguments: {} });
   expect(inv.structuredContent).toEqual({ available: 3 });
   expect(seen.at(-1)).toEqual({ method: "GET", path: "/v1/store/inventory", key: "k-9" });

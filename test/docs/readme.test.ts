@@ -26,7 +26,11 @@ test("the second quick-start example serves only when run", () => {
 
 for (const example of examples) {
   test(`README example "${example.project}": built as the README says, it serves the official SDK clients`, async () => {
-    const { bin, stderr, dir } = await buildExample(example.project, ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
+    const { bin, stderr, dir } = await buildExample(
+      example.project,
+      ["server.ts", "--outfile", "dist/my-server"],
+      "dist/my-server",
+    );
     built.set(example.project, bin);
     expect(stderr).toContain("mcpbin: 1 tool\n");
     // docs/deployment.md: `npx mcpbin install vscode dist/my-server --scope project --dry-run` prints the file, writes nothing.
@@ -42,8 +46,12 @@ for (const example of examples) {
     try {
       expect(c1.getServerVersion()).toEqual({ name: "my-server", version: "1.0.0" });
       const { tools } = await c1.listTools();
-      expect(tools.map((t) => [t.name, t.description, t.inputSchema.required])).toEqual([["add_numbers", "Add two numbers", ["x", "y"]]]);
-      expect(await c1.callTool({ name: "add_numbers", arguments: { x: 2, y: 3 } })).toEqual({ content: [{ type: "text", text: "5" }] });
+      expect(tools.map((t) => [t.name, t.description, t.inputSchema.required])).toEqual([
+        ["add_numbers", "Add two numbers", ["x", "y"]],
+      ]);
+      expect(await c1.callTool({ name: "add_numbers", arguments: { x: 2, y: 3 } })).toEqual({
+        content: [{ type: "text", text: "5" }],
+      });
       const bad = await c1.callTool({ name: "add_numbers", arguments: { x: "2", y: 3 } });
       expect(bad.isError).toBe(true);
     } finally {
@@ -66,13 +74,22 @@ for (const example of examples) {
 }
 
 test("docs/deployment.md: the quick start's executable with OTEL_TRACES_EXPORTER=console prints its spans on stderr", async () => {
-  const bin = built.get("quickstart") ?? (await buildExample("quickstart", ["server.ts", "--outfile", "dist/my-server"], "dist/my-server")).bin;
-  const t = new StdioV1({ command: bin, args: [], stderr: "pipe", env: { OTEL_TRACES_EXPORTER: "console", OTEL_SERVICE_NAME: "my-tools" } });
+  const bin =
+    built.get("quickstart") ??
+    (await buildExample("quickstart", ["server.ts", "--outfile", "dist/my-server"], "dist/my-server")).bin;
+  const t = new StdioV1({
+    command: bin,
+    args: [],
+    stderr: "pipe",
+    env: { OTEL_TRACES_EXPORTER: "console", OTEL_SERVICE_NAME: "my-tools" },
+  });
   let stderr = "";
   t.stderr?.on("data", (d) => (stderr += String(d)));
   const c = new ClientV1({ name: "readme-tracing", version: "1.0.0" });
   await c.connect(t);
-  expect(await c.callTool({ name: "add_numbers", arguments: { x: 1, y: 2 } })).toEqual({ content: [{ type: "text", text: "3" }] });
+  expect(await c.callTool({ name: "add_numbers", arguments: { x: 1, y: 2 } })).toEqual({
+    content: [{ type: "text", text: "3" }],
+  });
   await c.close(); // stdin EOF: pending spans are flushed before the exit
   await Bun.sleep(200);
   expect(stderr).toContain("tools/call add_numbers");
@@ -83,7 +100,12 @@ test("the import.meta.main example imported by a test: its tool works as a funct
   const dir = writeExample("quickstart-guarded", {
     "server.test.ts": `import { add } from "./server.ts";\nconsole.log(JSON.stringify(await add({ x: 2, y: 3 })));\n`,
   });
-  const p = Bun.spawn([process.execPath, join(dir, "server.test.ts")], { cwd: dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, join(dir, "server.test.ts")], {
+    cwd: dir,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   // stdin stays open: a server would wait on it; an import that does not serve ends by itself.
   const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
   p.stdin.end();

@@ -23,7 +23,9 @@ test("the project: list and call see the filtered tools; build writes dist/my-se
   await c.connect(t);
   try {
     expect((await c.listTools()).tools.map((x) => x.name)).toEqual(["search", "version"]);
-    expect((await c.callTool({ name: "search", arguments: { q: "b" } })).content).toEqual([{ type: "text", text: "bun\nvalibot" }]);
+    expect((await c.callTool({ name: "search", arguments: { q: "b" } })).content).toEqual([
+      { type: "text", text: "bun\nvalibot" },
+    ]);
   } finally {
     await c.close();
   }

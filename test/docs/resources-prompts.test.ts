@@ -2,7 +2,10 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { tmpdir } from "node:os";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
 import { buildExample, exampleFiles, removeExamples } from "./examples.ts";
@@ -24,16 +27,27 @@ afterAll(async () => {
 
 test("the file resource is served as built, with its fields", async () => {
   const { resources } = await c.listResources();
-  expect(resources).toContainEqual(expect.objectContaining({ uri: "docs://readme", name: "readme", title: "README", mimeType: "text/markdown" }));
+  expect(resources).toContainEqual(
+    expect.objectContaining({ uri: "docs://readme", name: "readme", title: "README", mimeType: "text/markdown" }),
+  );
   expect(resources).toContainEqual(expect.objectContaining({ uri: "notes:///a.txt", name: "a.txt" }));
   const read = await c.readResource({ uri: "docs://readme" });
-  expect(read.contents).toEqual([{ uri: "docs://readme", mimeType: "text/markdown", text: exampleFiles("resources")["README.md"]! }]);
+  expect(read.contents).toEqual([
+    { uri: "docs://readme", mimeType: "text/markdown", text: exampleFiles("resources")["README.md"]! },
+  ]);
 });
 
 test("the template: listed, read, completed; a path with .. is refused", async () => {
-  expect((await c.listResourceTemplates()).resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: "notes:///{+path}", name: "notes" })]);
-  expect((await c.readResource({ uri: "notes:///b.txt" })).contents).toEqual([{ uri: "notes:///b.txt", mimeType: "text/plain", text: "contents of b.txt" }]);
-  const done = await c.complete({ ref: { type: "ref/resource", uri: "notes:///{+path}" }, argument: { name: "path", value: "a" } });
+  expect((await c.listResourceTemplates()).resourceTemplates).toEqual([
+    expect.objectContaining({ uriTemplate: "notes:///{+path}", name: "notes" }),
+  ]);
+  expect((await c.readResource({ uri: "notes:///b.txt" })).contents).toEqual([
+    { uri: "notes:///b.txt", mimeType: "text/plain", text: "contents of b.txt" },
+  ]);
+  const done = await c.complete({
+    ref: { type: "ref/resource", uri: "notes:///{+path}" },
+    argument: { name: "path", value: "a" },
+  });
   expect(done.completion.values).toEqual(["a.txt"]);
   await expect(c.readResource({ uri: "notes:///../etc/passwd" })).rejects.toThrow();
 });

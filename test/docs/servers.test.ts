@@ -19,8 +19,19 @@ afterAll(async () => {
   removeExamples();
 });
 
-async function client(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ c: Client; stderr: () => string }> {
-  const t = new StdioClientTransport({ command, args, cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env }, stderr: "pipe" });
+async function client(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ c: Client; stderr: () => string }> {
+  const t = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stderr: "pipe",
+  });
   let err = "";
   t.stderr?.on("data", (d) => (err += String(d)));
   tap(t as unknown as Transport);
@@ -34,9 +45,16 @@ test("hub.ts: uses the upstream as a client, then serves its tool beside the ups
   const dir = writeExample("servers");
   const { c, stderr } = await client(BUN, [join(dir, "hub.ts")], dir);
   expect((await c.listTools()).tools.map((t) => t.name)).toEqual(["hello", "notes__search"]);
-  expect((await c.callTool({ name: "notes__search", arguments: { q: "bun" } })).content).toEqual([{ type: "text", text: "1 note mentions bun" }]);
-  expect((await c.readResource({ uri: "repo://readme" })).contents).toEqual([{ uri: "repo://readme", mimeType: "text/markdown", text: "# Notes" }]);
-  expect((await c.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages[0]!.content).toEqual({ type: "text", text: "Say hello to Ada" });
+  expect((await c.callTool({ name: "notes__search", arguments: { q: "bun" } })).content).toEqual([
+    { type: "text", text: "1 note mentions bun" },
+  ]);
+  expect((await c.readResource({ uri: "repo://readme" })).contents).toEqual([
+    { uri: "repo://readme", mimeType: "text/markdown", text: "# Notes" },
+  ]);
+  expect((await c.getPrompt({ name: "greet", arguments: { who: "Ada" } })).messages[0]!.content).toEqual({
+    type: "text",
+    text: "Say hello to Ada",
+  });
   expect(stderr()).toContain('2 tools upstream; search said [{"type":"text","text":"1 note mentions bun"}]');
   expect(stderr()).toContain("progress 1");
 });
@@ -47,7 +65,11 @@ test("the config hub: built once, it starts its upstream from NOTES_SERVER; docs
   expect(listed.stdout).toContain("hello");
   const { c, stderr } = await client(bin, [], dir, { NOTES_SERVER: notesBin });
   expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(["hello", "search"]);
-  expect((await c.callTool({ name: "search", arguments: { q: "x" } })).content).toEqual([{ type: "text", text: "1 note mentions x" }]);
-  expect((await c.callTool({ name: "hello", arguments: {} })).content).toEqual([{ type: "text", text: "hello from the hub" }]);
+  expect((await c.callTool({ name: "search", arguments: { q: "x" } })).content).toEqual([
+    { type: "text", text: "1 note mentions x" },
+  ]);
+  expect((await c.callTool({ name: "hello", arguments: {} })).content).toEqual([
+    { type: "text", text: "hello from the hub" },
+  ]);
   expect(stderr()).toContain("DOCS_KEY");
 });

@@ -20,7 +20,9 @@ test("bun test passes on the guide's test file; the built server answers the SDK
   const c = new Client({ name: "guide-reader", version: "1.0.0" });
   await c.connect(t);
   try {
-    expect((await c.callTool({ name: "search", arguments: { q: "y" } })).content).toEqual([{ type: "text", text: "results for y" }]);
+    expect((await c.callTool({ name: "search", arguments: { q: "y" } })).content).toEqual([
+      { type: "text", text: "results for y" },
+    ]);
   } finally {
     await c.close();
   }

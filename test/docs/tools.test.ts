@@ -26,23 +26,48 @@ const text = (r: any) => r.content.map((b: any) => b.text).join("|");
 
 test("every tool of the guide is listed; the lazy and the Standard Schema inputs are advertised", async () => {
   const { tools } = await c1.listTools();
-  expect(tools.map((t) => t.name)).toEqual(["steps", "fail", "report", "weather", "get_issue", "search", "sum", "countdown"]);
+  expect(tools.map((t) => t.name)).toEqual([
+    "steps",
+    "fail",
+    "report",
+    "weather",
+    "get_issue",
+    "search",
+    "sum",
+    "countdown",
+  ]);
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-  expect(byName.get_issue!.inputSchema).toMatchObject({ type: "object", properties: { id: { type: "string" } }, required: ["id"] });
-  expect(byName.search!.inputSchema.properties).toMatchObject({ q: { type: "string", minLength: 1 }, limit: { default: 5 } });
+  expect(byName.get_issue!.inputSchema).toMatchObject({
+    type: "object",
+    properties: { id: { type: "string" } },
+    required: ["id"],
+  });
+  expect(byName.search!.inputSchema.properties).toMatchObject({
+    q: { type: "string", minLength: 1 },
+    limit: { default: 5 },
+  });
   expect(byName.sum!.outputSchema).toMatchObject({ type: "object", properties: { sum: { type: "number" } } });
   expect(byName.weather!.outputSchema).toMatchObject({ required: ["city", "temperature"] });
 });
 
 test("return values: an array of strings is one text block; a throw is an isError result with its message", async () => {
-  expect(await c1.callTool({ name: "steps", arguments: { recipe: "cake" } })).toEqual({ content: [{ type: "text", text: "1. open the cake box\n2. wait" }] });
+  expect(await c1.callTool({ name: "steps", arguments: { recipe: "cake" } })).toEqual({
+    content: [{ type: "text", text: "1. open the cake box\n2. wait" }],
+  });
   const failed = await c1.callTool({ name: "fail", arguments: {} });
   expect(failed).toEqual({ content: [{ type: "text", text: "the printer is on fire" }], isError: true });
 });
 
 test("toolResult: every content constructor, structured content and _meta reach the client", async () => {
   const r: any = await c1.callTool({ name: "report", arguments: {} });
-  expect(r.content.map((b: any) => b.type)).toEqual(["text", "image", "audio", "resource_link", "resource", "resource"]);
+  expect(r.content.map((b: any) => b.type)).toEqual([
+    "text",
+    "image",
+    "audio",
+    "resource_link",
+    "resource",
+    "resource",
+  ]);
   expect(r.content[1]).toEqual({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" });
   expect(r.content[4].resource).toEqual({ uri: "note:///a", text: "# A", mimeType: "text/markdown" });
   expect(r.structuredContent).toEqual({ ok: true });
@@ -56,10 +81,12 @@ test("structured output is parsed by its schema: the unknown key is stripped", a
 });
 
 test("the lazy schema, zod and arktype tools answer; a bad argument is an isError result naming the field", async () => {
-  expect((await c1.callTool({ name: "get_issue", arguments: { id: "7" } }) as any).structuredContent).toBeUndefined();
+  expect(((await c1.callTool({ name: "get_issue", arguments: { id: "7" } })) as any).structuredContent).toBeUndefined();
   expect(text(await c1.callTool({ name: "get_issue", arguments: { id: "7" } }))).toBe('{"id":"7","state":"open"}');
   expect(text(await c1.callTool({ name: "search", arguments: { q: "lamp" } }))).toBe("5 results for lamp");
-  expect((await c1.callTool({ name: "sum", arguments: { a: 2, b: 3 } }) as any).structuredContent).toEqual({ sum: 5 });
+  expect(((await c1.callTool({ name: "sum", arguments: { a: 2, b: 3 } })) as any).structuredContent).toEqual({
+    sum: 5,
+  });
   const bad: any = await c1.callTool({ name: "search", arguments: { q: "" } });
   expect(bad.isError).toBe(true);
   expect(bad.content[0].text).toContain("q:");
@@ -72,7 +99,10 @@ test("countdown reports progress to the v2 client and names it", async () => {
   await c2.connect(t);
   try {
     const seen: number[] = [];
-    const r = await c2.callTool({ name: "countdown", arguments: { n: 3 } }, { onprogress: (p: { progress: number }) => seen.push(p.progress) });
+    const r = await c2.callTool(
+      { name: "countdown", arguments: { n: 3 } },
+      { onprogress: (p: { progress: number }) => seen.push(p.progress) },
+    );
     expect(r.content).toEqual([{ type: "text", text: "lift-off, guide-reader-v2" }]);
     expect(seen).toEqual([1, 2, 3]);
   } finally {
