@@ -1,4 +1,5 @@
 /** @module Access-token verification for the resource server: JWTs against each trusted issuer's JWKS (jose), opaque tokens by RFC 7662 introspection. */
+import { logLine } from "../runtime/log-name.ts";
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
 import * as oauth from "oauth4webapi";
 import type { ResolvedAuth } from "./options.ts";
@@ -81,7 +82,7 @@ export class TokenVerifier {
     p.catch((e: unknown) => {
       this.#jwks.delete(issuer);
       this.#failedAt.set(issuer, Date.now());
-      process.stderr.write(`mcpbin: auth: discovery of ${issuer} failed: ${(e as Error)?.message ?? e}\n`);
+      logLine(`auth: discovery of ${issuer} failed: ${(e as Error)?.message ?? e}`);
     });
     return p.catch(() => {
       throw new TokenError("the issuer's metadata could not be fetched; retry later");
@@ -102,7 +103,7 @@ export class TokenVerifier {
       });
       claims = (await oauth.processIntrospectionResponse(as, { client_id: i.clientId }, res)) as Record<string, unknown>;
     } catch (e) {
-      process.stderr.write(`mcpbin: auth: introspection failed: ${(e as Error)?.message ?? e}\n`);
+      logLine(`auth: introspection failed: ${(e as Error)?.message ?? e}`);
       throw new TokenError("the token could not be introspected; retry later");
     }
     if (claims.active !== true) throw new TokenError("the token is not active");

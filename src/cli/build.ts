@@ -1,6 +1,6 @@
 /** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
 import { basename, dirname, join, resolve } from "node:path";
-import { existsSync, lstatSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
 import { inspectScript, precomputedEntry, recordBuildData, type Inspection, type ServedHttp } from "../build/precompute.ts";
@@ -70,6 +70,8 @@ export function compileConfig(o: BuildOptions, outfile: string, main?: string): 
       autoloadPackageJson: false,
     },
     minify: true,
+    // Source maps embedded in the executable: a stack trace names the author's files and lines, not /$bunfs/root/chunk-….js.
+    sourcemap: "linked",
     // Code that runs only on request (Streamable HTTP, the OpenTelemetry SDK, Ajv) is loaded with
     // `import()`: split into chunks, it stays out of the bytecode every start loads (docs/benchmarks.md).
     splitting: true,
@@ -98,6 +100,7 @@ export async function compile(o: BuildOptions): Promise<string> {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
   mkdirSync(dirname(outfile), { recursive: true });
+  const before = new Set(readdirSync(dirname(outfile)));
   const raw = o.stdoutGuard === false;
   const recorded = o.schemas === undefined && !raw ? await recordBuildData(entry, bunExecutable()) : {};
   const schemas = o.schemas ?? recorded.schemas;
@@ -138,6 +141,8 @@ export async function compile(o: BuildOptions): Promise<string> {
   }
   if (root) removeTempDir(dirname(root));
   pre?.cleanup();
+  // The compiler also writes the maps (the executable's, each chunk's) beside it; the executable carries its own copies.
+  for (const f of readdirSync(dirname(outfile))) if (f.endsWith(".map") && !before.has(f)) rmSync(join(dirname(outfile), f), { force: true });
   if (r.code !== 0) {
     if (r.text) process.stderr.write(r.text + "\n");
     throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (Bun.build)`);

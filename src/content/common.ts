@@ -1,4 +1,5 @@
 /** @module What resources, templates and prompts share: the definition error, display fields, cache hints, the read context and the change hub. */
+import { logLine } from "../runtime/log-name.ts";
 import type { Asker } from "../ask/types.ts";
 import { NO_CLIENT } from "../ask/none.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
@@ -152,7 +153,7 @@ export function emitContentChange(c: ContentChange): void {
     try {
       fn(c);
     } catch (e) {
-      process.stderr.write(`mcpbin: a change listener failed: ${(e as Error)?.message ?? e}\n`);
+      logLine(`a change listener failed: ${(e as Error)?.message ?? e}`);
     }
   }
 }

@@ -1,4 +1,5 @@
 /** @module A whole project: config + discovered modules → the tools and server options it serves. */
+import { logLine } from "../runtime/log-name.ts";
 import type { McpbinConfig } from "../config/define.ts";
 import { displayPath, firstLine, loadConfig, type LoadedConfig } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
@@ -10,7 +11,7 @@ import { discoverModules, type ModuleRef } from "./discover.ts";
 
 /** Where loader warnings go by default: one `mcpbin: warning:` line each on stderr. */
 export function warnToStderr(message: string): void {
-  process.stderr.write(`mcpbin: warning: ${message}\n`);
+  logLine(`warning: ${message}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** @module The name a server's own stderr lines start with: a compiled executable's file name, else `mcpbin`. */
+/** @module The name a server's own stderr lines start with (a compiled executable's file name, else `mcpbin`), and the one logger that writes them. */
 import { isCompiledExecutable } from "./compiled.ts";
 
 let name: string | undefined;
@@ -11,4 +11,13 @@ let name: string | undefined;
  */
 export function logName(): string {
   return (name ??= isCompiledExecutable() ? process.execPath.split(/[\\/]/).pop()!.replace(/\.exe$/i, "") : "mcpbin");
+}
+
+/**
+ * Writes one diagnostic line on stderr, starting with the executable's own name ({@link logName}): the one way
+ * code that ships in an executable logs, so a client's log names the server that wrote the line.
+ * @param text - the line, without the name and without a newline.
+ */
+export function logLine(text: string): void {
+  process.stderr.write(`${logName()}: ${text}\n`);
 }

@@ -1,4 +1,5 @@
 /** @module Requests in flight (a handler that returned a promise): time limits, cancellation, shutdown, and the count that backpressure reads. */
+import { logLine } from "../runtime/log-name.ts";
 import { ErrorCode, errorLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "./context.ts";
 import { lineOf, type MethodSpec } from "./method.ts";
@@ -144,7 +145,7 @@ export class Calls {
  */
 export function failureLine(ctx: RequestContext, e: unknown): string {
   if (e instanceof RpcError) return errorLine(ctx.requestId, e);
-  process.stderr.write(`mcpbin: internal error handling ${ctx.method}: ${(e as Error)?.stack ?? e}\n`);
+  logLine(`internal error handling ${ctx.method}: ${(e as Error)?.stack ?? e}`);
   return errorLine(ctx.requestId, new RpcError(ErrorCode.InternalError, "Internal error"));
 }
 

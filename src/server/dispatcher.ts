@@ -1,4 +1,5 @@
 /** @module The pipeline of one connection: line → envelope → era and version → method table → projection → response line; no I/O. */
+import { logLine } from "../runtime/log-name.ts";
 import { checkEnvelope, errorLine, ErrorCode, RpcError, type Message, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
 import { checkSupported, eraOf, META, metaOf, paramsObject, readClaim } from "../protocol/meta.ts";
 import { FEATURES, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
@@ -202,7 +203,7 @@ export class Session implements Connection {
       return lineOf(ctx.spec!, ctx, result);
     } catch (e) {
       if (e instanceof RpcError) return errorLine(id, e);
-      process.stderr.write(`mcpbin: internal error handling ${method}: ${(e as Error)?.stack ?? e}\n`);
+      logLine(`internal error handling ${method}: ${(e as Error)?.stack ?? e}`);
       return errorLine(id, new RpcError(ErrorCode.InternalError, "Internal error"));
     }
   }

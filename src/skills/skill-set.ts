@@ -1,4 +1,5 @@
 /** @module skills(): the skills of one or more folders as a server serves them: their entries, their files as resources, their directories. */
+import { logLine } from "../runtime/log-name.ts";
 import { contract } from "../runtime/contract.ts";
 import { callerFile } from "../content/files.ts";
 import { resource, type ListedResource, type Resource } from "../content/resource.ts";
@@ -80,7 +81,7 @@ function manifestOf(given: string, from: string | undefined): SkillRecord[] {
   const path = require("node:path") as typeof import("node:path");
   const root = path.isAbsolute(given) ? given : path.resolve(from ? path.dirname(from) : process.cwd(), given);
   const warnings = c.schemaWarnings;
-  const found = scanSkills(root, (m) => (warnings ? warnings.push(m) : process.stderr.write(`warning: ${m}\n`)));
+  const found = scanSkills(root, (m) => (warnings ? warnings.push(m) : logLine(`warning: ${m}`)));
   if (c.recordFiles === true) c.schemas?.set(key, JSON.stringify(found));
   return found;
 }

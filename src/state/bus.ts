@@ -1,4 +1,5 @@
 /** @module memoryBus(): the in-process Bus, the default: a change reaches the clients of this process only. */
+import { logLine } from "../runtime/log-name.ts";
 import type { Bus } from "./types.ts";
 
 /**
@@ -14,7 +15,7 @@ export function memoryBus(): Bus {
         try {
           fn(message);
         } catch (e) {
-          process.stderr.write(`mcpbin: a bus subscriber failed: ${(e as Error)?.message ?? e}\n`);
+          logLine(`a bus subscriber failed: ${(e as Error)?.message ?? e}`);
         }
       }
     },

@@ -1,4 +1,5 @@
 /** @module redisBus(): the Bus over Redis pub/sub through Bun's built-in RedisClient, so that a change on one replica reaches the clients of every replica. */
+import { logLine } from "../runtime/log-name.ts";
 import type { Bus } from "./types.ts";
 
 /**
@@ -24,7 +25,7 @@ export function redisBus(url?: string): Bus {
         try {
           onMessage(m);
         } catch (e) {
-          process.stderr.write(`mcpbin: a bus subscriber failed: ${(e as Error)?.message ?? e}\n`);
+          logLine(`a bus subscriber failed: ${(e as Error)?.message ?? e}`);
         }
       };
       if (!set) {

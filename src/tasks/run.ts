@@ -1,4 +1,5 @@
 /** @module Running a tool as a task: the call's arguments checked and its value shaped as a plain tools/call would, the outcome stored when it ends. */
+import { logLine } from "../runtime/log-name.ts";
 import { AskError } from "../ask/errors.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../tools/call.ts";
@@ -61,7 +62,7 @@ export async function execute(t: Tool, args: object, ctx: RequestContext): Promi
     } catch {
       detail = "(a value that cannot be printed)";
     }
-    process.stderr.write(`mcpbin: tool ${t.name} threw (task ${ctx.taskId}): ${detail}\n`);
+    logLine(`tool ${t.name} threw (task ${ctx.taskId}): ${detail}`);
     return ok(errorResult(thrownText(t, e)));
   }
 }

@@ -1,4 +1,5 @@
 /** @module The OpenTelemetry SDK set up from environment variables: provider, processors, exporters, resource (loaded only when tracing is on). */
+import { logLine } from "../runtime/log-name.ts";
 import type { DiagLogger } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace";
 import type { TracingEnv } from "./config.ts";
@@ -26,8 +27,8 @@ class StderrSpanExporter extends ConsoleSpanExporter {
 
 /** Diagnostics of the SDK (failed exports and the like) as single lines on stderr. */
 const stderrLogger: DiagLogger = {
-  error: (m, ...a) => process.stderr.write(`mcpbin: opentelemetry: ${[m, ...a].map(String).join(" ")}\n`),
-  warn: (m, ...a) => process.stderr.write(`mcpbin: opentelemetry: ${[m, ...a].map(String).join(" ")}\n`),
+  error: (m, ...a) => logLine(`opentelemetry: ${[m, ...a].map(String).join(" ")}`),
+  warn: (m, ...a) => logLine(`opentelemetry: ${[m, ...a].map(String).join(" ")}`),
   info: () => {},
   debug: () => {},
   verbose: () => {},

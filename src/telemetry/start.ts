@@ -1,4 +1,5 @@
 /** @module Tracing start-up and shutdown for serve(): reads the environment, loads the SDK only when asked, flushes at exit. */
+import { logLine } from "../runtime/log-name.ts";
 import { OTEL_API_KEY } from "../runtime/contract.ts";
 import { readTracingEnv } from "./config.ts";
 import { resetTracing, tracing } from "./state.ts";
@@ -29,14 +30,14 @@ function providerRegistered(): boolean {
 export async function startTracing(serviceName: string, transport: "pipe" | "tcp" = "pipe"): Promise<void> {
   const env = readTracingEnv();
   if (env.disabled) return;
-  for (const w of env.warnings) process.stderr.write(`mcpbin: ${w}\n`);
+  for (const w of env.warnings) logLine(`${w}`);
   const authorProvider = providerRegistered();
   if (!authorProvider && env.exporters.length === 0) return;
   try {
     const spans = await import("./spans.ts");
     const api = await import("@opentelemetry/api");
     if (authorProvider) {
-      if (env.exporters.length > 0) process.stderr.write("mcpbin: a tracer provider is already registered; OTEL_TRACES_EXPORTER and the OTLP variables are left to it\n");
+      if (env.exporters.length > 0) logLine("a tracer provider is already registered; OTEL_TRACES_EXPORTER and the OTLP variables are left to it");
       (await import("./context.ts")).ensureContextManager();
     } else {
       shutdown = await (await import("./sdk.ts")).installSdk(env, serviceName);
@@ -44,7 +45,7 @@ export async function startTracing(serviceName: string, transport: "pipe" | "tcp
     spans.enableTracing(api.trace.getTracer("mcpbin"), transport);
   } catch (e) {
     resetTracing();
-    process.stderr.write(`mcpbin: tracing is off: setting up OpenTelemetry failed: ${(e as Error)?.message ?? e}\n`);
+    logLine(`tracing is off: setting up OpenTelemetry failed: ${(e as Error)?.message ?? e}`);
   }
 }
 

@@ -1,4 +1,5 @@
 /** @module A tool's JSON Schemas: converted from valibot or another Standard Schema, or a raw one checked and normalized. */
+import { logLine } from "../runtime/log-name.ts";
 import { findPath, findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema/json-schema.ts";
 import type { LeftOut } from "../schema/exact.ts";
 import { contract } from "../runtime/contract.ts";
@@ -65,7 +66,7 @@ function warnSchema(message: string): void {
   warned.add(message);
   const sink = contract().schemaWarnings;
   if (sink) sink.push(message);
-  else process.stderr.write(`mcpbin: warning: ${message}\n`);
+  else logLine(`warning: ${message}`);
 }
 
 /** A Standard Schema's JSON Schema by its library's converter, normalized like a valibot one. */

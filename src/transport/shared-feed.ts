@@ -1,4 +1,5 @@
 /** @module The change feed shared by replicas: entries numbered by the store (INCR), kept in it for replay, announced on the bus; each replica delivers them in order, filling a gap from the store. */
+import { logLine } from "../runtime/log-name.ts";
 import type { Bus, Store } from "../state/types.ts";
 import type { ChangeFeed, FeedChange, FeedEntry } from "./change-feed.ts";
 
@@ -48,7 +49,7 @@ export class SharedFeed implements ChangeFeed {
       await this.store.set(`${this.prefix}feed:${seq}`, text, { ttlMs: KEEP_MS });
       if (seq > this.maxEntries) await this.store.delete(`${this.prefix}feed:${seq - this.maxEntries}`);
       await this.bus.publish(`${this.prefix}feed`, text);
-    })().catch((e) => process.stderr.write(`mcpbin: a change could not be shared: ${(e as Error)?.message ?? e}\n`));
+    })().catch((e) => logLine(`a change could not be shared: ${(e as Error)?.message ?? e}`));
   }
 
   onEntry(fn: (e: FeedEntry) => void): () => void {
@@ -109,7 +110,7 @@ export class SharedFeed implements ChangeFeed {
       try {
         fn(e);
       } catch (err) {
-        process.stderr.write(`mcpbin: a change listener failed: ${(err as Error)?.message ?? err}\n`);
+        logLine(`a change listener failed: ${(err as Error)?.message ?? err}`);
       }
     }
   }

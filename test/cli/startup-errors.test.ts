@@ -48,11 +48,14 @@ describe("a compiled executable that fails at start-up", () => {
     // Builds clean (the check runs without these variables), then fails at start when they are set.
     const dir = writeProject({
       "server.ts": script(`if (process.env.BOOM) throw new Error("boom at start-up");
-await serve({ name: "s", version: "1.0.0", tools: process.env.DUP ? [a, a] : [a] });`),
+const explode = tool({ name: "explode", description: "throws", run: () => {
+  throw new Error("kaboom");
+} });
+await serve({ name: "s", version: "1.0.0", tools: process.env.DUP ? [a, a] : [a, explode] });`),
     });
     const r = await mcpbin(["build", "server.ts", "--outfile", "dist/startup-srv"], dir);
     if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
-    expect(r.stderr).toContain("mcpbin: 1 tool\n");
+    expect(r.stderr).toContain("mcpbin: 2 tools\n");
     bin = join(dir, "dist/startup-srv");
   }, 60_000);
 
@@ -75,6 +78,26 @@ await serve({ name: "s", version: "1.0.0", tools: process.env.DUP ? [a, a] : [a]
     expect(r.stderr).toContain("    at ");
     expect(r.stderr).not.toContain("process.env");
     expect(r.stderr.length).toBeLessThan(2000);
+    // The executable carries its source map: the stack names the author's file and line, not /$bunfs/root/chunk-….js.
+    expect(r.stderr).toMatch(/at .*server\.ts:4:/);
+  });
+
+  test("a tool that throws: its line starts with the executable's name, and the stack points at the author's source", async () => {
+    const p = new McpProcess([bin]);
+    try {
+      await p.handshake("2025-11-25");
+      const r = await p.request("tools/call", { name: "explode", arguments: {} }, 2);
+      expect((r.result as { isError?: boolean }).isError).toBe(true);
+      p.closeStdin();
+      await p.exited;
+      await p.stderrEnd();
+      expect(p.stderr).toContain("startup-srv: tool explode threw: Error: kaboom\n");
+      expect(p.stderr).not.toContain("mcpbin: ");
+      expect(p.stderr).toMatch(/at .*server\.ts:6:/);
+      expect(p.stderr).not.toContain("$bunfs");
+    } finally {
+      p.kill();
+    }
   });
 
   test("without those variables it serves", async () => {

@@ -1,4 +1,5 @@
 /** @module completion/complete: values for a prompt argument or a template variable, at most 100 (MCP server/utilities/completion). */
+import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { completionOf, MAX_COMPLETIONS } from "../catalog.ts";
@@ -54,7 +55,7 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
     return fn(p.argument.value, { ...directContext({ signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion }), arguments: p.context?.arguments ?? {} })
       .then((values) => ({ completion: completionOf(values) }))
       .then(undefined, (e: unknown) => {
-        process.stderr.write(`mcpbin: completing ${p.argument.name} threw: ${(e as Error)?.stack ?? e}\n`);
+        logLine(`completing ${p.argument.name} threw: ${(e as Error)?.stack ?? e}`);
         throw new RpcError(ErrorCode.InternalError, `Completion of ${p.argument.name} failed: ${thrownMessage(e)}`);
       });
   },

@@ -1,4 +1,5 @@
 /** @module prompts/get: a prompt's messages for string arguments, projected per version (MCP server/prompts). */
+import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { projectPromptResult } from "../../protocol/project-content.ts";
@@ -26,7 +27,7 @@ function failure(name: string, e: unknown, ctx: RequestContext): RpcError {
   rethrowWire(e, ctx);
   if (e instanceof RpcError) return e;
   if (e instanceof PromptArgumentsError) return new RpcError(ErrorCode.InvalidParams, e.message);
-  if (!(e instanceof ContentDefinitionError)) process.stderr.write(`mcpbin: prompt ${name} threw: ${(e as Error)?.stack ?? e}\n`);
+  if (!(e instanceof ContentDefinitionError)) logLine(`prompt ${name} threw: ${(e as Error)?.stack ?? e}`);
   return new RpcError(ErrorCode.InternalError, `Prompt ${name} failed: ${thrownMessage(e)}`);
 }
 

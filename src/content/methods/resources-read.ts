@@ -1,4 +1,5 @@
 /** @module resources/read: a fixed resource or the first template that matches the URI, read and projected; not found per era (MCP server/resources). */
+import { logLine } from "../../runtime/log-name.ts";
 import { requestFeatures } from "../../apps/ui.ts";
 import * as v from "valibot";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../../protocol/jsonrpc.ts";
@@ -44,7 +45,7 @@ function failure(uri: string, e: unknown, ctx: RequestContext): RpcError {
   rethrowWire(e, ctx);
   if (e instanceof RpcError) return e;
   if (e instanceof ResourceReadError) return new RpcError(ErrorCode.InvalidParams, e.message, { uri });
-  if (!(e instanceof ContentDefinitionError)) process.stderr.write(`mcpbin: reading ${uri} threw: ${(e as Error)?.stack ?? e}\n`);
+  if (!(e instanceof ContentDefinitionError)) logLine(`reading ${uri} threw: ${(e as Error)?.stack ?? e}`);
   return new RpcError(ErrorCode.InternalError, `Reading ${uri} failed: ${thrownMessage(e)}`);
 }
 

@@ -1,4 +1,5 @@
 /** @module tools/call: looks the tool up, checks its arguments, runs it and shapes what it returns (MCP server/tools). */
+import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { callResultLine, type CallResult } from "../../protocol/project.ts";
@@ -171,7 +172,7 @@ function thrown(t: Tool, e: unknown, ctx?: RequestContext): CallResult {
   } catch {
     detail = "(a value that cannot be printed)";
   }
-  process.stderr.write(`mcpbin: tool ${t.name} threw: ${detail}\n`);
+  logLine(`tool ${t.name} threw: ${detail}`);
   const r = errorResult(thrownText(t, e));
   // What was thrown, for maskErrors() (src/server/middleware.ts); not enumerable, never sent.
   Object.defineProperty(r, THROWN, { value: e ?? null });
