@@ -199,7 +199,7 @@ test("a bad upstreams entry: the config and serve() name the key and what is exp
   expect(err({ ...base, upstreams: { gh: { command: "x", start: "later" } } })).toStartWith('mcpbin.config.ts: "upstreams.gh.start" must be one of "eager", "lazy"');
   expect(err({ ...base, upstreams: { "g.h": { command: "x" } } })).toStartWith('mcpbin.config.ts: "upstreams.g.h" must be an object of server name (A-Z a-z 0-9 _ -)');
   expect(err({ ...base, upstreamNaming: "prefixed" })).toStartWith('mcpbin.config.ts: "upstreamNaming" must be one of "on-collision", "prefix", "none"');
-  expect(err({ ...base, tools: [] })).toEndWith("(empty; it may be empty only beside \"upstreams\")");
+  expect(err({ ...base, tools: [] })).toEndWith("(empty; it may be empty only beside \"upstreams\" or \"sessions\")");
   expect(err({ ...base, tools: [], upstreams: { gh: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" } } } })).toBe("accepted");
   expect(() => serve({ name: "x", version: "1", tools: [], upstreams: { gh: { command: "x", timeoutMs: -1 } } })).toThrow('serve(): "upstreams.gh.timeoutMs" must be an integer number of milliseconds');
   // A project of upstreams only: no own tool is no mistake, and the entries reach serve() as written (expanded at start).
