@@ -49,7 +49,7 @@ export interface ClientOptions {
   readonly clientInfo?: Implementation;
   /**
    * Which era to speak: `"auto"` (default) probes with `server/discover` and falls back to `initialize`
-   * on any error or no answer (PROTOCOL.md §4.6); `"modern"` only 2026-07-28; `"legacy"` only `initialize`
+   * on any error or no answer (MCP 2026-07-28 basic/versioning "Backward Compatibility with Initialization-Based Versions"); `"modern"` only 2026-07-28; `"legacy"` only `initialize`
    * (at the newest legacy version the server accepts).
    */
   readonly era?: "auto" | "modern" | "legacy";
@@ -286,7 +286,7 @@ export class McpClient {
     await this.#transport.send(notificationLine("notifications/initialized", {}));
   }
 
-  /** `params` with the 2026-07-28 `_meta` every modern request carries (PROTOCOL.md §4.2), the caller's `_meta` kept. */
+  /** `params` with the 2026-07-28 `_meta` every modern request carries (MCP 2026-07-28 basic/versioning "Protocol Version Negotiation"), the caller's `_meta` kept. */
   #modernParams(params: JsonObject, capabilities?: JsonObject): JsonObject {
     const given = params._meta as JsonObject | undefined;
     return {

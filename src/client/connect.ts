@@ -62,7 +62,7 @@ function checkTarget(target: unknown): void {
 
 /**
  * Connects to an MCP server and completes the handshake: `server/discover` (2026-07-28) when the server
- * speaks it, else `initialize` at the newest legacy version it accepts (PROTOCOL.md §4.6). A stdio
+ * speaks it, else `initialize` at the newest legacy version it accepts (MCP 2026-07-28 basic/versioning "Backward Compatibility with Initialization-Based Versions"). A stdio
  * server that exits on the probe (some do on anything before `initialize`) is started once more and
  * initialized. The handshake is bounded by `startTimeoutMs` (default 10 s).
  * @param target - `{command, args?, env?, cwd?}`, `{url, headers?}`, a {@link ClientTransport}, or a server made by

@@ -3,7 +3,7 @@
 /** A request id: string or integer, never null (MCP basic/index). */
 export type RequestId = string | number;
 
-/** Standard JSON-RPC and MCP error codes (PROTOCOL.md §2). */
+/** Standard JSON-RPC and MCP error codes (MCP 2026-07-28 basic "Error Codes"). */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,

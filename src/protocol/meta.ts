@@ -35,7 +35,7 @@ export function metaOf(params: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * The era of a request (PROTOCOL.md §4.6): a `_meta` protocol-version claim makes it a stateless
+ * The era of a request (MCP 2026-07-28 basic/versioning "Backward Compatibility with Initialization-Based Versions"): a `_meta` protocol-version claim makes it a stateless
  * 2026-07-28 request; `initialize`, and anything without the claim, is legacy (the version a session
  * negotiated). The claim is not checked here: see {@link readClaim}.
  * @param method - the message's method.

@@ -1,4 +1,4 @@
-/** @module Projection of resources, resource templates, prompts, read contents and prompt messages onto one protocol version (BEYOND-TOOLS.md §1.1). */
+/** @module Projection of resources, resource templates, prompts, read contents and prompt messages onto one protocol version (MCP server/resources and server/prompts of each version). */
 import type { VersionFeatures } from "./versions.ts";
 import { ErrorCode, RpcError } from "./jsonrpc.ts";
 import { projectBlock } from "./project.ts";

@@ -1,4 +1,4 @@
-/** @module Projection of tool definitions and call results onto the protocol version in force (PROTOCOL.md §5, §6). */
+/** @module Projection of tool definitions and call results onto the protocol version in force (MCP server/tools of each version; 2026-07-28 basic "ResultType", server/utilities/caching). */
 import { toolMetaWithUi } from "../apps/tool-ui.ts";
 import { recordedSchemaTexts } from "../tools/recorded.ts";
 import type { Tool } from "../tools/types.ts";
@@ -22,7 +22,7 @@ export class ProjectedJson {
 }
 
 /**
- * Completes a version-neutral result for the version in force (PROTOCOL.md §6): legacy versions take
+ * Completes a version-neutral result for the version in force (MCP 2026-07-28 basic "ResultType" and server/utilities/caching; earlier versions' schemas): legacy versions take
  * it as it is; 2026-07-28 puts `resultType: "complete"` first, the cache hints when the method is
  * cacheable, and the server's `_meta` last (the result's own `_meta` keys win).
  * @param result - the handler's result (not modified).

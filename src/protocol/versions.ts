@@ -1,4 +1,4 @@
-/** @module Supported MCP protocol versions and the feature table of each (PROTOCOL.md §6). */
+/** @module Supported MCP protocol versions and the feature table of each (MCP 2026-07-28 basic/versioning "Compatibility Matrix"). */
 
 /** The stateless revision, served per request from `params._meta`. */
 export const MODERN_VERSION = "2026-07-28";

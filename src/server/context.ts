@@ -370,7 +370,7 @@ export class RequestContext implements ToolContext {
 
   /**
    * Sends a request to the client and waits for its answer (legacy era only: a 2026-07-28 server
-   * never writes requests, PROTOCOL.md §1). Cancelled with this request's signal as well as `options.signal`.
+   * never writes requests: MCP 2026-07-28 basic/patterns/mrtr). Cancelled with this request's signal as well as `options.signal`.
    * @param method - e.g. `roots/list`, `sampling/createMessage`, `elicitation/create`, `ping`.
    * @param params - its params.
    * @param options - signal and time limit (ms).

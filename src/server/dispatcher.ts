@@ -109,7 +109,7 @@ export class Session implements Connection {
   }
 
   /**
-   * Handles one line of input (PROTOCOL.md §1-2): JSON parse (-32700), batch (2025-03-26 sessions
+   * Handles one line of input (MCP basic/transports/stdio; JSON-RPC 2.0 and MCP 2026-07-28 basic "Messages"): JSON parse (-32700), batch (2025-03-26 sessions
    * only, else -32600), envelope (-32600), then {@link handleMessage}.
    * @param text - one line, CR and BOM already stripped.
    * @param extras - what the transport knows of the request (HTTP headers, session, token), for each message.
@@ -153,7 +153,7 @@ export class Session implements Connection {
   }
 
   /**
-   * Dispatches one valid message (PROTOCOL.md §4.6). With tracing on, inside its MCP server span:
+   * Dispatches one valid message (MCP 2026-07-28 basic/versioning "Backward Compatibility with Initialization-Based Versions"). With tracing on, inside its MCP server span:
    * the tracing wrapper runs this pipeline's next stage (src/telemetry).
    * @param msg - a message that passed envelope validation.
    * @param extras - what the transport knows of the request (HTTP headers, session, token).

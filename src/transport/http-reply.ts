@@ -25,7 +25,7 @@ export function jsonResponse(body: string, status: number, headers?: Headers, un
 }
 
 /**
- * A JSON-RPC error answered at the HTTP level, before dispatch (PROTOCOL.md §4.7 status codes).
+ * A JSON-RPC error answered at the HTTP level, before dispatch (MCP 2026-07-28 basic/transports/streamable-http "Server Validation").
  * @param status - the HTTP status (400, 404, 406, 408, 413, 415, 503).
  * @param id - the request id when it could be read, else null.
  * @param code - the JSON-RPC error code.
@@ -53,7 +53,7 @@ export function errorCodeOf(line: string): number | undefined {
 }
 
 /**
- * HTTP status for a dispatcher reply (PROTOCOL.md §4.7). Parse and envelope errors are 400 in every
+ * HTTP status for a dispatcher reply (MCP 2026-07-28 basic/transports/streamable-http "Server Validation"). Parse and envelope errors are 400 in every
  * era. Modern: -32601 is 404 and -32020/-32021/-32022 are 400; other errors (an unknown tool's
  * -32602 included) stay in-band with 200, as the official SDK does. Legacy: in-band 200. A batch's
  * array of responses is 200.

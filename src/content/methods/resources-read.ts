@@ -31,7 +31,7 @@ interface ReadResult {
 
 /**
  * The not-found error of the era: legacy -32002, 2026-07-28 -32602; both with `data.uri`
- * (BEYOND-TOOLS.md §1.1: never empty contents).
+ * (MCP server/resources ReadResourceResult: never empty contents).
  */
 export function resourceNotFound(uri: string, ctx: RequestContext): RpcError {
   return new RpcError(ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
