@@ -45,8 +45,8 @@ export interface Connection {
   client: ClientInfo | undefined;
   /** Requests to the client on this connection. */
   readonly outbound: Outbound;
-  /** Sends a line to the client; `relatedId` names the request it belongs to (HTTP routes it to that request's stream). */
-  send(line: string, relatedId: RequestId | undefined): void;
+  /** Sends a line to the client; `relatedId` names the request it belongs to (HTTP routes it to that request's stream); `replaceable` lets a newer line of that request replace it while unsent (progress). */
+  send(line: string, relatedId: RequestId | undefined, replaceable?: boolean): void;
   /** The level `logging/setLevel` asked for (legacy era), once it has. */
   logLevel: LoggingLevel | undefined;
   /** Its resource subscriptions and listen streams. */
@@ -280,7 +280,7 @@ export class RequestContext implements ToolContext {
    * @param params - its params.
    */
   notify(method: string, params: Record<string, unknown>): void {
-    if (!this.done) this.connection.send(notificationLine(method, params), this.requestId);
+    if (!this.done) this.connection.send(notificationLine(method, params), this.requestId, method === "notifications/progress");
   }
 
   /**
@@ -309,7 +309,7 @@ export class RequestContext implements ToolContext {
     const p: Record<string, unknown> = { progressToken: token, progress };
     if (typeof total === "number" && Number.isFinite(total)) p.total = total;
     if (typeof message === "string" && this.features.progressMessage) p.message = message;
-    this.connection.send(notificationLine("notifications/progress", p), this.requestId);
+    this.connection.send(notificationLine("notifications/progress", p), this.requestId, true);
   }
 
   /**

@@ -19,9 +19,10 @@ export type { Reply } from "../protocol/jsonrpc.ts";
 /**
  * Sends a line tied to an in-flight request (a notification such as progress, or a request to the
  * client). `requestId` names that request, so a transport with one stream per request (HTTP) can
- * route the line to it; stdio ignores it. Undefined: tied to no request.
+ * route the line to it; stdio ignores it. Undefined: tied to no request. `replaceable`: a newer line of the same
+ * request may replace this one while it is unsent (progress), so a slow reader gets the latest, not a backlog.
  */
-export type Notify = (line: string, requestId: RequestId | undefined) => void;
+export type Notify = (line: string, requestId: RequestId | undefined, replaceable?: boolean) => void;
 
 const MODERN = FEATURES.get(MODERN_VERSION)!;
 const UNNEGOTIATED = FEATURES.get(NEWEST_LEGACY_VERSION)!;
@@ -62,8 +63,8 @@ export class Session implements Connection {
   }
 
   /** Sends a line to the client (Connection). */
-  send(line: string, relatedId: RequestId | undefined): void {
-    this.notify(line, relatedId);
+  send(line: string, relatedId: RequestId | undefined, replaceable?: boolean): void {
+    this.notify(line, relatedId, replaceable);
   }
 
   /** Requests in flight (running asynchronously). */

@@ -9,8 +9,6 @@ import { guardStdout } from "../runtime/stdout-guard.ts";
 import { logName } from "../runtime/log-name.ts";
 import { watchParent } from "../runtime/parent-watch.ts";
 
-/** How every progress notification line starts (notificationLine serializes jsonrpc, method, params in that order). */
-const PROGRESS_PREFIX = '{"jsonrpc":"2.0","method":"notifications/progress"';
 
 /**
  * Serves a registry over stdin/stdout until stdin closes (MCP basic/transports stdio).
@@ -47,7 +45,7 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     void writer.write(line);
   };
   // Only progress coalesces: log messages, listen-stream notifications and requests to the client are never replaced.
-  const session = new Session(registry, (line, requestId) => void writer.write(line, line.startsWith(PROGRESS_PREFIX) ? requestId : undefined));
+  const session = new Session(registry, (line, requestId, replaceable) => void writer.write(line, replaceable ? requestId : undefined));
   // Reading waits while the writer holds highWaterMark bytes the client has not read, while maxInFlight
   // calls run, or while the replies being made would take the backlog over its bound: memory is bounded by
   // bytes buffered, whatever the client does.
