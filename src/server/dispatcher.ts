@@ -122,8 +122,15 @@ export class Session implements Connection {
     } catch {
       return errorLine(null, new RpcError(ErrorCode.ParseError, "Parse error: the line is not valid JSON"));
     }
-    if (Array.isArray(value)) return this.#batch(value, extras);
-    return this.handleValue(value, extras);
+    return this.handleParsed(value, extras);
+  }
+
+  /**
+   * Handles one parsed JSON text: a batch (2025-03-26 sessions only, else -32600) or one value ({@link handleValue}).
+   * A transport that parsed the body already hands it here, so no body is parsed twice.
+   */
+  handleParsed(value: unknown, extras?: RequestExtras): Reply {
+    return Array.isArray(value) ? this.#batch(value, extras) : this.handleValue(value, extras);
   }
 
   /** Handles one parsed JSON value (not an array); a response of the client's goes to {@link outbound}. */

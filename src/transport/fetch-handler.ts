@@ -245,7 +245,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (sid === null) return fail(400, null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26");
       const s = mine(sessions.get(sid), caller);
       if (!s) return fail(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
-      return run(s.session.handleLine(text, extrasOf(s.id)), undefined, s, false, new Notes());
+      return run(s.session.handleParsed(value, extrasOf(s.id)), undefined, s, false, new Notes());
     }
     const env = checkEnvelope(value);
     if (env.kind === "invalid") return fail(400, env.id, env.error.code, env.error.message);
