@@ -76,6 +76,8 @@ export class LegacySessions {
    * @param max - sessions kept at most.
    * @param unrelated - takes each session's lines tied to no request.
    * @param ended - told of each session that ends (its GET stream closes).
+   * @param perClient - sessions one client (token, else address) may hold.
+   * @param now - the clock, ms (tests pass their own instead of waiting for time to pass).
    */
   constructor(
     readonly registry: Registry,
@@ -84,6 +86,7 @@ export class LegacySessions {
     readonly unrelated?: Unrelated,
     readonly ended?: (sid: string) => void,
     readonly perClient: number = max,
+    readonly now: () => number = Date.now,
   ) {
     if (idleMs > 0) {
       this.#timer = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
@@ -109,7 +112,7 @@ export class LegacySessions {
     const sinks = new Map<RequestId, Sink>();
     const id = given ?? crypto.randomUUID();
     const u = this.unrelated;
-    return { id, owner, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: Date.now() };
+    return { id, owner, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: this.now() };
   }
 
   /**
@@ -142,11 +145,11 @@ export class LegacySessions {
   get(id: string): LegacySession | undefined {
     const s = this.#byId.get(id);
     if (!s) return undefined;
-    if (this.#expired(s, Date.now())) {
+    if (this.#expired(s, this.now())) {
       this.end(id, "The session expired");
       return undefined;
     }
-    s.lastSeen = Date.now();
+    s.lastSeen = this.now();
     return s;
   }
 
@@ -165,7 +168,7 @@ export class LegacySessions {
 
   /** Drops every expired session. */
   sweep(): void {
-    const now = Date.now();
+    const now = this.now();
     for (const s of [...this.#byId.values()]) if (this.#expired(s, now)) this.end(s.id, "The session expired");
   }
 
