@@ -10,6 +10,49 @@ export interface BuiltRequest {
 
 const enc = encodeURIComponent;
 
+/** An argument that would change which route a request reaches; the message names the parameter(s). */
+export class PathValueError extends Error {
+  readonly code = "OPENAPI_PATH_VALUE";
+  constructor(message: string) {
+    super(message);
+    this.name = "PathValueError";
+  }
+}
+
+/** A segment the URL parser removes or climbs with (`.`, `..`, also percent-encoded: WHATWG URL treats `%2e` as a dot). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * Fills a path template segment by segment and refuses a segment that the values make a dot segment (`..`
+ * would climb to another route, `.` drop one) or empty (the parent route): the request would reach an
+ * operation the tool does not name, past include/exclude/readOnly curation, with the API's credentials.
+ * Values are already percent-encoded, so a `/` in a value never makes a new segment.
+ * @param template - the operation's path template, e.g. `/files/{id}/meta`.
+ * @param values - the serialized value of each path parameter by name.
+ * @returns the path.
+ * @throws PathValueError naming the parameters of the refused segment.
+ */
+export function fillPath(template: string, values: ReadonlyMap<string, string>): string {
+  return template
+    .split("/")
+    .map((seg) => {
+      const names: string[] = [];
+      const out = seg.replace(/\{([^}]+)\}/g, (m, name: string) => {
+        const v = values.get(name);
+        if (v === undefined) return m;
+        names.push(name);
+        return v;
+      });
+      if (names.length > 0 && (DOT_SEGMENT.test(out) || out === "") && !(DOT_SEGMENT.test(seg) || seg === "")) {
+        const which = names.map((n) => JSON.stringify(n)).join(" and ");
+        const what = out === "" ? "an empty path segment, which reaches the parent route" : `the path segment ${JSON.stringify(decodeURIComponent(out))}, which URL normalisation turns into another route`;
+        throw new PathValueError(`path parameter ${which}: the value would make ${what}; nothing was sent`);
+      }
+      return out;
+    })
+    .join("/");
+}
+
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "object") return JSON.stringify(v);
@@ -65,9 +108,10 @@ function formValue(form: { append(k: string, v: string): void }, k: string, v: u
  * @param auth - what the security requirements add.
  * @param extraHeaders - configured headers sent with every request.
  * @returns URL and fetch init.
+ * @throws PathValueError when a path value would make a dot segment or an empty one ({@link fillPath}).
  */
 export function buildRequest(op: Operation, args: Record<string, unknown>, base: string, auth: Applied, extraHeaders: Readonly<Record<string, string>>): BuiltRequest {
-  let path = op.path;
+  const pathValues = new Map<string, string>();
   const query: string[] = [];
   const headers = new Headers();
   const cookies: string[] = [];
@@ -80,7 +124,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, base:
     if (v === undefined) continue;
     switch (f.in) {
       case "path":
-        path = path.replaceAll(`{${f.name}}`, pathValue(f, v, true));
+        pathValues.set(f.name, pathValue(f, v, true));
         break;
       case "query":
         query.push(...queryPairs(f, v));
@@ -101,6 +145,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, base:
         break;
     }
   }
+  const path = fillPath(op.path, pathValues);
   for (const [k, v] of auth.query) query.push(`${enc(k)}=${enc(v)}`);
   for (const [k, v] of auth.headers) headers.set(k, v);
   for (const [k, v] of auth.cookies) cookies.push(`${k}=${enc(v)}`);

@@ -6,7 +6,8 @@ import { applySecurity, schemesOf, type AuthOptions, type Scheme } from "./auth.
 import { loadDocument, OpenApiError, type LoadOptions, type OpenApiDocument, type OpenApiSource } from "./document.ts";
 import { dynamicTools, type Caller } from "./dynamic.ts";
 import { operationsOf, type Operation, type Selection } from "./operations.ts";
-import { buildRequest } from "./request.ts";
+import { buildRequest, PathValueError } from "./request.ts";
+import { sendFollowing, type RedirectPolicy } from "./redirects.ts";
 import { toToolResult } from "./response.ts";
 
 /** A fetch function: the global `fetch`, or an app's own handler (`app.fetch`) to call it in-process. */
@@ -30,6 +31,14 @@ export interface OpenApiToolsOptions extends Selection, LoadOptions {
    * `describe_operation` and `call_operation`, whatever the size of the API.
    */
   readonly mode?: "tools" | "dynamic";
+  /**
+   * Origins besides the API's own that a redirect may lead to (`"https://cdn.example.com"`); `"*"` any origin
+   * whose host is not loopback, private or link-local (unless the API's own server is). Credentials are never
+   * sent to another origin. Default none: only same-origin redirects are followed.
+   */
+  readonly redirectOrigins?: readonly string[];
+  /** Redirects followed at most per call; 0 returns a 3xx response as the result. Default 5. */
+  readonly maxRedirects?: number;
   /** Time limit of one HTTP request, ms. Default 30000. */
   readonly requestTimeoutMs?: number;
   /** Largest response body read, bytes; the rest is cut and the result says so. Default 1 MiB. */
@@ -92,11 +101,27 @@ function serverUrl(servers: unknown): string | undefined {
   return s.url.replace(/\{([^}]+)\}/g, (m, v: string) => (s.variables?.[v]?.default !== undefined ? String(s.variables[v]!.default) : m));
 }
 
+/** The redirect options checked, origins normalised (`https://A.example/` → `https://a.example`). */
+function redirectPolicy(o: OpenApiToolsOptions): RedirectPolicy {
+  const max = o.maxRedirects ?? 5;
+  if (!Number.isInteger(max) || max < 0) throw new OpenApiError(`maxRedirects must be an integer ≥ 0, not ${JSON.stringify(o.maxRedirects)}`);
+  const origins = (o.redirectOrigins ?? []).map((x) => {
+    if (x === "*") return x;
+    try {
+      const u = new URL(x);
+      if (u.protocol === "http:" || u.protocol === "https:") return u.origin;
+    } catch {}
+    throw new OpenApiError(`redirectOrigins: ${JSON.stringify(x)} is not an origin; give "https://host[:port]" or "*"`);
+  });
+  return { origins, max };
+}
+
 function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<string, Scheme>, o: OpenApiToolsOptions): Caller {
   const fetchFn: FetchLike = o.fetch ?? ((r) => fetch(r));
   const timeoutMs = o.requestTimeoutMs ?? 30_000;
   const limits = { maxBytes: o.maxResponseBytes ?? 1024 * 1024, errorChars: 2000 };
   const headers = o.headers ?? {};
+  const policy = redirectPolicy(o);
   const bases = new Map<unknown, string>();
   const baseFor = (servers: unknown): string => {
     if (o.baseUrl !== undefined) return o.baseUrl;
@@ -114,18 +139,28 @@ function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<strin
   return async (op, args, signal) => {
     const applied = applySecurity(op.security, schemes, process.env);
     const base = baseFor(op.servers);
-    const { url, init } = buildRequest(op, args, base, applied, headers);
+    let built: ReturnType<typeof buildRequest>;
+    try {
+      built = buildRequest(op, args, base, applied, headers);
+    } catch (e) {
+      if (e instanceof PathValueError) return toolResult({ isError: true, content: [textContent(`${op.method} ${op.path}: ${e.message}`)] });
+      throw e;
+    }
+    const { url, init } = built;
     const shown = `${op.method} ${url.split("?")[0]}`; // no query: it may hold an API key
     const timeout = AbortSignal.timeout(timeoutMs);
     let res: Response;
+    let finalUrl: string;
     try {
-      res = await fetchFn(new Request(url, { ...init, signal: AbortSignal.any([signal, timeout]), redirect: "follow" }));
+      const sent = await sendFollowing(fetchFn, url, init, applied, Object.keys(headers), policy, AbortSignal.any([signal, timeout]));
+      if ("refused" in sent) return toolResult({ isError: true, content: [textContent(`${shown} ${sent.refused}`)] });
+      ({ response: res, url: finalUrl } = sent);
     } catch (e) {
       if (signal.aborted) throw e;
       const why = timeout.aborted ? `timed out after ${timeoutMs} ms (requestTimeoutMs)` : `failed: ${(e as Error)?.message ?? e}`;
       return toolResult({ isError: true, content: [textContent(`${shown} ${why}`)] });
     }
-    const result = await toToolResult(res, op.method, url.split("?")[0]!, limits);
+    const result = await toToolResult(res, op.method, finalUrl.split("?")[0]!, limits);
     if (applied.missing && (res.status === 401 || res.status === 403) && result.content?.[0]?.type === "text") {
       return toolResult({ isError: true, content: [textContent(`${(result.content[0] as { text: string }).text}\n(no credentials were sent: set ${applied.missing})`)] });
     }
