@@ -53,7 +53,8 @@ export interface Operation {
 export interface Selection {
   /**
    * Keep only operations matching one of these (default all): a glob on the operationId or the tool name
-   * (`pets*`, `*_issue`), `tag:NAME` (a glob on the tags), or `path:GLOB` (on the path template, `/pets/*`).
+   * (`pets*`, `*_issue`, `{get,list}_*`), `tag:NAME` (a glob on the tags), or `path:GLOB` (on the path
+   * template, `/pets/*`). Globs are Bun.Glob's, case-sensitive, as every filter of mcpbin.
    */
   readonly include?: readonly string[];
   /** Leave out operations matching one of these (same patterns as `include`). */
@@ -68,22 +69,22 @@ export interface Selection {
   readonly maxDescription?: number;
 }
 
-const globs = new Map<string, RegExp>();
-/** A glob (`*` any run of characters, `?` one) as an anchored, case-insensitive regular expression. */
-export function globRegExp(glob: string): RegExp {
-  let r = globs.get(glob);
-  if (!r) {
-    r = new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".")}$`, "i");
-    globs.set(glob, r);
-  }
-  return r;
+const globs = new Map<string, InstanceType<typeof Bun.Glob>>();
+/**
+ * A glob as every filter of mcpbin reads it (tool directories, upstream tools, operations): `Bun.Glob`,
+ * case-sensitive, with `*`, `?`, `[a-z]` and `{a,b}` (`*` does not cross `/`; `**` does).
+ */
+function glob(pattern: string): InstanceType<typeof Bun.Glob> {
+  let g = globs.get(pattern);
+  if (!g) globs.set(pattern, (g = new Bun.Glob(pattern)));
+  return g;
 }
 
 function matches(pattern: string, op: { operationId?: string; name: string; path: string; tags: readonly string[] }): boolean {
-  if (pattern.startsWith("tag:")) return op.tags.some((t) => globRegExp(pattern.slice(4)).test(t));
-  if (pattern.startsWith("path:")) return globRegExp(pattern.slice(5)).test(op.path);
-  const re = globRegExp(pattern);
-  return (op.operationId !== undefined && re.test(op.operationId)) || re.test(op.name);
+  if (pattern.startsWith("tag:")) return op.tags.some((t) => glob(pattern.slice(4)).match(t));
+  if (pattern.startsWith("path:")) return glob(pattern.slice(5)).match(op.path);
+  const g = glob(pattern);
+  return (op.operationId !== undefined && g.match(op.operationId)) || g.match(op.name);
 }
 
 /** A property name every model API accepts (`^[A-Za-z0-9_.-]{1,64}$`). */
