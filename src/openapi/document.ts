@@ -1,6 +1,7 @@
 /** @module Loading an OpenAPI document: read, parse (JSON/YAML), bundle external $refs, validate, upgrade to 3.1. */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { baseUriOf, localizeIdRefs } from "./ids.ts";
 
 /** A parsed OpenAPI document (3.1 after {@link loadDocument}). */
 export type OpenApiDocument = Record<string, unknown>;
@@ -31,8 +32,9 @@ export interface LoadOptions {
 const MAX_FETCH_BYTES = 64 * 1024 * 1024;
 
 /**
- * Reads an OpenAPI 3.0 or 3.1 document and returns it as 3.1 with every `$ref` local: file refs are
- * bundled in (under `x-ext`), network refs only with `allowNetwork` and a host on `allowHosts`.
+ * Reads an OpenAPI 3.0 or 3.1 document and returns it as 3.1 with every `$ref` local: refs to the document's
+ * own schemas by `$id`/`$anchor` become pointers ({@link localizeIdRefs}), file refs are bundled in (under
+ * `x-ext`), network refs only with `allowNetwork` and a host on `allowHosts`.
  * 3.0 is upgraded by `@scalar/openapi-parser` (`nullable` → a `"null"` type, `example` → `examples`, …).
  * @param source - a path, a URL, or a parsed document (not changed: a copy is used).
  * @param o - see {@link LoadOptions}.
@@ -71,6 +73,7 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
     const found = typeof doc.swagger === "string" ? `Swagger ${doc.swagger}` : version ? `OpenAPI ${version}` : "no \"openapi\" field";
     throw new OpenApiError(`${label}: OpenAPI 3.0 or 3.1 is supported, found ${found}${doc.swagger ? " (convert it to 3.x first, e.g. with swagger2openapi)" : ""}`);
   }
+  localizeIdRefs(doc, baseUriOf(origin));
   if (externalRefs(doc).length > 0) doc = await bundleRefs(doc, origin, label, o);
   const scalar = await import("@scalar/openapi-parser");
   if (!o.trusted) {
