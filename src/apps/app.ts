@@ -1,6 +1,7 @@
 /** @module app(): an MCP App's definition (a `ui://` resource holding one HTML view), its checks and its `_meta.ui`. */
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { unknownKey } from "../shared/option-keys.ts";
 
 /** The MIME type of every MCP App resource (extension io.modelcontextprotocol/ui, 2026-01-26): exact, no variants. */
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -86,7 +87,10 @@ export class AppDefinitionError extends Error {
 
 const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;
 const PERMISSION_KEYS = ["camera", "microphone", "geolocation", "clipboardWrite"] as const;
-const DEF_KEYS = new Set(["uri", "name", "title", "description", "view", "html", "csp", "permissions", "domain", "prefersBorder"]);
+/** Every key `app()` takes; any other is refused at definition (the compiler checks none is missing). */
+export const APP_KEYS = ["uri", "name", "title", "description", "view", "html", "csp", "permissions", "domain", "prefersBorder"] as const satisfies readonly (keyof AppDefinition)[];
+const APP_KEYS_COMPLETE: [Exclude<keyof AppDefinition, (typeof APP_KEYS)[number]>] extends [never] ? true : never = true;
+void APP_KEYS_COMPLETE;
 
 /**
  * An origin as a CSP source (`https://api.example.com`, `https://*.example.com`, `wss://x.io:8443`):
@@ -115,9 +119,8 @@ export function isCspOrigin(s: string): boolean {
 export function app(def: AppDefinition): App {
   if (typeof def !== "object" || def === null) throw new AppDefinitionError("app() takes an object: app({ uri, name, view | html })");
   const where = typeof def.uri === "string" ? `app "${def.uri}"` : "app()";
-  for (const k of Object.keys(def)) {
-    if (!DEF_KEYS.has(k)) throw new AppDefinitionError(`${where}: unknown option "${k}"; expected one of ${[...DEF_KEYS].join(", ")}`);
-  }
+  const unknown = unknownKey(def, APP_KEYS);
+  if (unknown) throw new AppDefinitionError(`${where}: ${unknown}`);
   if (typeof def.uri !== "string" || !/^ui:\/\/[^\s]+$/.test(def.uri)) {
     throw new AppDefinitionError(`${where}: "uri" must start with ui:// (e.g. "ui://my-server/view"); got ${JSON.stringify(def.uri)}`);
   }

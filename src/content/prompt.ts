@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { checkDisplay, ContentDefinitionError, directContext, type ContentContext, type ContentSource, type DisplayFields } from "./common.ts";
 import type { Completer } from "./resource.ts";
 import { issueLine } from "../tools/issues.ts";
+import { unknownKey } from "../shared/option-keys.ts";
 import type { ContentBlock } from "../shared/result.ts";
 
 /** One message of a prompt (MCP PromptMessage). A string content is one text block. */
@@ -50,6 +51,11 @@ export interface PromptDefinition<S extends AnyObjectSchema | undefined = undefi
   readonly complete?: Readonly<Record<string, Completer>>;
   get(args: ArgsOf<S>, ctx: ContentContext): PromptValue | Promise<PromptValue>;
 }
+
+/** Every key `prompt()` takes; any other is refused at definition (the compiler checks none is missing). */
+export const PROMPT_KEYS = ["name", "title", "description", "icons", "meta", "arguments", "complete", "get"] as const satisfies readonly (keyof PromptDefinition)[];
+const PROMPT_KEYS_COMPLETE: [Exclude<keyof PromptDefinition, (typeof PROMPT_KEYS)[number]>] extends [never] ? true : never = true;
+void PROMPT_KEYS_COMPLETE;
 
 const PROMPT = PROMPT_BRAND;
 
@@ -121,6 +127,8 @@ export function prompt<S extends AnyObjectSchema | undefined = undefined>(def: P
     throw new ContentDefinitionError(`prompt name ${JSON.stringify(name)} is not accepted: use 1-128 characters from A-Z a-z 0-9 _ - . ; put a display name in "title"`);
   }
   const what = `prompt "${name}"`;
+  const unknown = unknownKey(def, PROMPT_KEYS);
+  if (unknown) throw new ContentDefinitionError(`${what}: ${unknown}`);
   checkDisplay(what, def);
   if (typeof def.get !== "function") throw new ContentDefinitionError(`${what}: "get" must be a function (args, ctx) => string | messages`);
   const args: PromptArgument[] = [];

@@ -16,6 +16,7 @@ import {
 } from "./common.ts";
 import { escapesPath, expandUriTemplate, matchUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplate } from "./uri-template.ts";
 import { issueLine } from "../tools/issues.ts";
+import { unknownKey } from "../shared/option-keys.ts";
 
 /** One item of a read result, version-neutral (MCP TextResourceContents / BlobResourceContents; `blob` is base64). */
 export interface ResourceContents {
@@ -57,6 +58,13 @@ export interface ResourceDefinition extends DisplayFields {
   readonly cache?: CacheHints;
 }
 
+/** Every key `resource()` takes; any other is refused at definition (the compiler checks none is missing). */
+export const RESOURCE_KEYS = [
+  "uri", "name", "title", "description", "icons", "meta", "mimeType", "annotations", "size", "text", "blob", "file", "read", "cache",
+] as const satisfies readonly (keyof ResourceDefinition)[];
+const RESOURCE_KEYS_COMPLETE: [Exclude<keyof ResourceDefinition, (typeof RESOURCE_KEYS)[number]>] extends [never] ? true : never = true;
+void RESOURCE_KEYS_COMPLETE;
+
 /** An entry a template lists as a concrete resource (`resources/list`). */
 export interface ListedResource {
   readonly uri: string;
@@ -92,6 +100,13 @@ export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefine
   /** 2026-07-28 cache hints of reads (default `{ ttlMs: 0, scope: "private" }`). */
   readonly cache?: CacheHints;
 }
+
+/** Every key `resourceTemplate()` takes; any other is refused at definition (the compiler checks none is missing). */
+export const RESOURCE_TEMPLATE_KEYS = [
+  "uriTemplate", "name", "title", "description", "icons", "meta", "mimeType", "annotations", "variables", "list", "complete", "read", "cache",
+] as const satisfies readonly (keyof ResourceTemplateDefinition)[];
+const TEMPLATE_KEYS_COMPLETE: [Exclude<keyof ResourceTemplateDefinition, (typeof RESOURCE_TEMPLATE_KEYS)[number]>] extends [never] ? true : never = true;
+void TEMPLATE_KEYS_COMPLETE;
 
 const RESOURCE = RESOURCE_BRAND;
 /** Where a resource with fixed content (text, blob, file) keeps its contents once read. */
@@ -243,6 +258,8 @@ function mimeOf(path: string): string | undefined {
  */
 export function resource(def: ResourceDefinition): Resource {
   const uri = checkUri("resource", (def as { uri?: unknown })?.uri);
+  const unknown = unknownKey(def, RESOURCE_KEYS);
+  if (unknown) throw new ContentDefinitionError(`${named(uri)}: ${unknown}`);
   // The messages' name for it is made only for a message (a start with thousands of resources makes none).
   if (!plainDisplay(def)) checkDisplay(named(uri), def);
   const n = +(def.text !== undefined) + +(def.blob !== undefined) + +(def.file !== undefined) + +(def.read !== undefined);
@@ -349,6 +366,8 @@ export function resourceTemplate<S extends AnyObjectSchema | undefined = undefin
     throw new ContentDefinitionError(`resourceTemplate: ${e instanceof UriTemplateError ? e.message : String(e)}`);
   }
   const what = `resource template ${JSON.stringify(template.text)}`;
+  const unknown = unknownKey(def, RESOURCE_TEMPLATE_KEYS);
+  if (unknown) throw new ContentDefinitionError(`${what}: ${unknown}`);
   checkDisplay(what, def);
   if (typeof def.read !== "function") throw new ContentDefinitionError(`${what}: "read" must be a function ({ ...variables }, ctx) => content`);
   if (def.list !== undefined && typeof def.list !== "function") throw new ContentDefinitionError(`${what}: "list" must be a function returning [{ uri, name }]`);

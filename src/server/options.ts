@@ -7,7 +7,7 @@ import type { App } from "../apps/app.ts";
 import type { SkillSet } from "../skills/skill-set.ts";
 import type { Middleware } from "./middleware-api.ts";
 import type { ContentOptions } from "../content/catalog.ts";
-import { checkOption, describeValue, KNOB_KEYS, keyProblem, MAX_TIMER_MS, SESSIONS_KEYS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
+import { checkOption, describeValue, HTTP_KEYS, KNOB_KEYS, keyProblem, MAX_TIMER_MS, nearestKey, SESSIONS_KEYS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
 import type { UpstreamConfig } from "../client/servers-file.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 import type { Store } from "../state/types.ts";
@@ -144,7 +144,7 @@ void ALL_KEYS_LISTED;
 function checkKnownKeys(o: ServerOptions): void {
   for (const key of Object.keys(o)) {
     if ((SERVE_KEYS as readonly string[]).includes(key)) continue;
-    const near = SERVE_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    const near = nearestKey(key, SERVE_KEYS);
     throw new ToolDefinitionError(`serve(): "${key}" is not a known option${near ? ` (did you mean "${near}"?)` : ""}; allowed: ${SERVE_KEYS.join(", ")}`);
   }
 }
@@ -165,6 +165,11 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
   if (upstreams) throw new ToolDefinitionError(`serve(): ${upstreams}`);
   const sessions = keyProblem({ sessions: o.sessions }, SESSIONS_KEYS);
   if (sessions) throw new ToolDefinitionError(`serve(): ${sessions}`);
+  // Checked here, not only when HTTP is chosen: `--stdio` must not hide an `http` key that does nothing.
+  if (typeof o.http === "object" && o.http !== null) {
+    const http = keyProblem(o.http as Record<string, unknown>, HTTP_KEYS, "http.");
+    if (http) throw new ToolDefinitionError(`serve(): ${http}`);
+  }
   return {
     ...o,
     json: resolveJsonOptions(o.json),

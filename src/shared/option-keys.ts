@@ -160,12 +160,8 @@ export const SESSIONS_KEYS: Record<string, OptionKey> = {
  * @returns undefined, or the message: `"<path>" is not a known key (allowed: …)` or `"<path>" must be <expected>; got <value>`.
  */
 export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<string, OptionKey>>, prefix = ""): string | undefined {
-  for (const key of Object.keys(rec)) {
-    if (!Object.hasOwn(table, key)) {
-      const near = nearestKey(key, Object.keys(table));
-      return `"${prefix}${key}" is not a known key (${near ? `did you mean "${near}"? ` : ""}allowed: ${Object.keys(table).join(", ")})`;
-    }
-  }
+  const unknown = unknownKey(rec, Object.keys(table), prefix);
+  if (unknown) return unknown;
   for (const [key, k] of Object.entries(table)) {
     const { expected, keys, entries } = k;
     const bad = checkOption(k, rec[key]);
@@ -186,6 +182,25 @@ export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<
         }
       }
     }
+  }
+  return undefined;
+}
+
+/**
+ * The first key of an options object that is not allowed, as a message: `"<prefix><key>" is not a known key (did
+ * you mean "<nearest>"? allowed: a, b, c)`. Every options object an author writes is checked with it (each keeps
+ * its list of keys beside its type: see "Option keys" in docs/security.md), so a key that does nothing (a typo,
+ * or an option another version has) fails at definition and in the build's check run instead of being ignored.
+ * @param obj - the object given.
+ * @param allowed - its keys.
+ * @param prefix - the path so far, e.g. `http.`.
+ * @returns undefined, or the message.
+ */
+export function unknownKey(obj: object, allowed: readonly string[], prefix = ""): string | undefined {
+  for (const key of Object.keys(obj)) {
+    if (allowed.includes(key)) continue;
+    const near = nearestKey(key, allowed);
+    return `"${prefix}${key}" is not a known key (${near ? `did you mean "${near}"? ` : ""}allowed: ${allowed.join(", ")})`;
   }
   return undefined;
 }

@@ -12,7 +12,8 @@ import { checkToolName } from "./name.ts";
 import { deferDefinition, jsonSchemaOf, nextDefinition, RECORDED, replaying } from "./recorded.ts";
 import { checkSchemaValue, isValibot } from "./schema-kind.ts";
 import { inputOf, SCHEMAS, type ToolSchemas } from "./schemas.ts";
-import type { AnySchema, ArgsOf, Tool, ToolContext, ToolDefinition } from "./types.ts";
+import { TOOL_KEYS, type AnySchema, type ArgsOf, type Tool, type ToolContext, type ToolDefinition } from "./types.ts";
+import { unknownKey } from "../shared/option-keys.ts";
 import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "./validate.ts";
 
 /**
@@ -20,13 +21,15 @@ import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation 
  * `mcpbin build` they were recorded at build time and are looked up on first read (tools/list) instead.
  * @param def - see {@link ToolDefinition}.
  * @returns a {@link Tool}: callable directly (`await t(args)`) and servable by `serve()`.
- * @throws ToolDefinitionError on a bad name, both `input` and `inputSchema`, a non-object input
+ * @throws ToolDefinitionError on a bad name, an unknown key (naming the allowed ones), both `input` and `inputSchema`, a non-object input
  *   root, a schema that cannot be converted (naming the field), a missing `run`, or a `timeoutMs`
  *   outside 0 (no limit) … 2147483647 ms.
  */
 export function tool<I extends AnySchema | undefined = undefined, R = unknown>(def: ToolDefinition<I, R>): Tool<I, R> {
   const name = (def as { name?: unknown })?.name;
   checkToolName(name);
+  const unknown = unknownKey(def, TOOL_KEYS);
+  if (unknown) throw new ToolDefinitionError(`tool "${name}": ${unknown}`);
   if (typeof def.run !== "function") throw new ToolDefinitionError(`tool "${name}": "run" must be a function`);
   if (typeof def.description !== "string") throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
   if (def.input && def.inputSchema) throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);

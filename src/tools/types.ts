@@ -182,6 +182,16 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
   run(args: ArgsOf<I>, ctx: ToolContext): R | Promise<R>;
 }
 
+/**
+ * Every key `tool()` takes, in {@link ToolDefinition}'s order; any other is refused at definition. A new key
+ * goes into both (the compiler checks that none of ToolDefinition's is missing here).
+ */
+export const TOOL_KEYS = [
+  "name", "title", "description", "input", "inputSchema", "output", "outputSchema", "verbatimSchemas", "annotations", "icons", "meta", "timeoutMs", "ui", "run",
+] as const satisfies readonly (keyof ToolDefinition)[];
+const TOOL_KEYS_COMPLETE: [Exclude<keyof ToolDefinition, (typeof TOOL_KEYS)[number]>] extends [never] ? true : never = true;
+void TOOL_KEYS_COMPLETE;
+
 /** Where a tool came from (set by the loader; never sent to clients). */
 export interface ToolSource {
   readonly dir: string;

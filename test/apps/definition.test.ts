@@ -45,7 +45,7 @@ describe("app() checks its definition", () => {
     expect(app({ ...base, permissions: { clipboardWrite: {} }, prefersBorder: true, domain: "x.example" }).uiMeta).toEqual({ permissions: { clipboardWrite: {} }, domain: "x.example", prefersBorder: true });
   });
   test("unknown options", () => {
-    expect(fails(() => app({ ...base, mimeType: "text/html" } as never))).toContain('unknown option "mimeType"');
+    expect(fails(() => app({ ...base, mimeType: "text/html" } as never))).toContain('"mimeType" is not a known key (allowed: uri, name');
   });
   test("a relative view is resolved against the module that calls app()", () => {
     expect(app({ uri: "ui://t/r", name: "r", view: "./views/x.html" }).view).toBe(resolve(import.meta.dir, "views/x.html"));
