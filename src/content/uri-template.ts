@@ -84,11 +84,29 @@ const SIMPLE = "[^/?#&,;=]+";
 const RESERVED = "[^?#,]+";
 const RESERVED_ONE = "[^?#]+";
 
+/**
+ * A literal part of a template as a pattern: a character a URI carries only percent-encoded (non-ASCII, a space,
+ * …) matches as written or as its UTF-8 escapes in either case of hex (RFC 3986 §2.1, §3.3: a conforming client
+ * sends `docs:///caf%C3%A9/x` for `docs:///café/{item}`).
+ */
+function literalRegex(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    if (RESERVED_CHARS.test(ch) || ch === "%") out += escapeRegex(ch);
+    else {
+      const hex = [...new TextEncoder().encode(ch)].map((b) => b.toString(16).toUpperCase().padStart(2, "0"));
+      const escaped = hex.map((h) => `%${[...h].map((c) => (/[A-F]/.test(c) ? `[${c}${c.toLowerCase()}]` : c)).join("")}`).join("");
+      out += `(?:${escapeRegex(ch)}|${escaped})`;
+    }
+  }
+  return out;
+}
+
 function buildRegex(parts: readonly (string | Expression)[]): RegExp {
   let src = "^";
   for (const p of parts) {
     if (typeof p === "string") {
-      src += escapeRegex(p);
+      src += literalRegex(p);
       continue;
     }
     const { op, names } = p;

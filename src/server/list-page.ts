@@ -1,5 +1,6 @@
 /** @module One page of a list method: stateless cursor, projection per version, cache hints (MCP basic/utilities/pagination, 2026-07-28 caching). */
 import * as v from "valibot";
+import { wireObject } from "../protocol/wire-object.ts";
 import { listHash, page } from "../protocol/cursor.ts";
 import { cacheFields } from "../protocol/project-content.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
@@ -7,7 +8,7 @@ import type { CacheHints } from "../content/common.ts";
 import { lazySchema } from "../runtime/once.ts";
 
 /** The params of every list method: an optional cursor (checked by {@link listPage}). */
-export const LIST_PARAMS = lazySchema(() => v.nullish(v.looseObject({ cursor: v.optional(v.unknown()) })));
+export const LIST_PARAMS = lazySchema(() => v.nullish(wireObject({ cursor: v.optional(v.unknown()) }, "Invalid params: params must be an object")));
 
 /** The checked params of a list method. */
 export type ListParams = { cursor?: unknown } | null | undefined;

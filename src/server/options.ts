@@ -31,9 +31,9 @@ export interface ServerOptions extends ContentOptions {
    */
   readonly middleware?: readonly Middleware[];
   /**
-   * Advertise `tools.listChanged` to legacy sessions from the start (default false; it is advertised
-   * anyway to sessions that begin after the tool set first changed): set it when tools will be added,
-   * removed or disabled while clients are connected, so they are told.
+   * Advertise `tools.listChanged` (default true): every connected client is told after each `addTool`,
+   * `removeTool`, `enableTool`. `false` declares a fixed tool set (it is advertised anyway to sessions that
+   * begin after the tool set first changed).
    */
   readonly listChanged?: boolean;
   /** MCP Apps served besides those the tools link to with their `ui` option (src/apps/app.ts). */

@@ -78,7 +78,9 @@ export class Registry implements ServerState {
     const mw = options.middleware;
     if (mw !== undefined && !Array.isArray(mw)) throw new ToolDefinitionError(`createServer(): "middleware" must be an array of functions (request, next) => result`);
     this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
-    this.listChanged = options.listChanged === true;
+    // Advertised by default (as the official SDK and FastMCP do): a session that began before the first change
+    // would otherwise never hear of addTool/removeTool/enableTool.
+    this.listChanged = options.listChanged !== false;
     this.apps = appsOfServer(options);
     this.skills = skillsOption(options.skills);
     const extra = [...[...this.apps.values()].map(appResource), ...(this.skills?.resources ?? [])];

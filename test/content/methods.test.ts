@@ -126,7 +126,7 @@ describe("2026-07-28", () => {
     p.send({ jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: m({ notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["live://counter", "nope://x"] } }) });
     const ack = await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
     assertValidNotification(MODERN, "SubscriptionsAcknowledgedNotification", ack);
-    expect(ack.params).toEqual({ notifications: { resourcesListChanged: true, resourceSubscriptions: ["live://counter"] }, _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
+    expect(ack.params).toEqual({ notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["live://counter"] }, _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
     await p.request("tools/call", m({ name: "touch", arguments: {} }), 2, MODERN);
     const updated = await p.waitFor((x) => x.method === "notifications/resources/updated");
     assertValidNotification(MODERN, "ResourceUpdatedNotification", updated);

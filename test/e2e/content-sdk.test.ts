@@ -61,7 +61,7 @@ test("SDK v1 client (2025-11-25): list, read, templates, prompts, completion, su
   const seen = tap(transport as unknown as Transport);
   await client.connect(transport);
   closers.push(() => client.close());
-  expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {}, completions: {}, logging: {} });
+  expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: {}, completions: {}, logging: {} });
   await exercise(client);
   const updated = new Promise<unknown>((r) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => r(n.params)));
   await client.subscribeResource({ uri: "live://counter" });

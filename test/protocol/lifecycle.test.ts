@@ -12,9 +12,9 @@ describe("lifecycle per legacy version", () => {
       const p = spawn();
       const init = await p.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } }, 1, version);
       expect(init.result.protocolVersion).toBe(version);
-      // Exactly what the server has: tools (no listChanged: the tool set is fixed), and logging, since its
+      // Exactly what the server has: tools (listChanged by default: addTool and its kin tell the client), and logging, since its
       // tools may log (ctx.log); no resources, prompts or completions.
-      expect(init.result.capabilities).toEqual({ tools: {}, logging: {} });
+      expect(init.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
       expect(init.result.serverInfo).toEqual({ name: "fixture", version: "1.0.0" });
       // instructions only from 2025-03-26 on (mcplite's rule, kept by the issue).
       if (version === "2024-11-05") expect(init.result).not.toHaveProperty("instructions");

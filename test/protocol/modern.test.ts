@@ -14,7 +14,7 @@ test("B25 server/discover probe and handshake-free requests", async () => {
   expect(d.result).toEqual({
     resultType: "complete",
     supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
-    capabilities: { tools: {}, logging: {} },
+    capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: "Test fixture",
     ttlMs: 300000,
     cacheScope: "public",

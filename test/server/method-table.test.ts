@@ -64,21 +64,21 @@ describe("the method table", () => {
   test("a capability not advertised: its methods are -32601 and initialize/server/discover do not list it", async () => {
     const s = session(false);
     const init = await send(s, initLine("2025-11-25"));
-    expect(init.result.capabilities).toEqual({ tools: {}, logging: {} });
+    expect(init.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
     const r = await send(s, { id: 2, method: "things/list" });
     expect(r.error).toEqual({ code: -32601, message: "Method not found: things/list (this server does not advertise the completions capability)" });
     const discover = await send(s, { id: 3, method: "server/discover", params: { _meta: META } });
-    expect(discover.result.capabilities).toEqual({ tools: {}, logging: {} });
+    expect(discover.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 
   test("an advertised capability comes from the table, in initialize and server/discover alike", async () => {
     const s = session(true);
     const init = await send(s, initLine("2025-11-25"));
-    expect(init.result.capabilities).toEqual({ tools: {}, completions: {}, logging: {} });
+    expect(init.result.capabilities).toEqual({ tools: { listChanged: true }, completions: {}, logging: {} });
     expect((await send(s, { id: 2, method: "things/list" })).result).toEqual({ things: [] });
     const discover = await send(s, { id: 3, method: "server/discover", params: { _meta: META } });
     assertValidResponse("2026-07-28", "server/discover", discover);
-    expect(discover.result.capabilities).toEqual({ tools: {}, completions: {}, logging: {} });
+    expect(discover.result.capabilities).toEqual({ tools: { listChanged: true }, completions: {}, logging: {} });
     // The modern result is completed by the projection: resultType and the server's _meta.
     const things = await send(s, { id: 4, method: "things/list", params: { _meta: META } });
     expect(things.result).toEqual({ resultType: "complete", things: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "table-test", version: "1.0.0" } } });

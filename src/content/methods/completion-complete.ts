@@ -1,6 +1,7 @@
 /** @module completion/complete: values for a prompt argument or a template variable, at most 100 (MCP server/utilities/completion). */
 import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { completionOf, MAX_COMPLETIONS } from "../catalog.ts";
 import { directContext, thrownMessage } from "../common.ts";
@@ -14,11 +15,11 @@ export interface CompleteParams {
   readonly context?: { readonly arguments?: Record<string, string> };
 }
 
-const params = lazySchema(() => v.looseObject(
+const params = lazySchema(() => wireObject(
   {
-    ref: v.looseObject({ type: v.picklist(["ref/prompt", "ref/resource"], 'Invalid params: ref.type must be "ref/prompt" or "ref/resource"') }, "Invalid params: completion/complete needs ref {type, name | uri}"),
-    argument: v.looseObject({ name: v.string(), value: v.string() }, "Invalid params: completion/complete needs argument {name, value}"),
-    context: v.optional(v.looseObject({ arguments: v.optional(v.record(v.string(), v.string(), "Invalid params: context.arguments must map names to strings")) })),
+    ref: wireObject({ type: v.picklist(["ref/prompt", "ref/resource"], 'Invalid params: ref.type must be "ref/prompt" or "ref/resource"') }, "Invalid params: completion/complete needs ref {type, name | uri}"),
+    argument: wireObject({ name: v.string(), value: v.string() }, "Invalid params: completion/complete needs argument {name, value}"),
+    context: v.optional(wireObject({ arguments: v.optional(v.record(v.string(), v.string(), "Invalid params: context.arguments must map names to strings")) }, "Invalid params: context must be an object")),
   },
   "Invalid params: completion/complete needs params {ref, argument}",
 )) as v.GenericSchema<unknown, CompleteParams>;

@@ -1,6 +1,7 @@
 /** @module prompts/get: a prompt's messages for string arguments, projected per version (MCP server/prompts). */
 import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { projectPromptResult } from "../../protocol/project-content.ts";
 import { ContentDefinitionError, thrownMessage } from "../common.ts";
@@ -20,7 +21,7 @@ export interface GetParams {
   readonly inputResponses?: unknown;
 }
 
-const params = lazySchema(() => v.looseObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}")) as v.GenericSchema<unknown, GetParams>;
+const params = lazySchema(() => wireObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}")) as v.GenericSchema<unknown, GetParams>;
 
 function failure(name: string, e: unknown, ctx: RequestContext): RpcError {
   // The round's wire errors (a bad inputResponses value; -32021 at 2026-07-28) as they are.

@@ -2,6 +2,7 @@
 import { logLine } from "../../runtime/log-name.ts";
 import { requestFeatures } from "../../apps/ui.ts";
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../../protocol/jsonrpc.ts";
 import { completeResult } from "../../protocol/project.ts";
 import { cacheFields, projectContents } from "../../protocol/project-content.ts";
@@ -21,7 +22,7 @@ export interface ReadParams {
   readonly inputResponses?: unknown;
 }
 
-const params = lazySchema(() => v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: resources/read needs params {uri}")) as v.GenericSchema<unknown, ReadParams>;
+const params = lazySchema(() => wireObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: resources/read needs params {uri}")) as v.GenericSchema<unknown, ReadParams>;
 
 /** A read's neutral result: the contents and the cache hints of what was read. */
 interface ReadResult {

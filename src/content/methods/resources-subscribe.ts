@@ -1,12 +1,13 @@
 /** @module resources/subscribe and resources/unsubscribe (legacy era): `notifications/resources/updated` when a resource's changed() is called (MCP server/resources). */
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { MAX_SUBSCRIPTIONS } from "../../server/subscriptions.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { resourceNotFound } from "./resources-read.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
-const params = lazySchema(() => v.looseObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: needs params {uri}")) as v.GenericSchema<unknown, { uri: string }>;
+const params = lazySchema(() => wireObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: needs params {uri}")) as v.GenericSchema<unknown, { uri: string }>;
 
 const EMPTY = Object.freeze({});
 

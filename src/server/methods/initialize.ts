@@ -1,5 +1,6 @@
 /** @module initialize (legacy era): negotiates the session's version and says who the server is (MCP basic/lifecycle). */
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
 import { withNames, type RequestContext } from "../context.ts";
@@ -11,7 +12,7 @@ const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabil
 const VERSION = 'Invalid params: initialize: "protocolVersion" must be a non-empty string (e.g. "2025-11-25")';
 const CAPS = 'Invalid params: initialize: "capabilities" must be an object ({} for none)';
 // Bad params are -32602 and leave the session uninitialized (MCP basic/lifecycle: InitializeRequest).
-const params = v.looseObject({ protocolVersion: v.pipe(v.string(VERSION), v.nonEmpty(VERSION)), capabilities: v.optional(v.looseObject({}, CAPS)) }, NEEDS);
+const params = wireObject({ protocolVersion: v.pipe(v.string(VERSION), v.nonEmpty(VERSION)), capabilities: v.optional(wireObject({}, CAPS)) }, NEEDS);
 
 /** The `initialize` entry; the capabilities are the ones the connection's table advertises for this server. */
 export const initialize: MethodSpec<Record<string, unknown>, Record<string, unknown>> = {

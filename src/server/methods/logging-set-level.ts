@@ -1,10 +1,11 @@
 /** @module logging/setLevel (legacy era): the least severe level the client wants `notifications/message` for (MCP server/utilities/logging). */
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { LOG_LEVELS, type LoggingLevel } from "../../protocol/logging.ts";
 import type { MethodSpec } from "../method.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
-const params = lazySchema(() => v.looseObject(
+const params = lazySchema(() => wireObject(
   { level: v.picklist(LOG_LEVELS, `Invalid params: "level" must be one of ${LOG_LEVELS.join(", ")}`) },
   "Invalid params: logging/setLevel needs params {level}",
 )) as v.GenericSchema<unknown, { level: LoggingLevel }>;

@@ -1,5 +1,6 @@
 /** @module subscriptions/listen (2026-07-28): a long-lived request whose stream carries the change notifications the client opted in to (MCP 2026-07-28 basic/subscriptions). */
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { META } from "../../protocol/meta.ts";
 import { MAX_SUBSCRIPTIONS, type ListenFilter } from "../subscriptions.ts";
 import type { MethodSpec } from "../method.ts";
@@ -15,9 +16,9 @@ export interface ListenParams {
   };
 }
 
-const params = lazySchema(() => v.looseObject(
+const params = lazySchema(() => wireObject(
   {
-    notifications: v.looseObject(
+    notifications: wireObject(
       {
         toolsListChanged: v.optional(v.boolean()),
         promptsListChanged: v.optional(v.boolean()),

@@ -1,6 +1,7 @@
 /** @module tools/call: looks the tool up, checks its arguments, runs it and shapes what it returns (MCP server/tools). */
 import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
+import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { callResultLine, type CallResult } from "../../protocol/project.ts";
 import { jsonValidationReady, loadAjv, parseArguments, usesJsonSchemaValidation } from "../validate.ts";
@@ -30,7 +31,7 @@ export interface ToolsCallParams {
 type CallOutcome = CallResult | InputRequired;
 
 const isArgs = (a: unknown) => a === undefined || a === null || (typeof a === "object" && !Array.isArray(a));
-const params = v.looseObject(
+const params = wireObject(
   {
     name: v.string('Invalid params: "name" must be a string'),
     arguments: v.optional(v.custom<Record<string, unknown> | null>(isArgs, 'Invalid params: "arguments" must be an object')),
