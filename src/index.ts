@@ -31,6 +31,7 @@ export { app, isApp, AppDefinitionError, APP_MIME_TYPE, UI_EXTENSION } from "./a
 export type { App, AppDefinition, AppCsp, AppPermissions, AppUiMeta } from "./apps/app.ts";
 export type { ToolUiOption, ToolVisibility } from "./apps/tool-ui.ts";
 export { resource, resourceTemplate, isResource, isResourceTemplate, ResourceReadError } from "./content/resource.ts";
+export { resolveUnder } from "./content/path-under.ts";
 export type { Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition, ResourceContents, ContentItem, ReadValue, ListedResource, Completer } from "./content/resource.ts";
 export { prompt, isPrompt, PromptArgumentsError } from "./content/prompt.ts";
 export type { Prompt, PromptDefinition, PromptArgument, PromptMessage, PromptMessageInput, PromptResult, PromptValue } from "./content/prompt.ts";
