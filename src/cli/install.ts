@@ -1,5 +1,5 @@
 /** @module mcpbin install: writes a server into a desktop or editor client's own MCP configuration file (with a backup, no duplicates). */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CliError } from "./errors.ts";
@@ -103,7 +103,8 @@ function entryFor(r: InstallRequest): Record<string, unknown> {
  * keeps everything else it holds; an entry of the same name is replaced, and an entry of another name
  * with the same command is updated in place (no duplicate on a second run). When the file changes, the
  * previous one is copied to `<file>.bak` first, and the new one is written to a temporary file and
- * renamed over it. A JSON-with-comments file (VS Code) is read, but written back as plain JSON (the
+ * renamed over it (over a symlink's target: the link stays). A file holding a secret (an `env` or `headers`
+ * value) is written, and its backup kept, without group or other access (0600); no mode is loosened. A JSON-with-comments file (VS Code) is read, but written back as plain JSON (the
  * comments stay in the backup).
  * @param r - what to install and where.
  * @param dryRun - compute only; nothing is written.
@@ -140,16 +141,53 @@ export function install(r: InstallRequest, dryRun = false): InstallOutcome {
   const next = { ...doc, [key]: { ...servers, [name]: entry } };
   const text = change === "unchanged" && before !== "" ? before : JSON.stringify(next, null, 2) + "\n";
   if (dryRun || change === "unchanged") return { file, change, name, entry, text };
-  mkdirSync(dirname(file), { recursive: true });
+  // A symlinked configuration (dotfiles) is written through: the link stays, its target gets the new text.
+  const target = linkTarget(file);
+  mkdirSync(dirname(target), { recursive: true });
+  const mode = fileMode(existsSync(target) ? statSync(target).mode & 0o777 : undefined, holdsSecret(next[key]) || holdsSecret(servers));
   let backup: string | undefined;
   if (before !== "") {
     backup = `${file}.bak`;
-    copyFileSync(file, backup);
+    copyFileSync(target, backup);
+    chmodSync(backup, mode); // the old text may hold a secret too
   }
-  const tmp = `${file}.mcpbin-${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o600 });
-  renameSync(tmp, file);
+  const tmp = `${target}.mcpbin-${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode });
+  chmodSync(tmp, mode); // writeFileSync's mode is narrowed by the umask, and ignored for a file that exists
+  renameSync(tmp, target);
   return { file, change, name, entry, backup, text };
+}
+
+/** The file a path names once symlinks are followed (a dangling link: the path it points to). */
+function linkTarget(file: string): string {
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return file;
+  } catch {
+    return file;
+  }
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(dirname(file), readlinkSync(file));
+  }
+}
+
+/** True when some server entry has `env` or `headers` values: tokens and keys live there. */
+function holdsSecret(servers: unknown): boolean {
+  if (typeof servers !== "object" || servers === null) return false;
+  return Object.values(servers).some((e) => {
+    const x = e as { env?: unknown; headers?: unknown } | null;
+    return [x?.env, x?.headers].some((m) => typeof m === "object" && m !== null && Object.keys(m).length > 0);
+  });
+}
+
+/**
+ * The mode of the written file: a new file 0600; an existing one keeps its mode, without any group or other
+ * bit when the file holds a secret (never loosened: 0644 → 0600, 0400 stays 0400).
+ */
+function fileMode(existing: number | undefined, secret: boolean): number {
+  if (existing === undefined) return 0o600;
+  return secret ? existing & 0o700 : existing;
 }
 
 /**
