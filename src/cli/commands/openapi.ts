@@ -21,6 +21,8 @@ const OPTIONS = {
     target: { type: "string" },
     "allow-network": { type: "boolean" },
     "allow-host": { type: "string", multiple: true },
+    "redirect-origin": { type: "string", multiple: true },
+    "max-redirects": { type: "string" },
     "no-smol": { type: "boolean" },
   } as const satisfies ParseArgsOptionsConfig;
 
@@ -30,7 +32,7 @@ export const openapiCommand: Command = {
   help: `  mcpbin openapi <doc> [--base-url URL] [--outfile PATH | --check] [--mode tools|dynamic]
                  [--include P]... [--exclude P]... [--methods LIST] [--read-only]
                  [--header 'Name: value']... [--output-schemas] [--name NAME] [--target TARGET] [--no-smol]
-                 [--allow-network [--allow-host HOST]...]
+                 [--allow-network [--allow-host HOST]...] [--redirect-origin ORIGIN]... [--max-redirects N]
                  an OpenAPI 3.0/3.1 document (JSON or YAML) as one executable, a tool per
                  operation (or three in dynamic mode); --check prints the tool count, bytes,
                  estimated tokens, names, credential variables and warnings instead.
@@ -38,6 +40,12 @@ export const openapiCommand: Command = {
   options: OPTIONS,
   run,
 };
+
+/** `--max-redirects N`: a whole number ≥ 0. @throws CliError (exit 2) otherwise. */
+function redirectCount(v: string): number {
+  if (!/^\d+$/.test(v)) throw new CliError(`openapi: --max-redirects takes a whole number ≥ 0 (0: never follow), not ${JSON.stringify(v)}`, 2);
+  return Number(v);
+}
 
 async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse("openapi", args, OPTIONS);
@@ -64,6 +72,8 @@ async function run(args: string[]): Promise<number> {
     ...(values["output-schemas"] ? { outputSchemas: true } : {}),
     ...(values["allow-network"] ? { allowNetwork: true } : {}),
     ...(list(values["allow-host"]) ? { allowHosts: list(values["allow-host"]) } : {}),
+    ...(list(values["redirect-origin"]) ? { redirectOrigins: list(values["redirect-origin"]) } : {}),
+    ...(values["max-redirects"] !== undefined ? { maxRedirects: redirectCount(values["max-redirects"] as string) } : {}),
   };
   if (values.check) {
     const r = await checkOpenApi(doc, o);
