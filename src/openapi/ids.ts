@@ -40,9 +40,10 @@ function pointerOf(path: readonly string[]): string {
 export function localizeIdRefs(doc: Node, base: string): number {
   const resources = new Map<string, string[]>(); // absolute URI without fragment → path
   const anchors = new Map<string, string[]>(); // absolute URI#anchor → path
-  const bases = new WeakMap<Node, string>(); // node → the base URI in force for its $ref
+  const bases = new WeakMap<Node, string>(); // a node with an $id → the base URI it sets
   const seen = new WeakSet<Node>();
-  const collect = (n: unknown, b: string, path: string[]): void => {
+  const path: string[] = []; // the keys down to the node being visited (copied only for an $id or $anchor)
+  const collect = (n: unknown, b: string): void => {
     if (!isNode(n) || seen.has(n)) return;
     seen.add(n);
     let here = b;
@@ -51,31 +52,43 @@ export function localizeIdRefs(doc: Node, base: string): number {
       if (u) {
         u.hash = "";
         here = u.href;
-        if (!resources.has(here)) resources.set(here, path);
+        if (!resources.has(here)) resources.set(here, [...path]);
       }
     }
-    if (!Array.isArray(n) && typeof n.$anchor === "string") anchors.set(`${here}#${n.$anchor}`, path);
-    bases.set(n, here);
-    for (const [k, v] of Object.entries(n)) if (k !== "enum" && k !== "const" && k !== "examples" && k !== "example") collect(v, here, [...path, k]);
+    if (!Array.isArray(n) && typeof n.$anchor === "string") anchors.set(`${here}#${n.$anchor}`, [...path]);
+    if (here !== b) bases.set(n, here);
+    for (const k in n) {
+      if (k === "enum" || k === "const" || k === "examples" || k === "example") continue;
+      const v = (n as Node)[k];
+      if (typeof v !== "object" || v === null) continue;
+      path.push(k);
+      collect(v, here);
+      path.pop();
+    }
   };
   const start = resolveUri(base, "file:///")?.href ?? base;
-  collect(doc, start, []);
+  collect(doc, start);
   if (resources.size === 0 && anchors.size === 0) return 0;
   resources.set(start.split("#")[0]!, resources.get(start.split("#")[0]!) ?? []);
 
   let rewritten = 0;
   const visited = new WeakSet<Node>();
-  const rewrite = (n: unknown): void => {
+  const rewrite = (n: unknown, b: string): void => {
     if (!isNode(n) || visited.has(n)) return;
     visited.add(n);
+    const here = bases.get(n) ?? b; // a node with its own $id is a new base for itself and what it holds
     if (!Array.isArray(n) && typeof n.$ref === "string") {
-      const local = target(n.$ref, bases.get(n) ?? start);
+      const local = target(n.$ref, here);
       if (local !== undefined && local !== n.$ref) {
         n.$ref = local;
         rewritten++;
       }
     }
-    for (const [k, v] of Object.entries(n)) if (k !== "enum" && k !== "const" && k !== "examples" && k !== "example") rewrite(v);
+    for (const k in n) {
+      if (k === "enum" || k === "const" || k === "examples" || k === "example") continue;
+      const v = (n as Node)[k];
+      if (typeof v === "object" && v !== null) rewrite(v, here);
+    }
   };
   const target = (ref: string, b: string): string | undefined => {
     const u = resolveUri(ref, b);
@@ -95,7 +108,7 @@ export function localizeIdRefs(doc: Node, base: string): number {
     const anchored = anchors.get(`${u.href}#${fragment}`);
     return anchored === undefined ? undefined : pointerOf(anchored);
   };
-  rewrite(doc);
+  rewrite(doc, start);
   return rewritten;
 }
 

@@ -9,6 +9,7 @@ import { operationsOf, type Operation, type Selection } from "./operations.ts";
 import { buildRequest, PathValueError } from "./request.ts";
 import { sendFollowing, type RedirectPolicy } from "./redirects.ts";
 import { toToolResult } from "./response.ts";
+import { unknownKey } from "../shared/option-keys.ts";
 
 /** A fetch function: the global `fetch`, or an app's own handler (`app.fetch`) to call it in-process. */
 export type FetchLike = (request: Request) => Response | Promise<Response>;
@@ -47,6 +48,20 @@ export interface OpenApiToolsOptions extends Selection, LoadOptions {
   readonly outputSchemas?: boolean;
 }
 
+/** Every key {@link openapiTools} takes; any other is refused (the compiler checks that none is missing). */
+export const OPENAPI_KEYS = [
+  "baseUrl", "fetch", "auth", "headers", "mode", "redirectOrigins", "maxRedirects", "requestTimeoutMs", "maxResponseBytes", "outputSchemas",
+  "include", "exclude", "methods", "readOnly", "names", "maxDescription", "allowNetwork", "allowHosts", "trusted",
+] as const satisfies readonly (keyof OpenApiToolsOptions)[];
+const OPENAPI_KEYS_COMPLETE: [Exclude<keyof OpenApiToolsOptions, (typeof OPENAPI_KEYS)[number]>] extends [never] ? true : never = true;
+void OPENAPI_KEYS_COMPLETE;
+
+/** @throws OpenApiError for a key {@link openapiTools} does not know (`readonly` for `readOnly` would expose every write). */
+function checkKeys(options: object): void {
+  const unknown = unknownKey(options, OPENAPI_KEYS);
+  if (unknown) throw new OpenApiError(`openapiTools(): ${unknown}`);
+}
+
 /**
  * Makes tools of an OpenAPI 3.0 or 3.1 document (JSON or YAML): one per selected operation, named from
  * its operationId (else `<method>_<path>`), with its parameters and body properties as one input
@@ -55,10 +70,11 @@ export interface OpenApiToolsOptions extends Selection, LoadOptions {
  * @param source - a file path, an http(s) URL (with `allowNetwork`), or a parsed document.
  * @param options - see {@link OpenApiToolsOptions}.
  * @returns the tools, in document order (dynamic mode: three tools).
- * @throws OpenApiError when the document cannot be read, parsed or used (naming the place and the
+ * @throws OpenApiError when an option key is unknown, the document cannot be read, parsed or used (naming the place and the
  *   reason), an `auth` entry names no scheme, a name is invalid, or no base URL can be found.
  */
 export async function openapiTools(source: OpenApiSource, options: OpenApiToolsOptions = {}): Promise<Tool[]> {
+  checkKeys(options);
   const { document, origin } = await loadDocument(source, options);
   return toolsOfDocument(document, origin, options);
 }
@@ -68,6 +84,7 @@ export async function openapiTools(source: OpenApiSource, options: OpenApiToolsO
  * generates, which embeds the loaded document).
  */
 export function toolsOfDocument(document: OpenApiDocument, origin: string, options: OpenApiToolsOptions = {}): Tool[] {
+  checkKeys(options);
   const ops = operationsOf(document, options);
   const schemes = schemesOf(document, options.auth);
   const call = caller(document, origin, schemes, options);

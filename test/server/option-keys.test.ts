@@ -3,7 +3,7 @@
 // mean", at definition and start (the build's check run evaluates the same code), so a server its author
 // believes protected (`http: { auth }`, `tool({ scopes })`) never serves open.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { app, createServer, prompt, resource, resourceTemplate, tool } from "../../src/index.ts";
+import { app, createServer, openapiTools, prompt, resource, resourceTemplate, tool } from "../../src/index.ts";
 import { removeProjects, writeProject } from "../loader/fixture-project.ts";
 import { mcpbin, oneLineError } from "../cli/run-cli.ts";
 
@@ -32,6 +32,12 @@ test("options that do nothing: the server's options, its http object and an upst
   expect(server({ http: { port: 0, tokn: "x" } })).toThrow('"http.tokn" is not a known key (did you mean "token"?');
   expect(server({ middlewares: [] })).toThrow('"middlewares" is not a known option (did you mean "middleware"?)');
   expect(server({ upstreams: { gh: { command: "gh-mcp", envs: {} } } })).toThrow('"upstreams.gh.envs" is not a known key (did you mean "env"?');
+});
+
+test("options that do nothing: openapiTools() refuses an unknown key (readonly: true would expose every write operation)", async () => {
+  const doc = { openapi: "3.1.0", info: { title: "t", version: "1" }, servers: [{ url: "https://api.example.test" }], paths: {} };
+  await expect(openapiTools(doc, { readonly: true } as never)).rejects.toThrow('openapiTools(): "readonly" is not a known key (did you mean "readOnly"?');
+  await expect(openapiTools(doc, { redirectOrigin: ["https://cdn.example.test"] } as never)).rejects.toThrow('did you mean "redirectOrigins"?');
 });
 
 test("options that do nothing: the build fails on tool({ scopes }) and serve({ http: { auth } }) in one line", async () => {
