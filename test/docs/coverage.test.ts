@@ -20,6 +20,7 @@ const GUIDES = [
   "docs/testing.md",
   "docs/deployment.md",
   "docs/reference.md",
+  "docs/security.md",
 ];
 
 test("every ```ts block of a guide is marked example=<project>/<file>", () => {

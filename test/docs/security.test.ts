@@ -5,30 +5,17 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../helpers/proc.ts";
-import { removeProjects, writeProject } from "../loader/fixture-project.ts";
-import { mcpbin } from "../cli/run-cli.ts";
+import { buildExample, removeExamples } from "./examples.ts";
 
 setDefaultTimeout(120_000);
-afterAll(removeProjects);
-
-/** The blocks of a guide marked ```ts example=<project>/<file>, joined per file in document order. */
-function exampleFiles(doc: string, project: string): Record<string, string> {
-  const text = readFileSync(join(ROOT, doc), "utf8");
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/```\w+ example=([\w-]+)\/(\S+)\n([\s\S]*?)```/g)) if (m[1] === project) out[m[2]!] = (out[m[2]!] ?? "") + m[3];
-  return out;
-}
+afterAll(removeExamples);
 
 let bin: string;
 let dir: string;
 beforeAll(async () => {
-  dir = writeProject(exampleFiles("docs/security.md", "files-under"));
-  const built = await mcpbin(["build", "server.ts", "--outfile", "dist/notes"], dir);
-  expect(built.code).toBe(0);
-  bin = join(dir, "dist/notes");
+  ({ dir, bin } = await buildExample("files-under", ["server.ts", "--outfile", "dist/notes"], "dist/notes"));
   mkdirSync(join(dir, "notes", "sub"), { recursive: true });
   writeFileSync(join(dir, "notes", "sub", "a.txt"), "note a");
   writeFileSync(join(dir, "secret.txt"), "hunter2");
