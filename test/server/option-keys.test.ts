@@ -1,7 +1,7 @@
 // Options that do nothing, silently: every options object an author writes (server, `http`, tool, resource,
 // resource template, prompt, app, upstream entry) refuses an unknown key with the allowed keys and a "did you
 // mean", at definition and start (the build's check run evaluates the same code), so a server its author
-// believes protected (`http: { auth }`, `tool({ scopes })`) never serves open.
+// believes protected (`http: { oauth }` for `auth`, `tool({ scope })` for `scopes`) never serves open.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { app, createServer, openapiTools, prompt, resource, resourceTemplate, tool } from "../../src/index.ts";
 import { removeProjects, writeProject } from "../loader/fixture-project.ts";
@@ -28,7 +28,7 @@ test("options that do nothing: resource(), resourceTemplate(), prompt() and app(
 });
 
 test("options that do nothing: the server's options, its http object and an upstream entry refuse unknown keys", () => {
-  expect(server({ http: { port: 0, auth: { issuer: "https://id.example" } } })).toThrow(/"http\.auth" is not a known key \(allowed: port, host, path, token/);
+  expect(server({ http: { port: 0, oauth: { issuer: "https://id.example" } } })).toThrow(/"http\.oauth" is not a known key \(did you mean "auth"\? allowed: port, host, path, token/);
   expect(server({ http: { port: 0, tokn: "x" } })).toThrow('"http.tokn" is not a known key (did you mean "token"?');
   expect(server({ middlewares: [] })).toThrow('"middlewares" is not a known option (did you mean "middleware"?)');
   expect(server({ upstreams: { gh: { command: "gh-mcp", envs: {} } } })).toThrow('"upstreams.gh.envs" is not a known key (did you mean "env"?');
@@ -40,12 +40,12 @@ test("options that do nothing: openapiTools() refuses an unknown key (readonly: 
   await expect(openapiTools(doc, { redirectOrigin: ["https://cdn.example.test"] } as never)).rejects.toThrow('did you mean "redirectOrigins"?');
 });
 
-test("options that do nothing: the build fails on tool({ scopes }) and serve({ http: { auth } }) in one line", async () => {
+test("options that do nothing: the build fails on tool({ scope }) and serve({ http: { oauth } }) in one line", async () => {
   const script = (body: string) => `import { serve, tool } from "mcpbin";\n${body}\n`;
   const dir = writeProject({
-    "scoped.ts": script(`await serve({ name: "s", version: "1.0.0", tools: [tool({ name: "a", description: "a", scopes: ["admin"], run: () => 1 } as never)] });`),
-    "authed.ts": script(`await serve({ name: "s", version: "1.0.0", tools: [tool({ name: "a", description: "a", run: () => 1 })], http: { port: 0, auth: { issuer: "https://id.example" } } } as never);`),
+    "scoped.ts": script(`await serve({ name: "s", version: "1.0.0", tools: [tool({ name: "a", description: "a", scope: ["admin"], run: () => 1 } as never)] });`),
+    "authed.ts": script(`await serve({ name: "s", version: "1.0.0", tools: [tool({ name: "a", description: "a", run: () => 1 })], http: { port: 0, oauth: { issuer: "https://id.example" } } } as never);`),
   });
-  expect(oneLineError(await mcpbin(["build", "scoped.ts", "--outfile", "dist/s"], dir))).toContain('tool "a": "scopes" is not a known key');
-  expect(oneLineError(await mcpbin(["build", "authed.ts", "--outfile", "dist/s"], dir))).toContain('"http.auth" is not a known key');
+  expect(oneLineError(await mcpbin(["build", "scoped.ts", "--outfile", "dist/s"], dir))).toContain('tool "a": "scope" is not a known key (did you mean "scopes"?');
+  expect(oneLineError(await mcpbin(["build", "authed.ts", "--outfile", "dist/s"], dir))).toContain('"http.oauth" is not a known key (did you mean "auth"?');
 });
