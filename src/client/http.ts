@@ -3,6 +3,7 @@ import { createParser } from "eventsource-parser";
 import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
 import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
+import { fetchSameOrigin } from "./same-origin.ts";
 
 /** A server reached over Streamable HTTP (MCP basic/transports). */
 export interface HttpTarget {
@@ -111,7 +112,7 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
     const h = baseHeaders();
     delete h["content-type"];
     h.accept = "text/event-stream";
-    void doFetch(url, { method: "GET", headers: h, signal: ac.signal })
+    void fetchSameOrigin(doFetch, url, { method: "GET", headers: h, signal: ac.signal })
       .then(async (res) => {
         // 405: the server offers no stream for server-initiated messages, which is allowed.
         if (res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream")) await deliver(res, undefined, ac.signal);
@@ -151,7 +152,7 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       if (isRequest) open.set(msg.id!, ac);
       let res: Response;
       try {
-        res = await doFetch(url, { method: "POST", headers: h, body: line, signal: ac.signal });
+        res = await fetchSameOrigin(doFetch, url, { method: "POST", headers: h, body: line, signal: ac.signal });
       } catch (e) {
         if (isRequest) open.delete(msg.id!);
         throw new Error(`${label}: ${(e as Error).message}`);
@@ -191,7 +192,7 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       if (sessionId !== undefined) {
         const h = baseHeaders();
         delete h["content-type"];
-        await doFetch(url, { method: "DELETE", headers: h })
+        await fetchSameOrigin(doFetch, url, { method: "DELETE", headers: h })
           .then((r) => r.body?.cancel())
           .catch(() => {});
       }
