@@ -29,6 +29,14 @@ export function listingOf(w: Record<string, unknown>): Record<string, unknown> {
 /** Where a URI leads: a resource, or the first template that matches it with the matched variables. */
 export type Found = { readonly resource: Resource } | { readonly template: ResourceTemplate; readonly vars: Record<string, string> };
 
+/**
+ * A URI with every non-ASCII character percent-encoded (UTF-8) and every escape's hex in upper case: the form
+ * two spellings of one URI share (`docs:///menü` and `docs:///men%c3%bc`, RFC 3986 §2.1, §6.2.2.1).
+ */
+export function encodedForm(uri: string): string {
+  return uri.replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase()).replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s));
+}
+
 /** Cache hints of a static list (2026-07-28): nothing in it can change while the process runs. */
 export const STATIC_LIST_CACHE: CacheHints = { ttlMs: 300_000, scope: "public" };
 /** Cache hints of a list a template's `list()` computes, and of reads by default. */
@@ -176,9 +184,18 @@ export class Catalog {
     return out;
   }
 
-  /** Where a URI leads, or undefined when nothing serves it. */
+  #encoded: Map<string, Resource> | undefined;
+  /** The resources whose URI has a non-ASCII character or an escape, by {@link encodedForm} (made on first use). */
+  #byEncodedForm(): Map<string, Resource> {
+    if (this.#encoded) return this.#encoded;
+    this.#encoded = new Map();
+    for (const [uri, r] of this.resources) if (/[^\x00-\x7f]|%/.test(uri)) this.#encoded.set(encodedForm(uri), r);
+    return this.#encoded;
+  }
+
+  /** Where a URI leads (a resource's URI as written or percent-encoded, else a template's match), or undefined when nothing serves it. */
   find(uri: string): Found | undefined {
-    const r = this.resources.get(uri);
+    const r = this.resources.get(uri) ?? (/[^\x00-\x7f]|%/.test(uri) ? this.#byEncodedForm().get(encodedForm(uri)) : undefined);
     if (r) return { resource: r };
     for (const t of this.templates) {
       const vars = t.match(uri);

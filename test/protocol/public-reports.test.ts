@@ -48,4 +48,8 @@ test("a resource template with a non-ASCII literal matches the percent-encoded U
     const r = await p.request("resources/read", { uri }, id);
     expect(r.result?.contents).toEqual([{ uri, text: `item ${id === 2 ? "résumé" : "menu"}` }]);
   }
+  // A fixed resource's non-ASCII URI too, in either case of hex.
+  for (const [id, uri] of [[4, "docs:///men%C3%BC.txt"], [5, "docs:///men%c3%bc.txt"], [6, "docs:///menü.txt"]] as const) {
+    expect((await p.request("resources/read", { uri }, id)).result?.contents).toEqual([{ uri, text: "soup" }]);
+  }
 });

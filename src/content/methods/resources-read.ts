@@ -6,7 +6,7 @@ import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../../protocol/jsonrpc.ts";
 import { completeResult } from "../../protocol/project.ts";
 import { cacheFields, projectContents } from "../../protocol/project-content.ts";
-import { PRIVATE_NO_CACHE } from "../catalog.ts";
+import { PRIVATE_NO_CACHE, type Found } from "../catalog.ts";
 import { ContentDefinitionError, thrownMessage } from "../common.ts";
 import { fixedContents, readTemplate, ResourceReadError, type ResourceContents } from "../resource.ts";
 import type { RequestContext } from "../../server/context.ts";
@@ -78,8 +78,8 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
     try {
       // Fixed content (text, blob, an embedded file) is answered at once, without a request in flight.
       const fixed = "resource" in found ? fixedContents(found.resource) : undefined;
-      if (fixed) return { contents: fixed, cache };
-      pending = "resource" in found ? found.resource.read(ctx) : readTemplate(found.template, p.uri, found.vars, ctx);
+      if (fixed) return { contents: asRequested(fixed, found, p.uri), cache };
+      pending = "resource" in found ? found.resource.read(ctx).then((c) => asRequested(c, found, p.uri)) : readTemplate(found.template, p.uri, found.vars, ctx);
     } catch (e) {
       throw failure(p.uri, e, ctx);
     }
@@ -97,6 +97,13 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
     return lineOfResult(id, { contents: projectContents(r.contents, f), ...cacheFields(r.cache, f) }, ctx);
   },
 };
+
+/** A resource found by another spelling of its URI (percent-encoded) answers with the URI as requested. */
+function asRequested(contents: ResourceContents[], found: Found, uri: string): ResourceContents[] {
+  if (!("resource" in found) || found.resource.uri === uri) return contents;
+  const own = found.resource.uri;
+  return contents.map((c) => (c.uri === own ? { ...c, uri } : c));
+}
 
 /** The response line of a projected result (resultType and the server's `_meta` in 2026-07-28). */
 export function lineOfResult(id: RequestId, result: Record<string, unknown>, ctx: RequestContext): string {
