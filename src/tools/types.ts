@@ -187,7 +187,7 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
  * goes into both (the compiler checks that none of ToolDefinition's is missing here).
  */
 export const TOOL_KEYS = [
-  "name", "title", "description", "input", "inputSchema", "output", "outputSchema", "verbatimSchemas", "annotations", "icons", "meta", "timeoutMs", "ui", "scopes", "run",
+  "name", "title", "description", "input", "inputSchema", "output", "outputSchema", "verbatimSchemas", "annotations", "icons", "meta", "task", "deferTask", "timeoutMs", "ui", "scopes", "run",
 ] as const satisfies readonly (keyof ToolDefinition)[];
 const TOOL_KEYS_COMPLETE: [Exclude<keyof ToolDefinition, (typeof TOOL_KEYS)[number]>] extends [never] ? true : never = true;
 void TOOL_KEYS_COMPLETE;
