@@ -15,6 +15,7 @@ export type {
 export { serve } from "./serve/serve.ts";
 export { createServer } from "./serve/create-server.ts";
 export type { McpServer } from "./serve/create-server.ts";
+export type { MountOptions, MountedServer } from "./server/mcp-server.ts";
 export { rateLimit, maskErrors, cacheResults, ToolError } from "./server/middleware.ts";
 export type { Middleware, McpRequest, Next, RateLimitKey } from "./server/middleware.ts";
 export { RpcError, ErrorCode } from "./protocol/jsonrpc.ts";

@@ -128,7 +128,7 @@ class Upstream {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const c = this.config;
-    const target = c.url !== undefined ? { url: c.url, headers: c.headers } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd };
+    const target = c.server ?? (c.url !== undefined ? { url: c.url, headers: c.headers } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
     const ac = (this.#abort = new AbortController());
     this.#connecting = connect(target, {
       name: this.name,

@@ -102,6 +102,18 @@ export class Catalog {
     this.providers = [...providers];
   }
 
+  /** Adds a provider (a mounted server's content): it is consulted after the others. */
+  addProvider(p: ContentProvider): void {
+    if (!this.providers.includes(p)) (this.providers as ContentProvider[]).push(p);
+  }
+
+  /** Removes a provider added with {@link addProvider}; false when it was not there. */
+  removeProvider(p: ContentProvider): boolean {
+    const i = this.providers.indexOf(p);
+    if (i >= 0) (this.providers as ContentProvider[]).splice(i, 1);
+    return i >= 0;
+  }
+
   #fixed: ListedEntry[] | undefined;
 
   /** The fixed resources as listed, in the order given (computed once). */

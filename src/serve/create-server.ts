@@ -1,7 +1,7 @@
 /** @module createServer(): a server object (its tools can change while it serves, middleware around every request) whose serve() runs it; serve(options) is createServer(options).serve(). */
 import "./capabilities.ts";
 import { Registry } from "../server/registry.ts";
-import { rememberRegistry, type McpServer } from "../server/mcp-server.ts";
+import { rememberRegistry, type McpServer, type MountedServer } from "../server/mcp-server.ts";
 
 export { registryOf, type McpServer } from "../server/mcp-server.ts";
 import type { ServerOptions } from "../server/options.ts";
@@ -66,6 +66,11 @@ export function createServer(options: ServerOptions): McpServer {
     })).then(() => {});
   const endSessions = () => (sessions ? sessions.then((s) => s.close(), () => {}) : Promise.resolve());
   let served = false;
+  // Servers mounted with mount(): serve() waits for those under way, and ends them after the last message.
+  const mounted = new Map<string, MountedServer>();
+  const mounting = new Set<Promise<unknown>>();
+  const mountsReady = (): Promise<unknown> => Promise.allSettled([...mounting]);
+  const unmountAll = (): Promise<unknown> => Promise.allSettled([...mounted.values()].map((m) => m.unmount()));
   const server: McpServer = {
     name: registry.options.name,
     version: registry.options.version,
@@ -78,12 +83,21 @@ export function createServer(options: ServerOptions): McpServer {
     serve() {
       if (served) return Promise.reject(new Error(`server "${registry.options.name}": serve() was called twice`));
       served = true;
-      if ((options.upstreams === undefined && options.sessions === undefined) || installedCollector<ServerOptions>()) return serveRegistry(registry, options);
-      // Eager upstreams start before the first message is read, so their instructions are in our handshake.
+      if (installedCollector<ServerOptions>() || (options.upstreams === undefined && options.sessions === undefined && mounting.size === 0 && mounted.size === 0)) return serveRegistry(registry, options);
+      // Mounts under way finish, and eager upstreams start, before the first message is read (their instructions are in our handshake).
       return serveRegistry(registry, options, {
-        before: (how) => (options.upstreams === undefined ? Promise.resolve() : getFront().then((f) => f.start())).then(() => startSessions(how)),
-        after: () => (front ? front.then((f) => f.close()) : Promise.resolve()).then(endSessions),
+        before: (how) => mountsReady().then(() => (options.upstreams === undefined ? undefined : getFront().then((f) => f.start()))).then(() => startSessions(how)),
+        after: () => Promise.all([unmountAll(), front ? front.then((f) => f.close()) : undefined]).then(endSessions),
       });
+    },
+    mount(child, mountOptions) {
+      const p = import("./mount.ts").then((m) => m.mountServer(registry, child, mountOptions, mounted));
+      mounting.add(p);
+      void p.then(
+        () => mounting.delete(p),
+        () => mounting.delete(p),
+      );
+      return p;
     },
   };
   registry.server = server;

@@ -12,6 +12,33 @@ export interface McpServer extends ServerHandle {
    * Call it once.
    */
   serve(): Promise<void>;
+  /**
+   * Serves another server made by createServer() under a prefix: its tools as `<prefix>__<tool>`, its resources
+   * (URIs rewritten reversibly), templates, prompts, completions and apps, live (its changes reach this
+   * server's clients). Its middleware runs inside this server's. `serve()` waits for mounts under way.
+   * @returns the mount (its tool names, and `unmount()`, which works while serving).
+   * @throws ToolDefinitionError for a bad prefix or option, a server not made by createServer(), or a prefix in use.
+   */
+  mount(child: McpServer, options: MountOptions): Promise<MountedServer>;
+}
+
+/** Options of {@link McpServer.mount}. */
+export interface MountOptions {
+  /** Starts every name: `<prefix>__<tool>`; 1–32 letters, digits or hyphens. */
+  readonly prefix: string;
+  /** Only the child's tools whose names match one of these globs (Bun.Glob). */
+  readonly include?: readonly string[];
+  /** The child's tools whose names match one of these globs are left out. */
+  readonly exclude?: readonly string[];
+}
+
+/** A mounted server, from {@link McpServer.mount}. */
+export interface MountedServer {
+  readonly prefix: string;
+  /** The names its tools are served under now. */
+  readonly tools: readonly string[];
+  /** Takes its tools and content away (clients are told); resolves once its connection is closed. */
+  unmount(): Promise<void>;
 }
 
 const registries = new WeakMap<McpServer, Registry>();
