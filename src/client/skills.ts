@@ -12,12 +12,20 @@ export function servesSkills(client: McpClient): boolean {
 
 /**
  * Every skill a server lists (`skills/list`, all pages). Reads no file: a host must not fetch a skill's files
- * ahead of need.
- * @returns the entries; `[]` when the server did not declare the extension.
+ * ahead of need. A legacy server may serve skills without declaring the extension (its `capabilities.extensions`
+ * is a 2026-07-28 field), so one that did not declare it is asked too.
+ * @returns the entries; `[]` when the server has no `skills/list` (-32601).
  * @throws OutboundError when a page fails.
  */
 export async function listSkills(client: McpClient): Promise<SkillEntry[]> {
-  if (!servesSkills(client)) return [];
+  if (!servesSkills(client)) {
+    if (client.era !== "legacy") return [];
+    const first = await client.request("skills/list", {}).catch((e: unknown) => {
+      if ((e as { rpc?: { code?: number } })?.rpc?.code === -32601) return undefined;
+      throw e;
+    });
+    if (!first) return [];
+  }
   const out: SkillEntry[] = [];
   let cursor: unknown;
   for (let pages = 0; pages < 1000; pages++) {

@@ -9,6 +9,8 @@ import type { JsonObject, McpClient } from "./client.ts";
 import { exposedNames, type NamingStrategy } from "./naming.ts";
 import { relay, type RelayContext } from "./relay.ts";
 import { UriRewriter } from "./uri-rewrite.ts";
+import { upstreamSkills } from "./upstream-skills.ts";
+import type { SkillSource } from "../skills/types.ts";
 import { logName } from "../runtime/log-name.ts";
 
 /** One upstream as the content provider reaches it. */
@@ -25,6 +27,8 @@ export interface ContentUpstream {
 /** The provider, and what the gateway tells it. */
 export interface UpstreamContent extends ContentProvider {
   readonly rewriter: UriRewriter;
+  /** The upstreams' skills (those that declared the skills extension). */
+  readonly skills: SkillSource;
   /** A notification from an upstream (resources/updated, resources/list_changed, prompts/list_changed). */
   notify(server: string, method: string, params: JsonObject | undefined): void;
   /** Lists every upstream's prompts again and names them (at start, and after a prompts/list_changed). */
@@ -104,6 +108,8 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
 
   const provider = contentProvider({
     rewriter: rw,
+    // Their skills (the skills extension), served beside our own.
+    skills: upstreamSkills(ups, rw),
     // Read when the server first advertises its capabilities (upstreams started eagerly have answered by then).
     serves: {
       get resources() {

@@ -9,7 +9,8 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 /**
  * Maps each upstream's URIs to URIs of ours and back, exactly (BEYOND-TOOLS §3 "Reversible URI rewriting"):
  * `file:///x` of `docs` becomes `docs+file:///x`; `ui://x/v` becomes `ui://docs/x/v`, so MCP Apps views
- * still resolve as `ui://` resources. The token of a server is its name in lower case with characters
+ * still resolve as `ui://` resources; `skill://x/SKILL.md` becomes `skill://docs/x/SKILL.md` (the upstream is a
+ * prefix folder, the skill's name stays the last one). The token of a server is its name in lower case with characters
  * outside `a-z 0-9 . -` made `-` (and a leading `s` when it does not start with a letter); two names
  * that give one token are told apart by six hex digits of their SHA-256. With rewriting off (one
  * upstream), URIs pass as they are and every URI belongs to that upstream.
@@ -49,6 +50,8 @@ export class UriRewriter {
     if (!this.on || typeof uri !== "string") return uri;
     const t = this.token(server);
     if (/^ui:\/\//i.test(uri)) return `ui://${t}/${uri.slice(5)}`;
+    // A skill's URI keeps its name as the last folder (skills extension): the upstream becomes a prefix folder.
+    if (/^skill:\/\//i.test(uri)) return `skill://${t}/${uri.slice(8)}`;
     return `${t}+${uri}`;
   }
 
@@ -61,6 +64,12 @@ export class UriRewriter {
       const slash = rest.indexOf("/");
       const server = slash > 0 ? this.#server.get(rest.slice(0, slash).toLowerCase()) : undefined;
       return server === undefined ? undefined : { server, uri: `ui://${rest.slice(slash + 1)}` };
+    }
+    if (/^skill:\/\//i.test(uri)) {
+      const rest = uri.slice(8);
+      const slash = rest.indexOf("/");
+      const server = slash > 0 ? this.#server.get(rest.slice(0, slash).toLowerCase()) : undefined;
+      return server === undefined ? undefined : { server, uri: `skill://${rest.slice(slash + 1)}` };
     }
     const m = SCHEME.exec(uri);
     const plus = m ? m[1]!.indexOf("+") : -1;

@@ -89,6 +89,10 @@ export function deferredProvider(): { readonly provider: ContentProvider; set(p:
     get serves() {
       return target?.serves ?? NOTHING;
     },
+    // The skills of the one it stands for (an upstream's, the skills extension), once set.
+    get skills() {
+      return (target as { skills?: unknown } | undefined)?.skills;
+    },
     listResources: (ctx) => (target ? target.listResources(ctx) : Promise.resolve([])),
     listTemplates: (ctx) => (target ? target.listTemplates(ctx) : Promise.resolve([])),
     owns: (uri) => target?.owns(uri) ?? false,

@@ -23,3 +23,20 @@ export class SkillVerificationError extends Error {
     this.name = "SkillVerificationError";
   }
 }
+
+/**
+ * Skills served from elsewhere (an upstream's, through a gateway's content provider as its `skills`): the skills
+ * methods consult the server's own skills first, then each provider's source that is {@link declared}.
+ */
+export interface SkillSource {
+  /** Whether it serves skills now (an upstream declared the extension). */
+  readonly declared: boolean;
+  /** Whether `resources/directory/read` reaches it. */
+  readonly directoryRead: boolean;
+  /** Every skill entry, with URIs as this server serves them. */
+  list(): Promise<SkillEntry[]>;
+  /** One entry by its SKILL.md URI; undefined when the URI is not one of its skills. */
+  get(uri: string): Promise<SkillEntry | undefined>;
+  /** A directory's children (MCP Resource objects); undefined when the URI is not one of its directories. */
+  directory(uri: string): Promise<Record<string, unknown>[] | undefined>;
+}

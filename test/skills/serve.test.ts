@@ -14,8 +14,9 @@ for (const era of ["legacy", "modern"] as const) {
     const server = createServer({ name: "docs", version: "1.0.0", tools: [], skills: [DIR] });
     const c = await connect(server, { era } as never);
     try {
-      const caps = (c as any).serverCapabilities ?? (c as any).capabilities;
-      if (caps) expect(caps.extensions?.["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
+      // capabilities.extensions is a 2026-07-28 field: a legacy session gets it when its client declared extensions.
+      if (era === "modern") expect((c.serverCapabilities.extensions as any)["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
+      else expect(c.serverCapabilities.extensions).toBeUndefined();
       const list = await c.request("skills/list", {});
       const entries = list.skills as any[];
       expect(entries.map((e) => e.uri)).toEqual(["skill://acme/billing/refunds/SKILL.md", "skill://git-workflow/SKILL.md", "skill://pdf-processing/SKILL.md"]);
