@@ -1,6 +1,6 @@
 /** @module mcpbin release: one executable per platform (cross-compiled), archived, plus SHA256SUMS. */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
 import { CliError } from "./errors.ts";
@@ -9,6 +9,10 @@ import { executableName, prepareEntry } from "./project-build.ts";
 import type { Source } from "./source.ts";
 import { sha256, tarGz, zip } from "../build/archive.ts";
 import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
+import type { RegistryPackage } from "../build/registry.ts";
+import { scanEnv, type EnvVar } from "./env-scan.ts";
+import { mcpbArchive, readPackage } from "./mcpb.ts";
+import { writeServerJson, type RegistryOptions } from "./server-json.ts";
 
 /** The platforms a release covers by default; each is compiled with the Bun target `bun-<platform>`. */
 export const RELEASE_PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
@@ -19,6 +23,8 @@ export interface ReleaseResult {
   readonly archives: string[];
   /** Absolute path of SHA256SUMS. */
   readonly sums: string;
+  /** Absolute path of server.json (the MCP Registry), beside them. */
+  readonly serverJson?: string;
 }
 
 /** One platform's executable, compiled by {@link compilePlatforms}. */
@@ -145,7 +151,7 @@ export async function compilePlatforms(
  * @throws CliError for an unknown platform, or when a platform could not be compiled (the others are still
  *   written, and named in SHA256SUMS).
  */
-export async function release(src: Source, o: { targets?: readonly string[]; outdir?: string }): Promise<ReleaseResult> {
+export async function release(src: Source, o: { targets?: readonly string[]; outdir?: string } & RegistryOptions): Promise<ReleaseResult> {
   const platforms = o.targets ?? RELEASE_PLATFORMS;
   checkPlatforms(platforms, "release");
   const stage = tempDir("mcpbin-release-");
@@ -153,8 +159,12 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
   const sums: string[] = [];
   let failed: string[];
   const outdir = resolve(o.outdir ?? join("dist", "release"));
+  const packages: RegistryPackage[] = [];
+  let env: EnvVar[] = [];
+  let built: PlatformBuilds | undefined;
   try {
-    const r = await compilePlatforms(src, platforms, stage, "release");
+    const r = (built = await compilePlatforms(src, platforms, stage, "release", (entry) => (env = scanEnv(entry))));
+    const pkg = readPackage(dirname(src.path));
     failed = r.failed;
     mkdirSync(outdir, { recursive: true });
     for (const b of r.built) {
@@ -166,6 +176,11 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       writeFileSync(join(outdir, file), archive);
       archives.push(join(outdir, file));
       sums.push(`${sha256(archive)}  ${file}\n`);
+      // The same executable as an MCP Bundle of its own: what the MCP Registry lists (one mcpb package per platform).
+      const mcpb = mcpbArchive(r, [b], env, pkg).data;
+      writeFileSync(join(outdir, `${base}.mcpb`), mcpb);
+      sums.push(`${sha256(mcpb)}  ${base}.mcpb\n`);
+      packages.push({ file: `${base}.mcpb`, sha256: sha256(mcpb) });
       process.stderr.write(`mcpbin: release: ${b.platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`);
     }
   } finally {
@@ -173,8 +188,9 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
   }
   const sumsFile = join(outdir, "SHA256SUMS");
   writeFileSync(sumsFile, sums.join(""));
+  const serverJsonFile = built && packages.length ? writeServerJson(outdir, built, packages, env, readPackage(dirname(src.path)), o, "release") : undefined;
   if (failed.length) {
     throw new CliError(`release: could not compile for ${failed.join(", ")} (see above); ${archives.length} archive(s) and SHA256SUMS were written to ${displayPath(outdir)}`);
   }
-  return { archives, sums: sumsFile };
+  return { archives, sums: sumsFile, ...(serverJsonFile ? { serverJson: serverJsonFile } : {}) };
 }

@@ -10,7 +10,10 @@ import { BUN, ROOT } from "../helpers/proc.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
 import { removeProjects, writeProject } from "../loader/fixture-project.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
-import { mcpConfig, userConfig } from "../../src/cli/bundle.ts";
+import { mcpConfig, userConfig } from "../../src/cli/mcpb.ts";
+import * as v from "valibot";
+import { SERVER_JSON } from "../helpers/registry-schema.ts";
+import { sha256 } from "../../src/build/archive.ts";
 import { scanEnv } from "../../src/cli/env-scan.ts";
 
 afterAll(removeProjects);
@@ -42,11 +45,19 @@ test("env scan: the entry and its relative imports, member, bracket and destruct
 });
 
 test(`bundle --targets ${HOST},${OTHER_ARCH}: valid for the official validator; unpacked and started as a desktop client would, it serves the SDK client with the user's settings`, async () => {
-  const dir = writeProject({ "server.ts": SERVER, "region.ts": REGION, "package.json": JSON.stringify({ name: "weather-hub", description: "Weather for your assistant", author: "Ada <ada@example.com>", license: "MIT" }) });
-  const r = await mcpbin(["bundle", "server.ts", "--targets", `${HOST},${OTHER_ARCH}`, "--outfile", "out/weather.mcpb"], dir);
+  const dir = writeProject({ "server.ts": SERVER, "region.ts": REGION, "package.json": JSON.stringify({ name: "weather-hub", description: "Weather for your assistant", author: "Ada <ada@example.com>", license: "MIT", mcpName: "io.github.ada/weather-hub", repository: { type: "git", url: "git+https://github.com/ada/weather-hub.git" } }) });
+  const r = await mcpbin(["bundle", "server.ts", "--targets", `${HOST},${OTHER_ARCH}`, "--outfile", "out/weather.mcpb", "--download-url", "https://github.com/ada/weather-hub/releases/download/v{version}/{file}"], dir);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe(`${join(dir, "out/weather.mcpb")}\n`);
   expect(r.stderr).toContain("user_config: WEATHER_API_KEY, WEATHER_REGION, WEATHER_UNITS");
+  // server.json for the MCP Registry beside it: the name from package.json's mcpName, the bundle's URL and SHA-256,
+  // the variables the server reads (the key a secret); nothing left to edit.
+  const registry = v.parse(SERVER_JSON, JSON.parse(readFileSync(join(dir, "out/server.json"), "utf8")));
+  expect(registry).toMatchObject({ name: "io.github.ada/weather-hub", version: "1.2.3", description: "Weather for your assistant", repository: { url: "https://github.com/ada/weather-hub", source: "github" } });
+  expect(registry.packages).toHaveLength(1);
+  expect(registry.packages[0]).toMatchObject({ registryType: "mcpb", identifier: "https://github.com/ada/weather-hub/releases/download/v1.2.3/weather.mcpb", fileSha256: sha256(readFileSync(join(dir, "out/weather.mcpb"))) });
+  expect(registry.packages[0]!.environmentVariables!.map((e) => [e.name, e.isSecret])).toEqual([["WEATHER_API_KEY", true], ["WEATHER_REGION", false], ["WEATHER_UNITS", false]]);
+  expect(r.stderr).not.toContain("before publishing, edit");
 
   const un = join(dir, "unpacked");
   expect(await unpackExtension({ mcpbPath: join(dir, "out/weather.mcpb"), outputDir: un, silent: true })).toBe(true);

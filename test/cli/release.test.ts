@@ -1,4 +1,4 @@
-// mcpbin release: an archive per platform (executable bit kept) plus SHA256SUMS; the archive writers read back by tar and fflate, and reproducible.
+// mcpbin release: an archive and an MCP Bundle per platform (executable bit kept), SHA256SUMS and server.json; the archive writers read back by tar and fflate, and reproducible.
 import { afterAll, beforeAll, expect, setDefaultTimeout, setSystemTime, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +7,8 @@ import { McpProcess } from "../helpers/proc.ts";
 import { unzipSync } from "fflate";
 import { archiveEpoch, sha256, tarGz, zip } from "../../src/build/archive.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
+import * as v from "valibot";
+import { SERVER_JSON } from "../helpers/registry-schema.ts";
 
 // Each test spawns the CLI or compiles; the 2-core machine may be busy with other suites.
 setDefaultTimeout(60_000);
@@ -25,9 +27,20 @@ test(`release --targets ${HOST}: archive, SHA256SUMS, and the unpacked executabl
   const r = await mcpbin(["release", "--config", "examples/project/mcpbin.config.ts", "--targets", HOST, "--outdir", join(out, "rel")]);
   expect(r.code).toBe(0);
   const archive = join(out, "rel", `project-example-1.0.0-${HOST}.tar.gz`);
-  expect(r.stdout).toBe(`${archive}\n${join(out, "rel", "SHA256SUMS")}\n`);
+  const mcpb = join(out, "rel", `project-example-1.0.0-${HOST}.mcpb`);
+  expect(r.stdout).toBe(`${archive}\n${join(out, "rel", "SHA256SUMS")}\n${join(out, "rel", "server.json")}\n`);
   const sums = readFileSync(join(out, "rel", "SHA256SUMS"), "utf8");
-  expect(sums).toBe(`${sha256(readFileSync(archive))}  project-example-1.0.0-${HOST}.tar.gz\n`);
+  expect(sums).toBe(`${sha256(readFileSync(archive))}  project-example-1.0.0-${HOST}.tar.gz\n${sha256(readFileSync(mcpb))}  project-example-1.0.0-${HOST}.mcpb\n`);
+  // server.json for the MCP Registry: one mcpb package per platform, its SHA-256, the placeholders named on stderr.
+  const serverJson = v.parse(SERVER_JSON, JSON.parse(readFileSync(join(out, "rel", "server.json"), "utf8")));
+  expect(serverJson.version).toBe("1.0.0");
+  expect(serverJson.packages).toEqual([
+    { registryType: "mcpb", identifier: `https://github.com/YOUR-GITHUB-USER/project-example/releases/download/v1.0.0/project-example-1.0.0-${HOST}.mcpb`, version: "1.0.0", fileSha256: sha256(readFileSync(mcpb)), transport: { type: "stdio" } },
+  ]);
+  expect(r.stderr).toContain("before publishing, edit:");
+  // The per-platform bundle holds that platform's executable only.
+  const files = Object.keys(unzipSync(new Uint8Array(readFileSync(mcpb))));
+  expect(files.sort()).toEqual(["manifest.json", `server/${HOST}/project-example`]);
   // System tar unpacks it with the executable bit.
   mkdirSync(join(out, "x"));
   const tar = Bun.spawnSync(["tar", "-xzf", archive, "-C", join(out, "x")]);
