@@ -49,7 +49,10 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
   const rows = [...registry.tools.values()].map((t) => toolRow(t, src.path));
   const c = registry.content;
   const where = (s: { dir: string; file: string } | undefined) => (s ? (s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`) : displayPath(src.path));
-  const resources = c.fixedEntries.map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from?.source ?? null }));
+  // Skills (the skills extension): one row each; their files are not repeated as resources.
+  const skillSet = (registry as { skills?: { entries: readonly { uri: string; frontmatter: Record<string, unknown>; resources: readonly unknown[] }[] } }).skills;
+  const skills = (skillSet?.entries ?? []).map((e) => ({ uri: e.uri, name: String(e.frontmatter.name), description: String(e.frontmatter.description), files: e.resources.length }));
+  const resources = c.fixedEntries.filter((e) => !e.uri.startsWith("skill://")).map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from?.source ?? null }));
   const templates = c.templates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, mimeType: t.definition.mimeType ?? null, source: t.source ?? null }));
   const prompts = [...c.prompts.values()].map((p) => ({ name: p.name, arguments: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)), source: p.source ?? null }));
   // Upstreams are started only when the server runs: named here (never their env, headers or args), so a
@@ -64,6 +67,7 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
       ...(resources.length ? { resources } : {}),
       ...(templates.length ? { resourceTemplates: templates } : {}),
       ...(prompts.length ? { prompts } : {}),
+      ...(skills.length ? { skills } : {}),
       ...(upstreams.length ? { upstreams } : {}),
     };
     return JSON.stringify({ name: registry.options.name, version: registry.options.version, tools: rows, ...extra }, null, 2) + "\n";
@@ -81,6 +85,7 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
   if (resources.length) sections.push(renderTable([["RESOURCE", "NAME", "MIME TYPE", "SOURCE"], ...resources.map((r) => [r.uri, r.name, r.mimeType ?? "-", where(r.source ?? undefined)])]));
   if (templates.length) sections.push(renderTable([["TEMPLATE", "NAME", "MIME TYPE", "SOURCE"], ...templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "-", where(t.source ?? undefined)])]));
   if (prompts.length) sections.push(renderTable([["PROMPT", "ARGUMENTS", "SOURCE"], ...prompts.map((p) => [p.name, p.arguments.join(", ") || "-", where(p.source ?? undefined)])]));
+  if (skills.length) sections.push(renderTable([["SKILL", "URI", "FILES", "DESCRIPTION"], ...skills.map((s) => [s.name, s.uri, String(s.files), s.description])]));
   if (upstreams.length)
     sections.push(
       renderTable([["UPSTREAM", "TRANSPORT", "START"], ...upstreams.map((u) => [u.name, u.transport, u.start])]) +

@@ -1,0 +1,51 @@
+// Skills at build time: mcpbin list shows them (their files are not repeated as resources), and a skill folder an
+// author got wrong fails `mcpbin build` with one line naming the skill and the rule, before anything is compiled.
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { mcpbin, oneLineError } from "../cli/run-cli.ts";
+import { removeProjects, writeProject } from "../loader/fixture-project.ts";
+
+setDefaultTimeout(60_000);
+afterAll(removeProjects);
+
+const SERVER = `import { serve, tool } from "mcpbin";\nawait serve({ name: "s", version: "1.0.0", tools: [tool({ name: "t", description: "t", run: () => 1 })], skills: ["./skills"] });\n`;
+const skill = (name: string, description = "Does a thing") => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+
+test("mcpbin list: each skill once, with its URI, file count and description; its files are not listed as resources", async () => {
+  const r = await mcpbin(["list", "test/fixtures/servers/skills.ts", "--json"]);
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout);
+  expect(out.skills).toEqual([
+    { uri: "skill://acme/billing/refunds/SKILL.md", name: "refunds", description: "Process customer refund requests per company policy", files: 2 },
+    { uri: "skill://git-workflow/SKILL.md", name: "git-workflow", description: "Follow this team's Git conventions for branching and commits", files: 1 },
+    { uri: "skill://pdf-processing/SKILL.md", name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", files: 4 },
+  ]);
+  expect(out.resources).toBeUndefined();
+});
+
+const cases: [string, Record<string, string>, RegExp][] = [
+  ["a name that breaks the naming rules", { "skills/Bad_Name/SKILL.md": skill("Bad_Name") }, /skill "Bad_Name" \(.*\): name "Bad_Name": a skill name has only lowercase letters, digits and hyphens$/],
+  ["a name that is not its folder's", { "skills/notes/SKILL.md": skill("release-notes") }, /skill "notes" \(.*\): its name "release-notes" must equal its folder's name "notes": rename one of them$/],
+  ["no frontmatter", { "skills/notes/SKILL.md": "# notes\n" }, /skill "notes" \(.*\): SKILL.md must begin with YAML frontmatter between two --- lines$/],
+  ["frontmatter without a description", { "skills/notes/SKILL.md": "---\nname: notes\n---\n" }, /skill "notes" \(.*\): its frontmatter needs "description" \(a non-empty string\)$/],
+  ["frontmatter that is not YAML", { "skills/notes/SKILL.md": "---\nname: [notes\n---\n" }, /skill "notes" \(.*\): its frontmatter is not valid YAML/],
+  ["a skills path that is not there", {}, /skills path .*skills is not a folder: fix the path/],
+];
+for (const [what, files, message] of cases) {
+  test(`mcpbin build refuses ${what} in one line, and compiles nothing`, async () => {
+    const dir = writeProject({ "server.ts": SERVER, ...files });
+    const r = await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir);
+    expect(r.code).not.toBe(0);
+    expect(oneLineError(r)).toMatch(message);
+    expect(existsSync(join(dir, "dist/s"))).toBe(false);
+  });
+}
+
+test("a skill over the limits builds with a warning (clients may refuse it)", async () => {
+  const big = "x".repeat(17 * 1024 * 1024);
+  const dir = writeProject({ "server.ts": SERVER, "skills/big/SKILL.md": skill("big"), "skills/big/data.txt": big });
+  const r = await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toMatch(/skill "big" .*: 17825\d+ bytes; a served skill should be at most 16 MiB/);
+}, 120_000);
