@@ -1,5 +1,5 @@
 /** @module Generating the static entry of a project build: one import per discovered module. */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { ModuleRef } from "../loader/discover.ts";
 
 const EMBEDDED = resolve(import.meta.dir, "../serve/embedded.ts");
@@ -21,6 +21,6 @@ export function entrySource(configFile: string, label: string, modules: readonly
   modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(m.path)};`));
   lines.push(`await serveEmbedded(config, ${JSON.stringify(label)}, [`);
   modules.forEach((m, i) => lines.push(`  { ref: ${JSON.stringify({ dir: m.dir, file: m.file })}, exports: m${i} },`));
-  lines.push("]);", "");
+  lines.push(`], ${JSON.stringify(dirname(configFile))});`, "");
   return lines.join("\n");
 }

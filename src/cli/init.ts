@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { displayPath } from "../config/load.ts";
 import { CliError } from "./errors.ts";
+import { nameProblem } from "../skills/frontmatter.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 /** The files of a new project, by path relative to its directory. */
@@ -144,16 +145,37 @@ function installedSpec(project: string): string | undefined {
   return undefined;
 }
 
+/** A new skill's SKILL.md: the frontmatter every skill needs, and where to go on. */
+function skillScaffold(name: string): string {
+  return `---
+name: ${name}
+description: Say in one sentence what this skill helps with, and when to use it
+---
+# ${name}
+
+Instructions the agent follows when it loads this skill. Keep this file short; put long references in files
+beside it (e.g. references/GUIDE.md) and name them here. mcpbin serves every file of this folder as
+skill://${name}/<file> (docs/skills.md in the mcpbin repository).
+`;
+}
+
 /**
  * Writes a new project into `dir` (created if needed). Nothing is overwritten.
  * @param dir - the project directory.
  * @param mcpbinSpec - the `mcpbin` dependency in package.json. Default {@link defaultMcpbinSpec}.
+ * @param o - `skill`: also scaffold `skills/<skill>/SKILL.md` and serve the folder.
  * @returns the files written and a summary for stdout.
  * @throws CliError when one of the files already exists (nothing is written then).
  */
-export function initProject(dir: string, mcpbinSpec = defaultMcpbinSpec(resolve(import.meta.dir, "../.."))): { files: string[]; summary: string } {
+export function initProject(dir: string, mcpbinSpec = defaultMcpbinSpec(resolve(import.meta.dir, "../..")), o: { skill?: string } = {}): { files: string[]; summary: string } {
   const name = projectName(dir);
   const files = scaffoldFiles(name, mcpbinSpec);
+  if (o.skill !== undefined) {
+    const bad = nameProblem(o.skill);
+    if (bad) throw new CliError(`init: --skill ${JSON.stringify(o.skill)}: ${bad} (e.g. --skill release-notes)`, 2);
+    files["mcpbin.config.ts"] = files["mcpbin.config.ts"]!.replace(/^(  tools: \["tools"\],.*)$/m, `$1\n  skills: ["skills"], // Agent Skills: each folder with a SKILL.md, embedded in the executable`);
+    files[`skills/${o.skill}/SKILL.md`] = skillScaffold(o.skill);
+  }
   const taken = Object.keys(files).filter((f) => existsSync(join(dir, f)));
   if (taken.length) throw new CliError(`init: ${displayPath(join(dir, taken[0]!))} already exists; nothing written (choose an empty directory)`);
   for (const [rel, text] of Object.entries(files)) {

@@ -28,6 +28,7 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
     expected: 'a non-empty array of paths to tool modules or directories, relative to the config file (e.g. ["tools"])',
   },
   include: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["admin_*"])' },
+  skills: { schema: v.optional(v.array(text)), expected: 'an array of folders holding skills (folders with a SKILL.md), relative to the config file (e.g. ["skills"])' },
   exclude: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["debug_*"])' },
   json: { schema: anObject, expected: `an object ${shape(JSON_KEYS)} (payload JSON; see docs/tools.md)`, keys: JSON_KEYS },
   ...KNOB_KEYS,

@@ -24,8 +24,11 @@ export function warnToStderr(message: string): void {
  * @returns the options for `serve()`, with the active tools.
  * @throws LoaderError when two active tools share a name, or nothing is active.
  */
-export function assemble(config: McpbinConfig, label: string, modules: readonly LoadedModule[], warn: (message: string) => void): ServerOptions {
-  const { tools: _paths, include, exclude, ...options } = config;
+export function assemble(config: McpbinConfig, label: string, modules: readonly LoadedModule[], warn: (message: string) => void, dir?: string): ServerOptions {
+  const { tools: _paths, include, exclude, ...rest } = config;
+  // Skill folders are relative to the config file (an executable's entry hands over the folder it was built from).
+  const path = (): typeof import("node:path") => require("node:path") as typeof import("node:path"); // on first use: a start evaluates no Node built-in
+  const options = rest.skills && dir ? { ...rest, skills: rest.skills.map((s) => (typeof s === "string" && !path().isAbsolute(s) ? path().resolve(dir, s) : s)) } : rest;
   const all = collectTools(modules, warn);
   const content = collectContent(modules);
   const active = filterTools(all, include, exclude, warn, [...content.resources, ...content.prompts].flatMap(contentNames));
@@ -75,6 +78,6 @@ export async function loadProject(configPath: string, warn: (message: string) =>
     }
     modules.push({ ref, exports });
   }
-  const options = assemble(loaded.config, loaded.label, modules, warn) as LoadedProject["options"];
+  const options = assemble(loaded.config, loaded.label, modules, warn, loaded.dir) as LoadedProject["options"];
   return { ...loaded, modules: refs, options };
 }

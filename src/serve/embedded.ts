@@ -11,9 +11,10 @@ import { assemble } from "../loader/project.ts";
  * @param config - the config module's default export.
  * @param label - the config file's name, for messages.
  * @param modules - every discovered tool module, in load order.
+ * @param dir - the config file's folder at build time (its `skills` paths are relative to it; the build recorded them under those paths).
  * @returns what `serve()` returns.
  * @throws ConfigError or LoaderError (only if the sources changed in a way the build would have refused).
  */
-export function serveEmbedded(config: unknown, label: string, modules: readonly LoadedModule[]): Promise<void> {
-  return serve(assemble(checkConfig(config, label), label, modules, () => {}));
+export function serveEmbedded(config: unknown, label: string, modules: readonly LoadedModule[], dir?: string): Promise<void> {
+  return serve(assemble(checkConfig(config, label), label, modules, () => {}, dir));
 }

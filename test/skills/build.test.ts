@@ -1,10 +1,12 @@
 // Skills at build time: mcpbin list shows them (their files are not repeated as resources), and a skill folder an
 // author got wrong fails `mcpbin build` with one line naming the skill and the rule, before anything is compiled.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mcpbin, oneLineError } from "../cli/run-cli.ts";
-import { removeProjects, writeProject } from "../loader/fixture-project.ts";
+import { configSource, removeProjects, toolsModule, writeProject } from "../loader/fixture-project.ts";
+import { McpProcess } from "../helpers/proc.ts";
 
 setDefaultTimeout(60_000);
 afterAll(removeProjects);
@@ -49,3 +51,36 @@ test("a skill over the limits builds with a warning (clients may refuse it)", as
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/skill "big" .*: 17825\d+ bytes; a served skill should be at most 16 MiB/);
 }, 120_000);
+
+test("project style: mcpbin.config.ts's skills (relative to the config) are embedded; the executable serves them from anywhere", async () => {
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ name: "proj", version: "1.0.0", tools: ["tools"], skills: ["skills"] }),
+    "tools/a.ts": toolsModule("alpha"),
+    "skills/notes/SKILL.md": skill("notes", "Take notes"),
+  });
+  const r = await mcpbin(["build", "--outfile", "dist/proj"], dir);
+  expect(r.code).toBe(0);
+  rmSync(join(dir, "skills"), { recursive: true });
+  const p = new McpProcess([join(dir, "dist/proj")], { cwd: tmpdir() });
+  try {
+    await p.handshake("2025-06-18");
+    const list = await p.request("skills/list", {}, 2, "2025-06-18");
+    expect(list.result.skills.map((e: any) => e.uri)).toEqual(["skill://notes/SKILL.md"]);
+    const read = await p.request("resources/read", { uri: "skill://notes/SKILL.md" }, 3, "2025-06-18");
+    expect(read.result.contents[0].text).toContain("name: notes");
+  } finally {
+    p.kill();
+  }
+}, 120_000);
+
+test("mcpbin init --skill NAME scaffolds a skill the project serves; a bad name is refused before anything is written", async () => {
+  const dir = writeProject({});
+  const r = await mcpbin(["init", "proj", "--skill", "release-notes", "--mcpbin", `file:${process.cwd()}`], dir);
+  expect(r.code).toBe(0);
+  const config = readFileSync(join(dir, "proj/mcpbin.config.ts"), "utf8");
+  expect(config).toContain('  skills: ["skills"],');
+  expect(readFileSync(join(dir, "proj/skills/release-notes/SKILL.md"), "utf8")).toStartWith("---\nname: release-notes\ndescription: ");
+  const bad = await mcpbin(["init", "other", "--skill", "Release Notes"], dir);
+  expect(oneLineError(bad)).toBe('mcpbin: init: --skill "Release Notes": a skill name has only lowercase letters, digits and hyphens (e.g. --skill release-notes)');
+  expect(existsSync(join(dir, "other"))).toBe(false);
+});
