@@ -1,5 +1,6 @@
 /** @module The gateway: many upstream servers fronted as one live set of tools, with their lifecycle (eager or lazy start, late joining, restart with backoff, retry, shutdown). */
 import type { Tool } from "../tools/types.ts";
+import type { McpServer } from "../server/mcp-server.ts";
 import { OutboundError } from "../server/outbound.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
 import { connect } from "./connect.ts";
@@ -128,7 +129,7 @@ class Upstream {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const c = this.config;
-    const target = c.server ?? (c.url !== undefined ? { url: c.url, headers: c.headers } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
+    const target = (c.server as McpServer | undefined) ?? (c.url !== undefined ? { url: c.url, headers: c.headers } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
     const ac = (this.#abort = new AbortController());
     this.#connecting = connect(target, {
       name: this.name,

@@ -1,5 +1,4 @@
 /** @module The upstream server entries: the `mcpServers` file of Claude Desktop and Cursor, VS Code's `servers`, and the `upstreams` config key, with `${VAR}` expansion. */
-import type { McpServer } from "../server/mcp-server.ts";
 
 /** One upstream as configured: a command (stdio) or a URL (Streamable HTTP), plus what the gateway does with it. */
 export interface UpstreamConfig {
@@ -30,8 +29,11 @@ export interface UpstreamConfig {
   readonly start?: "eager" | "lazy";
   /** False: its `instructions` are left out of the proxy's own (default true: included under a heading naming it). */
   readonly instructions?: boolean;
-  /** A server in this process (createServer()), reached over an in-memory pair: what `mount()` fronts. Not read from a servers file. */
-  readonly server?: McpServer;
+  /**
+   * A server in this process (made by createServer()), reached over an in-memory pair: what `mount()` fronts.
+   * Not read from a servers file. (Typed loosely: the servers file's shapes do not import the server.)
+   */
+  readonly server?: object;
 }
 
 /** A mistake in an upstream entry; the message names the file, the server and the key. */

@@ -4,7 +4,13 @@ import { logName } from "../runtime/log-name.ts";
 import { SKILLS_EXTENSION, type SkillEntry, type SkillSource } from "../skills/types.ts";
 import type { JsonObject } from "./client.ts";
 import { listSkills } from "./skills.ts";
-import type { ContentUpstream } from "./upstream-content.ts";
+
+/** One upstream as the skills relay reaches it (what src/client/upstream-content.ts's ContentUpstream has). */
+interface ContentUpstream {
+  readonly name: string;
+  connect(): Promise<import("./client.ts").McpClient>;
+  readonly capabilities: JsonObject | undefined;
+}
 import type { UriRewriter } from "./uri-rewrite.ts";
 
 /** The extension's settings an upstream declared, or undefined when it did not. */
