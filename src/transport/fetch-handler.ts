@@ -13,8 +13,10 @@ import { acceptsJson, acceptsSse, answer, errorCodeOf, Notes, rpcErrorResponse }
 import { headerMismatch, versionMismatch } from "./http-headers.ts";
 import { clientOf, LegacySessions, type LegacySession } from "./http-sessions.ts";
 import { UnreadAnswers } from "./http-unread.ts";
-import { BODY_TIMEOUT, readBody } from "./http-body.ts";
-import { logName as ownName } from "../runtime/log-name.ts";
+import { readJsonBody } from "./http-body.ts";
+import { logLine } from "../runtime/log-name.ts";
+import { Exchanges, type Exchange } from "./http-exchanges.ts";
+import { bearerOf, methodForLog, ownerOf, pathOf } from "./http-request.ts";
 import { isChangeLine, MemoryFeed } from "./change-feed.ts";
 import { feedChanges } from "./feed-sources.ts";
 import { GetStreams } from "./get-streams.ts";
@@ -27,14 +29,6 @@ export interface TimeoutControl {
   timeout(req: Request, seconds: number): void;
   /** The peer's address (the per-client session quota). */
   requestIP?(req: Request): { readonly address: string } | null;
-}
-
-/** Per-request bookkeeping: one access-log line and in-flight accounting, exactly once. */
-interface Exchange {
-  readonly t0: number;
-  readonly httpMethod: string;
-  mcpMethod: string;
-  finished: boolean;
 }
 
 /** The MCP endpoint of one server as a fetch handler, plus what a shutdown needs. */
@@ -95,27 +89,12 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   // A legacy session belongs to the OAuth caller that opened it: another subject's token cannot use its id.
   const owners = new WeakMap<LegacySession, string>();
   const mine = (s: LegacySession | undefined, caller: AuthInfo | undefined) => (s !== undefined && (owners.get(s) ?? "") === ownerOf(caller) ? s : undefined);
-  let inflight = 0;
-  let idleWaiters: (() => void)[] = [];
   let draining = false;
-
-  const begin = (req: Request): Exchange => {
-    inflight++;
-    return { t0: performance.now(), httpMethod: req.method, mcpMethod: "-", finished: false };
-  };
-  const finish = (x: Exchange, path: string, status: number) => {
-    if (x.finished) return;
-    x.finished = true;
-    if (--inflight === 0) {
-      const w = idleWaiters;
-      idleWaiters = [];
-      for (const f of w) f();
-    }
-    if (o.accessLog) {
-      process.stderr.write(`${ownName()}: http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms\n`);
-    }
-  };
-  const idle = () => (inflight === 0 ? Promise.resolve() : new Promise<void>((r) => idleWaiters.push(r)));
+  // One access-log line and in-flight accounting per request (src/transport/http-exchanges.ts).
+  const exchanges = new Exchanges(o.accessLog);
+  const begin = (req: Request): Exchange => exchanges.begin(req);
+  const finish = (x: Exchange, path: string, status: number) => exchanges.finish(x, path, status);
+  const idle = () => exchanges.idle();
 
   async function route(req: Request, srv?: TimeoutControl): Promise<Response> {
     const x = begin(req);
@@ -164,7 +143,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (req.method === "DELETE") return del(req, x, path, headers, caller);
       if (req.method === "GET") return await get(req, srv, x, path, headers, caller);
     } catch (e) {
-      process.stderr.write(`${ownName()}: http request failed: ${(e as Error)?.stack ?? e}\n`);
+      logLine(`http request failed: ${(e as Error)?.stack ?? e}`);
       return plain(500, "Internal Server Error");
     }
     return plain(405, "Method Not Allowed: POST one JSON-RPC message", { allow: "GET, POST, DELETE, OPTIONS" });
@@ -211,34 +190,10 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       finish(x, path, status);
       return rpcErrorResponse(status, id, code, message, headers, data);
     };
-    const ct = req.headers.get("content-type");
-    if (ct === null || !ct.toLowerCase().includes("application/json")) return fail(415, null, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
-    if (!acceptsJson(req) && !acceptsSse(req)) return fail(406, null, ErrorCode.InvalidRequest, "Not Acceptable: accept application/json and text/event-stream");
-    const declared = Number(req.headers.get("content-length") ?? 0);
-    if (declared > o.maxBodyBytes) return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
-    const deadline = o.requestTimeoutMs > 0 ? Date.now() + o.requestTimeoutMs : Infinity;
-    // Our own deadline bounds the request; Bun's idle timeout (10 s) would cut long tool calls.
-    srv?.timeout(req, 0);
-    let text: string;
-    try {
-      text = await readBody(req, Math.min(deadline, Date.now() + o.bodyTimeoutMs));
-    } catch (e) {
-      if (e === BODY_TIMEOUT) {
-        // The rest of a slow body may still come: the connection is closed, not kept for the next request.
-        headers.set("connection", "close");
-        return fail(408, null, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${Math.min(o.bodyTimeoutMs, o.requestTimeoutMs || Infinity)} ms (http.bodyTimeoutMs)`);
-      }
-      return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
-    }
-    if (text.length > o.maxBodyBytes / 4 && Buffer.byteLength(text) > o.maxBodyBytes) {
-      return fail(413, null, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return fail(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
-    }
+    // Content type, Accept, size and deadline, then one JSON parse (src/transport/http-body.ts).
+    const body = await readJsonBody(req, o, headers, srv);
+    if ("status" in body) return fail(body.status, null, body.code, body.message);
+    const { value, deadline } = body;
     const sid = req.headers.get("mcp-session-id");
     if (Array.isArray(value)) {
       x.mcpMethod = "batch";
@@ -257,7 +212,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       return new Response(null, { status: 202, headers });
     }
     const msg = env.message;
-    x.mcpMethod = logName(msg.method);
+    x.mcpMethod = methodForLog(msg.method);
     const stepUp = rs?.stepUp(req, msg.method, msg.params, caller);
     if (stepUp) {
       finish(x, path, stepUp.status);
@@ -436,29 +391,3 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
 
 /** Legacy methods that change what a session holds (shared sessions are written after them). */
 const STATEFUL = new Set(["resources/subscribe", "resources/unsubscribe", "logging/setLevel"]);
-
-/** Who owns a legacy session: the OAuth issuer and subject, else anyone the transport admitted. */
-function ownerOf(caller: AuthInfo | undefined): string {
-  return caller?.subject !== undefined ? `${caller.issuer ?? ""}\u0000${caller.subject}` : "";
-}
-
-/** The bearer token of a request's Authorization header, if it has one. */
-function bearerOf(req: Request): string | undefined {
-  const a = req.headers.get("authorization");
-  if (a === null || a.length < 8 || a.slice(0, 7).toLowerCase() !== "bearer ") return undefined;
-  const token = a.slice(7).trim();
-  return token === "" ? undefined : token;
-}
-
-/** The path of a request URL (Bun gives absolute URLs), without the query. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const q = url.indexOf("?", start);
-  return q === -1 ? url.slice(start) : url.slice(start, q);
-}
-
-/** The MCP method for the access log: method names only, never arguments; anything odd is "?". */
-function logName(method: string): string {
-  return /^[\w./$-]{1,64}$/.test(method) ? method : "?";
-}

@@ -1,4 +1,7 @@
-/** @module Reading an HTTP request's body under its own deadline, so a client sending it slowly cannot hold a socket for the whole request timeout. */
+/** @module Reading an HTTP request's body: its content type, size and own deadline (so a client sending it slowly cannot hold a socket for the whole request timeout), parsed once. */
+import { ErrorCode } from "../protocol/jsonrpc.ts";
+import type { ResolvedHttpOptions } from "./http-options.ts";
+import { acceptsJson, acceptsSse } from "./http-reply.ts";
 
 /** What {@link readBody} rejects with when the deadline passes first. */
 export const BODY_TIMEOUT = Symbol("body timeout");
@@ -21,4 +24,56 @@ export function readBody(req: Request, deadline: number): Promise<string> {
     }, Math.max(0, deadline - Date.now()));
   });
   return Promise.race([req.text(), late]).finally(() => clearTimeout(timer));
+}
+
+/** A POST body refused before dispatch: the HTTP status and the JSON-RPC error (id null) it is answered with. */
+export interface BodyRefusal {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+}
+
+/**
+ * The first step of a POST (MCP basic/transports, Streamable HTTP "Sending Messages"): an `application/json` body the
+ * client accepts an answer to, within `http.maxBodyBytes`, arriving within `http.bodyTimeoutMs` (and the request's own
+ * deadline), parsed once.
+ * @param req - the request.
+ * @param o - the limits.
+ * @param headers - the response's headers (a 408 closes the connection).
+ * @param srv - the Bun server, whose idle timeout is lifted: the request's own deadline bounds it.
+ * @returns the parsed body and the request's deadline (ms since the epoch; Infinity for none), or why it is refused.
+ */
+export async function readJsonBody(
+  req: Request,
+  o: Pick<ResolvedHttpOptions, "maxBodyBytes" | "requestTimeoutMs" | "bodyTimeoutMs">,
+  headers: Headers,
+  srv?: { timeout(req: Request, seconds: number): void },
+): Promise<{ readonly value: unknown; readonly deadline: number } | BodyRefusal> {
+  const refuse = (status: number, code: number, message: string): BodyRefusal => ({ status, code, message });
+  const tooLarge = () => refuse(413, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
+  const ct = req.headers.get("content-type");
+  if (ct === null || !ct.toLowerCase().includes("application/json")) return refuse(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
+  if (!acceptsJson(req) && !acceptsSse(req)) return refuse(406, ErrorCode.InvalidRequest, "Not Acceptable: accept application/json and text/event-stream");
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > o.maxBodyBytes) return tooLarge();
+  const deadline = o.requestTimeoutMs > 0 ? Date.now() + o.requestTimeoutMs : Infinity;
+  // Our own deadline bounds the request; Bun's idle timeout (10 s) would cut long tool calls.
+  srv?.timeout(req, 0);
+  let text: string;
+  try {
+    text = await readBody(req, Math.min(deadline, Date.now() + o.bodyTimeoutMs));
+  } catch (e) {
+    if (e === BODY_TIMEOUT) {
+      // The rest of a slow body may still come: the connection is closed, not kept for the next request.
+      headers.set("connection", "close");
+      return refuse(408, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${Math.min(o.bodyTimeoutMs, o.requestTimeoutMs || Infinity)} ms (http.bodyTimeoutMs)`);
+    }
+    return tooLarge();
+  }
+  if (text.length > o.maxBodyBytes / 4 && Buffer.byteLength(text) > o.maxBodyBytes) return tooLarge();
+  try {
+    return { value: JSON.parse(text), deadline };
+  } catch {
+    return refuse(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
+  }
 }
