@@ -18,6 +18,34 @@ const SCENARIOS: Record<string, Scenario> = {
     const skills = await listSkills(client);
     console.error(`listed ${skills.length} skill(s): ${skills.map((s) => s.frontmatter.name).join(", ")}`);
   },
+  // 2026-07-28 x-mcp-header: a call whose annotated arguments the transport mirrors into Mcp-Param-* headers.
+  "http-custom-headers": async (client) => {
+    const names = (await client.listTools()).map((t) => t.name);
+    if (names.includes("test_custom_headers")) {
+      await client.callTool("test_custom_headers", {
+        region: "us-west1", priority: 42, verbose: true, debug: true, empty_val: "", method_val: "GET", float_val: 3.14,
+        non_ascii_val: "Hello, 世界", whitespace_val: " padded ", leading_space_val: " lead", trailing_space_val: "trail ",
+        internal_space_val: "a b c", control_char_val: "a\u0001b", crlf_val: "line1\r\nline2", tab_val: "\tindented", query: "SELECT 1",
+      });
+    }
+    if (names.includes("test_custom_headers_null")) await client.callTool("test_custom_headers_null", { region: "us-west1", priority: 1, verbose: null, query: "q" });
+  },
+  "tools_call": async (client) => {
+    await client.listTools();
+    await client.callTool("add_numbers", { a: 5, b: 3 });
+  },
+  // A call whose SSE stream ends after an event id, without the response: the transport resumes it with a GET
+  // and Last-Event-ID once the server's retry has passed.
+  "sse-retry": async (client) => {
+    for (const t of await client.listTools()) await client.callTool(t.name, {});
+  },
+  // Tools whose x-mcp-header breaks the rules are not listed (the transport leaves them out): call every tool listed.
+  "http-invalid-tool-headers": async (client) => {
+    for (const t of await client.listTools()) {
+      const props = (t.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+      await client.callTool(t.name, Object.fromEntries(Object.keys(props).map((k) => [k, "x"])));
+    }
+  },
 };
 
 const client = await connect({ url });

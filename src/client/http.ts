@@ -4,6 +4,7 @@ import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
 import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 import { fetchSameOrigin } from "./same-origin.ts";
+import { encodeHeaderValue, ToolHeaders } from "./param-headers.ts";
 
 /** A server reached over Streamable HTTP (MCP basic/transports). */
 export interface HttpTarget {
@@ -27,9 +28,7 @@ export interface HttpTransportOptions {
 const NAME_FIELD: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
 
 /** A header value as the 2026-07-28 standard headers carry it: as is when printable ASCII, else `=?base64?…?=`. */
-function headerValue(v: string): string {
-  return /^[\x20-\x7e]*$/.test(v) && v.trim() === v ? v : `=?base64?${Buffer.from(v, "utf8").toString("base64")}?=`;
-}
+const headerValue = encodeHeaderValue;
 
 /**
  * A transport to a Streamable HTTP endpoint. Each message is one POST; a request's reply is a JSON
@@ -54,6 +53,9 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
   let closed = false;
   /** One controller per open POST (keyed by request id) and the GET stream. */
   const open = new Map<RequestId | "get", AbortController>();
+  // 2026-07-28 x-mcp-header: what the server's tools/list answers said, for the Mcp-Param-* headers of calls.
+  const toolHeaders = new ToolHeaders((m) => process.stderr.write(`mcpbin: ${label}: ${m}\n`));
+  const listIds = new Set<RequestId>();
 
   const baseHeaders = (): Record<string, string> => {
     const h: Record<string, string> = { ...target.headers, "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -67,20 +69,24 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
   };
 
   /** Delivers a reply body (JSON or SSE); returns whether a response for `id` was among it, or "too large" when a message was over the limit. */
-  const deliver = async (res: Response, id: RequestId | undefined, signal: AbortSignal): Promise<boolean | "too large"> => {
+  const deliver = async (res: Response, id: RequestId | undefined, signal: AbortSignal, sse: SseState = { events: 0 }): Promise<boolean | "too large"> => {
     const type = res.headers.get("content-type") ?? "";
     let answered = false;
     let tooLarge = false;
     const one = (text: string) => {
       if (id !== undefined && !answered && responseId(text) === id) answered = true;
+      if (answered && id !== undefined && listIds.delete(id)) text = toolHeaders.observeList(text);
       // On a POST's stream, the server's requests are those of our request `id` (the SDKs' relatedRequestId).
       sink?.line(text, id);
     };
     if (type.includes("text/event-stream") && res.body) {
       const parser = createParser({
         onEvent: (ev) => {
+          if (ev.id !== undefined) sse.lastId = ev.id;
+          sse.events++;
           if (ev.data.trim() !== "") one(ev.data);
         },
+        onRetry: (ms) => void (sse.retryMs = ms),
         onError: (e) => {
           if (e.type === "max-buffer-size-exceeded") tooLarge = true;
         },
@@ -105,21 +111,62 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
     return answered;
   };
 
-  const openGetStream = () => {
-    if (closed || open.has("get") || sessionId === undefined) return;
-    const ac = new AbortController();
-    open.set("get", ac);
+  /** A GET for a legacy SSE stream, resuming after `lastId` when given (MCP 2025-03-26+ basic/transports, resumability). */
+  const getStream = (signal: AbortSignal, lastId?: string) => {
     const h = baseHeaders();
     delete h["content-type"];
     h.accept = "text/event-stream";
-    void fetchSameOrigin(doFetch, url, { method: "GET", headers: h, signal: ac.signal })
+    if (lastId !== undefined) h["last-event-id"] = lastId;
+    return fetchSameOrigin(doFetch, url, { method: "GET", headers: h, signal });
+  };
+  const isSse = (res: Response) => res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream");
+
+  /**
+   * A POST's SSE stream that ended without its response, after an event with an id: resumed with a GET and
+   * Last-Event-ID once the server's `retry` has passed, a few times at most.
+   */
+  const resume = async (id: RequestId, signal: AbortSignal, sse: SseState): Promise<boolean | "too large"> => {
+    for (let attempt = 0; attempt < 5 && sse.lastId !== undefined && !signal.aborted && !closed; attempt++) {
+      await Bun.sleep(sse.retryMs ?? 1000);
+      let res: Response;
+      try {
+        res = await getStream(signal, sse.lastId);
+      } catch {
+        continue;
+      }
+      if (!isSse(res)) {
+        await res.body?.cancel().catch(() => {});
+        if (res.status >= 400 && res.status < 500) return false; // the server keeps no such stream (405, 404, 410)
+        continue;
+      }
+      const ok = await deliver(res, id, signal, sse);
+      if (ok !== false) return ok;
+    }
+    return false;
+  };
+
+  const openGetStream = (lastId?: string, failures = 0) => {
+    if (closed || open.has("get") || sessionId === undefined) return;
+    const ac = new AbortController();
+    open.set("get", ac);
+    const sse: SseState = { events: 0, lastId };
+    void getStream(ac.signal, lastId)
       .then(async (res) => {
         // 405: the server offers no stream for server-initiated messages, which is allowed.
-        if (res.ok && (res.headers.get("content-type") ?? "").includes("text/event-stream")) await deliver(res, undefined, ac.signal);
+        if (isSse(res)) await deliver(res, undefined, ac.signal, sse);
         else await res.body?.cancel().catch(() => {});
+        return res.ok;
       })
-      .catch(() => {})
-      .finally(() => open.delete("get"));
+      .catch(() => false)
+      .then((ok) => {
+        open.delete("get");
+        // The server ended the stream (a drain, a replica gone): reconnect after `retry` from the last id, elsewhere
+        // behind a load balancer; a few failures in a row without an event stop it.
+        const tries = sse.events > 1 ? 0 : failures + 1;
+        if (!closed && !ac.signal.aborted && (ok || sse.lastId !== undefined) && tries < 5 && sse.lastId !== undefined) {
+          setTimeout(() => openGetStream(sse.lastId, tries), sse.retryMs ?? 1000).unref?.();
+        }
+      });
   };
 
   return {
@@ -142,6 +189,8 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
         const field = Object.hasOwn(NAME_FIELD, msg.method) ? NAME_FIELD[msg.method]! : undefined;
         const name = field === undefined ? undefined : msg.params?.[field];
         if (typeof name === "string") h["mcp-name"] = headerValue(name);
+        if (msg.method === "tools/list" && msg.id !== undefined) listIds.add(msg.id);
+        if (msg.method === "tools/call" && typeof name === "string") Object.assign(h, toolHeaders.headersFor(name, msg.params?.arguments));
       }
       if (msg.method === "notifications/cancelled") {
         // Closing the request's stream is how an HTTP client stops listening for it.
@@ -176,7 +225,9 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       }
       void (async () => {
         try {
-          const ok = await deliver(res, id, ac.signal);
+          const sse: SseState = { events: 0 };
+          let ok = await deliver(res, id, ac.signal, sse);
+          if (ok === false && sse.lastId !== undefined && res.ok) ok = await resume(id, ac.signal, sse);
           if (ok === "too large") fail(id, `the server's answer was over ${maxBytes} bytes and was dropped unread`);
           else if (!ok && !ac.signal.aborted) fail(id, res.ok ? "the server ended the reply without a response" : `HTTP ${res.status} ${res.statusText}`.trim());
         } finally {
@@ -199,6 +250,13 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       sink?.closed(undefined);
     },
   };
+}
+
+/** What an SSE stream told of itself: its last event id, the server's `retry`, how many events came. */
+interface SseState {
+  lastId?: string;
+  retryMs?: number;
+  events: number;
 }
 
 /**
