@@ -1,4 +1,5 @@
 /** @module A tool's JSON Schemas: converted from valibot or another Standard Schema, or a raw one checked and normalized. */
+import { annotations } from "../protocol/x-mcp-header.ts";
 import { logLine } from "../runtime/log-name.ts";
 import { findPath, findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema/json-schema.ts";
 import type { LeftOut } from "../schema/exact.ts";
@@ -122,9 +123,14 @@ export function sent(def: { verbatimSchemas?: boolean }, normalized: JsonSchema,
  * @throws ToolDefinitionError with the schema's problem.
  */
 export function raw(toolName: string, what: string, s: JsonSchema): JsonSchema {
+  let normalized: JsonSchema;
   try {
-    return normalizeRawSchema(s);
+    normalized = normalizeRawSchema(s);
   } catch (e) {
     throw new ToolDefinitionError(`tool "${toolName}": ${what}Schema: ${(e as Error).message}`);
   }
+  // A client over Streamable HTTP must leave out a tool whose x-mcp-header annotations break the rules: say so now.
+  const headers = what === "input" ? annotations(s) : [];
+  if (typeof headers === "string") throw new ToolDefinitionError(`tool "${toolName}": inputSchema: ${headers} (MCP 2026-07-28 x-mcp-header rules; clients would leave the tool out)`);
+  return normalized;
 }

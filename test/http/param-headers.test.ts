@@ -55,3 +55,13 @@ test("a missing, different, malformed or unexpected header is 400 with -32020, a
     expect(r.json.error.message).toMatch(message);
   }
 });
+
+test("an inputSchema whose x-mcp-header breaks the rules fails at tool() with what is wrong", async () => {
+  const { tool } = await import("../../src/index.ts");
+  const bad = (properties: Record<string, unknown>) => () => tool({ name: "t", description: "d", inputSchema: { type: "object", properties }, run: () => "" });
+  expect(bad({ score: { type: "number", "x-mcp-header": "Score" } })).toThrow(/only string, integer and boolean may be mirrored/);
+  expect(bad({ a: { type: "string", "x-mcp-header": "Region" }, b: { type: "string", "x-mcp-header": "region" } })).toThrow(/used twice/);
+  expect(bad({ v: { type: "string", "x-mcp-header": "My Region" } })).toThrow(/not an HTTP field-name token/);
+  expect(bad({ list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } })).toThrow(/only allowed on a property reached through properties/);
+  expect(bad({ v: { type: "string", "x-mcp-header": "Region" } })).not.toThrow();
+});
