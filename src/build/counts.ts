@@ -2,6 +2,7 @@
 import { isResource, isResourceTemplate } from "../content/resource.ts";
 import { isPrompt } from "../content/prompt.ts";
 import type { ServerOptions } from "../server/options.ts";
+import { skillsOption } from "../skills/skill-set.ts";
 
 /** The counts of one server's own definitions (an upstream's tools are known only when it runs). */
 export interface ServedCounts {
@@ -11,6 +12,8 @@ export interface ServedCounts {
   readonly prompts: number;
   /** Upstream servers (`upstreams`), disabled ones left out. */
   readonly upstreams: number;
+  /** Skills (`skills`: the skills extension), their files embedded. */
+  readonly skills?: number;
 }
 
 /**
@@ -25,6 +28,7 @@ export function countsOf(options: ServerOptions): ServedCounts {
     resources: flat(options.resources).filter((r) => isResource(r) || isResourceTemplate(r)).length,
     prompts: flat(options.prompts).filter(isPrompt).length,
     upstreams,
+    skills: skillsOption(options.skills)?.entries.length ?? 0,
   };
 }
 
@@ -35,7 +39,7 @@ export function countsOf(options: ServerOptions): ServedCounts {
  */
 export function countsLine(c: ServedCounts): string {
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-  const parts = [...(c.tools > 0 || c.upstreams === 0 ? [n(c.tools, "tool")] : []), ...(c.resources > 0 ? [n(c.resources, "resource")] : []), ...(c.prompts > 0 ? [n(c.prompts, "prompt")] : [])];
+  const parts = [...(c.tools > 0 || c.upstreams === 0 ? [n(c.tools, "tool")] : []), ...(c.resources > 0 ? [n(c.resources, "resource")] : []), ...(c.prompts > 0 ? [n(c.prompts, "prompt")] : []), ...(c.skills ? [n(c.skills, "skill")] : [])];
   const hub = c.upstreams > 0 ? n(c.upstreams, "upstream server") + " (their tools are listed when the executable starts)" : "";
   return parts.length > 0 && hub ? `${parts.join(", ")}, and ${hub}` : parts.join(", ") || hub;
 }

@@ -59,6 +59,9 @@ export class Registry implements ServerState {
   constructor(options: ServerOptions) {
     if (typeof options?.name !== "string" || options.name === "") throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
     if (typeof options.version !== "string" || options.version === "") throw new ToolDefinitionError('serve(): "version" must be a non-empty string');
+    if (options.tools !== undefined && !Array.isArray(options.tools)) {
+      throw new ToolDefinitionError(`serve(): "tools" must be an array of tools, e.g. tools: [add]; got ${typeof options.tools === "function" ? "one tool (put it in [ ])" : typeof options.tools}`);
+    }
     this.options = resolveOptions(options);
     const tools = new Map<string, Tool>();
     for (const t of (options.tools ?? []).flat()) {

@@ -50,6 +50,7 @@ test("a skill over the limits builds with a warning (clients may refuse it)", as
   const r = await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir);
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/skill "big" .*: 17825\d+ bytes; a served skill should be at most 16 MiB/);
+  expect(r.stderr).toContain("mcpbin: 1 tool, 1 skill");
 }, 120_000);
 
 test("project style: mcpbin.config.ts's skills (relative to the config) are embedded; the executable serves them from anywhere", async () => {

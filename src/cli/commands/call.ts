@@ -29,6 +29,10 @@ async function run(args: string[]): Promise<number> {
   // The JSON arguments are optional: `call <tool> server.ts` names the entry script, not the arguments.
   if (entry === undefined && json !== undefined && !json.trimStart().startsWith("{") && /\.(?:[cm]?[jt]sx?)$/.test(json)) [json, entry] = [undefined, json];
   if (!name) throw new CliError(`call needs a tool name: mcpbin call <tool> '<json arguments>'`, 2);
+  // The entry first (as `mcpbin list` takes it): say the order instead of "entry not found" for the JSON.
+  if (/\.(?:[cm]?[jt]sx?)$/.test(name) && entry !== undefined && entry.trimStart().startsWith("{")) {
+    throw new CliError(`call: the tool comes first: mcpbin call ${json ?? "<tool>"} '${entry}' ${name}`, 2);
+  }
   const src = pickSource(values.config as string | undefined, entry, "call");
   const out = ownStdout();
   const options = await loadSource(src);
