@@ -12,7 +12,7 @@ const greet = prompt({ name: "greet", description: "greet", get: () => "hello" }
 
 test("a server with tools, resources and prompts: each kind counted", () => {
   const c = countsOf({ name: "s", version: "1", tools: [echo], resources: [readme, [page]], prompts: [greet] });
-  expect(c).toEqual({ tools: 1, resources: 2, prompts: 1, upstreams: 0 });
+  expect(c).toEqual({ tools: 1, resources: 2, prompts: 1, upstreams: 0, skills: 0 });
   expect(countsLine(c)).toBe("1 tool, 2 resources, 1 prompt");
 });
 
@@ -23,7 +23,7 @@ test("tools only reads as before; nothing at all is 0 tools", () => {
 
 test("a hub: its upstream servers, disabled ones left out, not 0 tools", () => {
   const c = countsOf({ name: "hub", version: "1", tools: [], upstreams: { a: { command: "/bin/a" }, b: { url: "http://x" }, c: { command: "/bin/c", disabled: true } } as never });
-  expect(c).toEqual({ tools: 0, resources: 0, prompts: 0, upstreams: 2 });
+  expect(c).toEqual({ tools: 0, resources: 0, prompts: 0, upstreams: 2, skills: 0 });
   expect(countsLine(c)).toBe("2 upstream servers (their tools are listed when the executable starts)");
   expect(countsLine({ ...c, tools: 1 })).toBe("1 tool, and 2 upstream servers (their tools are listed when the executable starts)");
 });

@@ -46,7 +46,7 @@ test("import.meta.main guard: build, dev, list, call and release serve the scrip
   expect({ code: called.code, stdout: called.stdout }).toEqual({ code: 0, stdout: "5\n" });
   const released = await mcpbin(["release", "server.ts", "--targets", "linux-x64", "--outdir", "rel"], dir);
   expect(released.code).toBe(0);
-  expect(readdirSync(join(dir, "rel")).sort()).toEqual(["SHA256SUMS", "guarded-1.0.0-linux-x64.tar.gz"]);
+  expect(readdirSync(join(dir, "rel")).sort()).toEqual(["SHA256SUMS", "guarded-1.0.0-linux-x64.mcpb", "guarded-1.0.0-linux-x64.tar.gz", "server.json"]);
 });
 
 test("a script that never calls serve() fails build and release with one line, nothing compiled", async () => {
