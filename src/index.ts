@@ -41,6 +41,11 @@ export type { ContentContext, CacheHints, ResourceAnnotations, ContentSource } f
 export { openapiTools } from "./openapi/tools.ts";
 export type { OpenApiToolsOptions, FetchLike } from "./openapi/tools.ts";
 export type { AuthOptions, Credential } from "./openapi/auth.ts";
+export type { AuthOptions as HttpAuthOptions, IntrospectionOptions } from "./auth/options.ts";
+export type { AuthInfo } from "./shared/auth.ts";
+export type { ClientAuth, OAuthClientOptions } from "./auth/client-options.ts";
+export { fileTokenStore, memoryTokenStore } from "./auth/token-store.ts";
+export type { StoredClient, StoredEntry, StoredTokens, TokenStore } from "./auth/token-store.ts";
 export type { OpenApiSource, OpenApiDocument } from "./openapi/document.ts";
 export { OpenApiError } from "./openapi/document.ts";
 export { mcpHandler } from "./serve/handler.ts";

@@ -3,11 +3,14 @@
 // The suite starts a server for the scenario, then runs this program with the server's URL as its last argument and
 // the scenario in MCP_CONFORMANCE_SCENARIO (its context, when it has one, in MCP_CONFORMANCE_CONTEXT as JSON).
 // Each scenario does what a host would: one entry per scenario in SCENARIOS; any other connects, lists tools and closes.
-import { connect, listSkills, type McpClient } from "mcpbin";
+// Every connection signs in with OAuth when the server answers 401 (the auth/* scenarios, scripts/conformance-client.sh):
+// the suite's authorization server approves at once, so "the browser" is a fetch that follows the redirects.
+import { connect, listSkills, memoryTokenStore, type McpClient } from "mcpbin";
 
 const url = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<string, unknown>;
+const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 
 /** What the client does in one scenario, once connected. */
 type Scenario = (client: McpClient, context: Record<string, unknown>) => Promise<void>;
@@ -48,9 +51,43 @@ const SCENARIOS: Record<string, Scenario> = {
   },
 };
 
-const client = await connect({ url });
+/** Follows the authorization URL to the redirect back to this client, as a browser would. */
+async function authorize(u: URL): Promise<URL> {
+  let next = u;
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await fetch(next, { redirect: "manual" });
+    const loc = res.headers.get("location");
+    await res.body?.cancel().catch(() => {});
+    if (!loc) throw new Error(`the authorization server answered ${res.status} without a redirect`);
+    const to = new URL(loc, next);
+    if (to.hostname === "127.0.0.1" && to.pathname === "/callback") return to;
+    next = to;
+  }
+  throw new Error("too many redirects");
+}
+
+const str = (k: string) => (typeof context[k] === "string" ? (context[k] as string) : undefined);
+const auth = {
+  tokenStore: memoryTokenStore(),
+  authorize,
+  clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+  ...(str("client_id") ? { clientId: str("client_id") } : {}),
+  ...(str("client_secret") ? { clientSecret: str("client_secret") } : {}),
+  ...(str("private_key_pem") ? { clientPrivateKey: { pem: str("private_key_pem")!, alg: str("signing_algorithm") ?? "ES256" } } : {}),
+  ...(scenario.startsWith("auth/client-credentials") ? { grant: "client_credentials" as const } : {}),
+};
+// The auth scenarios speak the revision they were started for.
+const era = scenario.startsWith("auth/") && version ? { era: version === "2026-07-28" ? ("modern" as const) : ("legacy" as const) } : {};
+
+/** The auth scenarios: list the tools and call the first (a step-up scenario answers that call with 403). */
+const listAndCall: Scenario = async (c) => {
+  const tools = await c.listTools();
+  if (tools[0]) await c.callTool(tools[0].name, {}).catch(() => {});
+};
+
+const client = await connect({ url, auth }, { name: "conformance-client", ...era });
 try {
-  await (SCENARIOS[scenario] ?? ((c) => c.listTools().then(() => {})))(client, context);
+  await (SCENARIOS[scenario] ?? (scenario.startsWith("auth/") ? listAndCall : (c) => c.listTools().then(() => {})))(client, context);
 } finally {
   await client.close();
 }

@@ -16,6 +16,9 @@ export interface ProxyArgs {
   readonly servers?: string;
   readonly url?: string;
   readonly headers: readonly string[];
+  /** `--oauth`: sign in to the `--url` server with OAuth 2.1 when it asks; `--client-id` names a pre-registered client. */
+  readonly oauth?: boolean;
+  readonly clientId?: string;
   readonly naming?: string;
   readonly name?: string;
   readonly check: boolean;
@@ -50,11 +53,12 @@ export async function proxyUpstreams(a: ProxyArgs): Promise<{ servers: Record<st
     }
     const name = a.name ?? "remote";
     try {
-      servers[name] = parseServerEntry(name, { url: a.url, headers })!;
+      const oauth = a.clientId !== undefined ? { clientId: a.clientId } : a.oauth === true ? true : undefined;
+      servers[name] = parseServerEntry(name, { url: a.url, headers, ...(oauth ? { oauth } : {}) })!;
     } catch (e) {
       throw new CliError(`proxy: --url: ${(e as ServersFileError).message}`, 2);
     }
-  } else if (a.headers.length > 0) throw new CliError("proxy: --header goes with --url", 2);
+  } else if (a.headers.length > 0 || a.oauth || a.clientId !== undefined) throw new CliError(`proxy: ${a.headers.length > 0 ? "--header" : "--oauth"} goes with --url`, 2);
   if (Object.keys(servers).length === 0) throw new CliError("proxy needs --servers FILE (an mcpServers/servers JSON file) or --url URL", 2);
   const naming = (a.naming ?? (a.servers === undefined ? "none" : "on-collision")) as NamingStrategy;
   if (!["prefix", "on-collision", "none"].includes(naming)) throw new CliError(`proxy: --naming must be prefix, on-collision or none; got ${JSON.stringify(a.naming)}`, 2);

@@ -5,6 +5,8 @@ import { stdioTransport, type StderrMode, type StdioTarget } from "./stdio.ts";
 import type { ClientTransport } from "./transport.ts";
 import { OutboundError } from "../server/outbound.ts";
 import { inMemoryTransport } from "./in-memory.ts";
+import { oauthOptionsOf } from "../auth/client-options.ts";
+import { oauthFetch } from "../auth/oauth-fetch.ts";
 import type { McpServer } from "../server/mcp-server.ts";
 
 /** What {@link connect} reaches: a command (stdio), a URL (Streamable HTTP), or a transport of your own. */
@@ -74,10 +76,12 @@ function checkTarget(target: unknown): void {
  */
 export async function connect(target: ConnectTarget, opts: ConnectOptions = {}): Promise<McpClient> {
   checkTarget(target);
+  // OAuth (src/auth/): one signing-in fetch for every attempt, so a sign-in is not asked twice.
+  const httpFetch = !isServer(target) && !isTransport(target) && "url" in target && target.auth !== undefined ? oauthFetch(target.url, oauthOptionsOf(target.auth), opts.fetch ?? fetch).fetch : opts.fetch;
   const make = (): ClientTransport => {
     if (isServer(target)) return inMemoryTransport(target);
     if (isTransport(target)) return target;
-    if ("url" in target) return httpTransport(target, { label: opts.name, fetch: opts.fetch });
+    if ("url" in target) return httpTransport(target, { label: opts.name, fetch: httpFetch });
     return stdioTransport(target, { label: opts.name, stderr: opts.stderr, inheritEnv: opts.inheritEnv });
   };
   let current: McpClient | undefined;

@@ -129,7 +129,7 @@ class Upstream {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const c = this.config;
-    const target = (c.server as McpServer | undefined) ?? (c.url !== undefined ? { url: c.url, headers: c.headers } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
+    const target = (c.server as McpServer | undefined) ?? (c.url !== undefined ? { url: c.url, headers: c.headers, ...(c.oauth ? { auth: c.oauth === true ? ("oauth" as const) : c.oauth } : {}) } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
     const ac = (this.#abort = new AbortController());
     this.#connecting = connect(target, {
       name: this.name,

@@ -5,6 +5,7 @@ import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 import { fetchSameOrigin } from "./same-origin.ts";
 import { encodeHeaderValue, ToolHeaders } from "./param-headers.ts";
+import type { ClientAuth } from "../auth/client-options.ts";
 
 /** A server reached over Streamable HTTP (MCP basic/transports). */
 export interface HttpTarget {
@@ -12,6 +13,11 @@ export interface HttpTarget {
   readonly url: string;
   /** Sent on every request (e.g. `Authorization`); never logged. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Sign in with OAuth 2.1 when the server asks (a 401): `"oauth"`, or options (client id, scopes, token
+   * store, …); see docs/auth.md. Tokens are kept per issuer and resource in the user's config folder.
+   */
+  readonly auth?: ClientAuth;
 }
 
 /** Options of {@link httpTransport}. */

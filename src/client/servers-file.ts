@@ -1,4 +1,5 @@
 /** @module The upstream server entries: the `mcpServers` file of Claude Desktop and Cursor, VS Code's `servers`, and the `upstreams` config key, with `${VAR}` expansion. */
+import type { OAuthClientOptions } from "../auth/client-options.ts";
 
 /** One upstream as configured: a command (stdio) or a URL (Streamable HTTP), plus what the gateway does with it. */
 export interface UpstreamConfig {
@@ -8,6 +9,8 @@ export interface UpstreamConfig {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** HTTP: sign in with OAuth 2.1 when the server asks (`true`, or client options: docs/auth.md). */
+  readonly oauth?: boolean | OAuthClientOptions;
   /** Skipped entirely when true. */
   readonly disabled?: boolean;
   /** Only the tools whose upstream names match one of these globs. */
@@ -132,6 +135,10 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
     if (raw.headers !== undefined) {
       if (!stringMap(raw.headers)) throw new ServersFileError(`"${name}".headers must be an object of strings`);
       out.headers = Object.fromEntries(Object.entries(raw.headers).map(([k, v]) => [k, x(v)]));
+    }
+    if (raw.oauth !== undefined) {
+      if (raw.oauth !== true && raw.oauth !== false && !isObject(raw.oauth)) throw new ServersFileError(`"${name}".oauth must be true or an object { clientId?, scopes?, … }`);
+      if (raw.oauth !== false) out.oauth = raw.oauth;
     }
   } else {
     throw new ServersFileError(`"${name}" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint)`);

@@ -104,6 +104,10 @@ export const UPSTREAM_KEYS: Record<string, OptionKey> = {
   cwd: opt(() => text(), "a non-empty string (the child's working directory)"),
   url: opt(() => text(), 'a non-empty string (a Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp")'),
   headers: opt(() => stringMap(), "an object of strings (HTTP headers sent to the upstream)"),
+  oauth: opt(
+    () => v.union([v.boolean(), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x))]),
+    "true, or an object { clientId?, clientSecret?, scopes?, grant? } (sign in with OAuth 2.1 when the upstream asks; docs/auth.md)",
+  ),
   type: opt(() => v.picklist(["stdio", "http", "streamable-http", "streamableHttp"]), oneOf("stdio", "http")),
   disabled: opt(() => v.boolean(), "true or false"),
   include: opt(() => patterns(), 'an array of upstream tool-name glob patterns (e.g. ["search_*"])'),

@@ -13,6 +13,7 @@ import { openapiCommand } from "./openapi.ts";
 import { installCommand } from "./install.ts";
 import { bundleCommand } from "./bundle.ts";
 import { proxyCommand } from "./proxy.ts";
+import { authCliCommand } from "./auth.ts";
 
 /** Every command, in help order. */
 export const COMMANDS: readonly Command[] = [
@@ -29,4 +30,5 @@ export const COMMANDS: readonly Command[] = [
   installCommand,
   bundleCommand,
   proxyCommand,
+  authCliCommand,
 ];

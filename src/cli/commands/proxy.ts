@@ -9,6 +9,8 @@ const OPTIONS = {
     servers: { type: "string" },
     url: { type: "string" },
     header: { type: "string", multiple: true },
+    oauth: { type: "boolean" },
+    "client-id": { type: "string" },
     naming: { type: "string" },
     name: { type: "string" },
     check: { type: "boolean" },
@@ -24,8 +26,10 @@ export const proxyCommand: Command = {
                  or servers (VS Code) file; STRATEGY is on-collision (default: colliding
                  names become <server>__<tool>), prefix (all of them) or none; --check
                  prints per upstream its tools, bytes, tokens and name problems
-  mcpbin proxy --url URL [--header "Name: value"]... [--name NAME]
-                 a remote Streamable HTTP server served here over stdio (or --http)`,
+  mcpbin proxy --url URL [--header "Name: value"]... [--name NAME] [--oauth [--client-id ID]]
+                 a remote Streamable HTTP server served here over stdio (or --http);
+                 --oauth signs in when it asks (the sign-in URL is printed on stderr),
+                 --client-id names a client registered with its authorization server`,
   options: OPTIONS,
   run,
 };
@@ -39,6 +43,8 @@ async function run(args: string[]): Promise<number> {
       servers: values.servers as string | undefined,
       url: values.url as string | undefined,
       headers: (values.header as string[] | undefined) ?? [],
+      oauth: values.oauth === true,
+      clientId: values["client-id"] as string | undefined,
       naming: values.naming as string | undefined,
       name: values.name as string | undefined,
       check: values.check === true,
