@@ -10,6 +10,11 @@ export interface OAuthClientOptions {
   readonly clientId?: string;
   /** Its secret, for a confidential client (client credentials, or a pre-registered web client). */
   readonly clientSecret?: string;
+  /**
+   * A private key (PKCS#8 PEM) and its JWS algorithm (e.g. "ES256", "RS256") for `private_key_jwt` client
+   * authentication (RFC 7523) instead of a secret, with `clientId`.
+   */
+  readonly clientPrivateKey?: { readonly pem: string; readonly alg: string };
   /** An https URL of this client's metadata document (Client ID Metadata Documents), used where the server supports them. */
   readonly clientMetadataUrl?: string;
   /** Scopes asked for besides those the server's challenge or metadata name. */
@@ -53,7 +58,9 @@ export function oauthOptionsOf(auth: unknown): OAuthClientOptions {
   if (typeof auth === "object" && auth !== null && !Array.isArray(auth)) {
     const o = auth as OAuthClientOptions;
     if (o.grant !== undefined && o.grant !== "authorization_code" && o.grant !== "client_credentials") throw new TypeError(`auth.grant must be "authorization_code" or "client_credentials"`);
-    if (o.grant === "client_credentials" && (!o.clientId || !o.clientSecret)) throw new TypeError(`auth.grant "client_credentials" needs auth.clientId and auth.clientSecret`);
+    if (o.grant === "client_credentials" && (!o.clientId || (!o.clientSecret && !o.clientPrivateKey))) {
+      throw new TypeError(`auth.grant "client_credentials" needs auth.clientId and auth.clientSecret (or auth.clientPrivateKey)`);
+    }
     if (o.clientMetadataUrl !== undefined && !/^https:\/\//.test(o.clientMetadataUrl)) throw new TypeError(`auth.clientMetadataUrl must be an https URL`);
     return o;
   }

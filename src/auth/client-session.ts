@@ -69,7 +69,11 @@ export class OAuthSession {
   async #signIn(challenge: BearerChallenge | undefined, stepUp: boolean): Promise<void> {
     const prm = await resourceMetadata(this.server, challenge?.resourceMetadata, this.#fetch);
     const issuer = prm?.authorization_servers?.[0] ?? this.server.origin;
-    const as = await serverMetadata(issuer, this.#fetch);
+    const as = await serverMetadata(issuer, this.#fetch).catch((e: unknown) => {
+      // MCP 2025-03-26: a server without any metadata has its endpoints at default paths of its origin.
+      if (prm !== undefined) throw e;
+      return { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, registration_endpoint: `${issuer}/register` } as oauth.AuthorizationServer;
+    });
     const resource = prm?.resource ?? canonicalResource(this.server);
     const sent = this.o.resource === false ? undefined : (this.o.resource ?? resource);
     const wanted = new Set<string>(stepUp ? this.scopes : []);
@@ -129,7 +133,7 @@ export class OAuthSession {
       const c: oauth.Client = { client_id: client.client_id };
       // Checks state and, per RFC 9207, the iss parameter against the issuer.
       const params = oauth.validateAuthResponse(as, c, back.searchParams, state);
-      const res = await oauth.authorizationCodeGrantRequest(as, c, clientAuthOf(client), params, redirectUri, verifier, {
+      const res = await oauth.authorizationCodeGrantRequest(as, c, clientAuthOf(client, this.o.clientPrivateKey), params, redirectUri, verifier, {
         ...(resource ? { additionalParameters: { resource } } : {}),
         [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
         signal: AbortSignal.timeout(15_000),
@@ -145,7 +149,7 @@ export class OAuthSession {
     const params: Record<string, string> = {};
     if (scope) params.scope = scope;
     if (resource) params.resource = resource;
-    const res = await oauth.clientCredentialsGrantRequest(as, c, clientAuthOf(client), params, { [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)), signal: AbortSignal.timeout(15_000) });
+    const res = await oauth.clientCredentialsGrantRequest(as, c, clientAuthOf(client, this.o.clientPrivateKey), params, { [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)), signal: AbortSignal.timeout(15_000) });
     return tokensOf(await oauth.processClientCredentialsResponse(as, c, res));
   }
 
@@ -157,7 +161,7 @@ export class OAuthSession {
       const client = e.client as KnownClient;
       const c: oauth.Client = { client_id: client.client_id };
       const resource = this.o.resource === false ? undefined : (this.o.resource ?? e.resource);
-      const res = await oauth.refreshTokenGrantRequest(as, c, clientAuthOf(client), e.tokens!.refresh_token!, {
+      const res = await oauth.refreshTokenGrantRequest(as, c, clientAuthOf(client, this.o.clientPrivateKey), e.tokens!.refresh_token!, {
         ...(resource ? { additionalParameters: { resource } } : {}),
         [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
         signal: AbortSignal.timeout(15_000),
