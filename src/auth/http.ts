@@ -6,10 +6,18 @@ import { TokenError, TokenVerifier } from "./verify.ts";
 /** The well-known prefix of protected-resource metadata (RFC 9728 §3). */
 export const PRM_PREFIX = "/.well-known/oauth-protected-resource";
 
-/** What the hook needs of the server: its name and the scopes its tools declare. */
+type Scoped = { readonly definition: { readonly scopes?: readonly string[] } };
+
+/** What the hook needs of the server: its name and the scopes its tools, resources and prompts declare. */
 export interface ScopedServer {
   readonly name: string;
-  readonly tools: ReadonlyMap<string, { readonly definition: { readonly scopes?: readonly string[] } }>;
+  readonly tools: ReadonlyMap<string, Scoped>;
+  readonly content: {
+    readonly resources: ReadonlyMap<string, Scoped>;
+    readonly templates: readonly Scoped[];
+    readonly prompts: ReadonlyMap<string, Scoped>;
+    scopesOf(uri: string): readonly string[] | undefined;
+  };
 }
 
 /**
@@ -78,7 +86,8 @@ export class ResourceServer {
   /** The scopes advertised: those every request needs, then those of tools, in order, once each. */
   scopesSupported(): string[] {
     const all = new Set(this.auth.scopes);
-    for (const t of this.server.tools.values()) for (const s of t.definition.scopes ?? []) all.add(s);
+    const c = this.server.content;
+    for (const x of [...this.server.tools.values(), ...c.resources.values(), ...c.templates, ...c.prompts.values()]) for (const s of x.definition.scopes ?? []) all.add(s);
     return [...all];
   }
 
@@ -104,7 +113,7 @@ export class ResourceServer {
   }
 
   /**
-   * The 403 step-up answer for a call of a tool whose scopes the caller lacks (`http.auth.scopeFailure`
+   * The 403 step-up answer for a call of a tool (a read of a resource, a get of a prompt) whose scopes the caller lacks (`http.auth.scopeFailure`
    * "http"), MCP 2025-11-25 basic/authorization "Scope Challenge Handling": the scopes asked for are the
    * granted ones and the needed ones, so a new token loses nothing.
    * @param req - the request.
@@ -114,18 +123,22 @@ export class ResourceServer {
    * @returns the 403 response, or undefined when the call may go on.
    */
   stepUp(req: Request, method: string, params: unknown, caller: AuthInfo | undefined): Response | undefined {
-    if (this.auth.scopeFailure !== "http" || caller?.scopes === undefined || method !== "tools/call") return undefined;
-    const name = (params as { name?: unknown } | undefined)?.name;
-    if (typeof name !== "string") return undefined;
-    const needed = this.server.tools.get(name)?.definition.scopes;
+    if (this.auth.scopeFailure !== "http" || caller?.scopes === undefined) return undefined;
+    const p = params as { name?: unknown; uri?: unknown } | undefined;
+    let what: string;
+    let needed: readonly string[] | undefined;
+    if (method === "tools/call" && typeof p?.name === "string") [what, needed] = [`tool ${p.name}`, this.server.tools.get(p.name)?.definition.scopes];
+    else if (method === "prompts/get" && typeof p?.name === "string") [what, needed] = [`prompt ${p.name}`, this.server.content.prompts.get(p.name)?.definition.scopes];
+    else if (method === "resources/read" && typeof p?.uri === "string") [what, needed] = [`resource ${p.uri}`, this.server.content.scopesOf(p.uri)];
+    else return undefined;
     const missing = missingScopes(caller, needed);
     if (missing.length === 0) return undefined;
-    return this.#challenge(req, 403, "insufficient_scope", `tool ${name} needs the scopes ${missing.join(" ")}`, union(union(caller.scopes, this.auth.scopes), needed!));
+    return this.#challenge(req, 403, "insufficient_scope", `${what} needs the scopes ${missing.join(" ")}`, union(union(caller.scopes, this.auth.scopes), needed!));
   }
 
   #challenge(req: Request, status: 401 | 403, error: string | undefined, description: string, scope: readonly string[] = this.auth.scopes): Response {
     const params = [`resource_metadata="${this.metadataUrl(req)}"`];
-    if (error) params.unshift(`error="${error}"`, `error_description="${description.replace(/["\\]/g, "")}"`);
+    if (error) params.unshift(`error="${error}"`, `error_description="${description.replace(/[^\x20-\x7e]|["\\]/g, "?")}"`);
     if (scope.length > 0) params.push(`scope="${scope.join(" ")}"`);
     const text = status === 401 ? `Unauthorized: ${description}` : `Forbidden: ${description}`;
     return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer ${params.join(", ")}` } });

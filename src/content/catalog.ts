@@ -39,6 +39,8 @@ export function encodedForm(uri: string): string {
 
 /** Cache hints of a static list (2026-07-28): nothing in it can change while the process runs. */
 export const STATIC_LIST_CACHE: CacheHints = { ttlMs: 300_000, scope: "public" };
+/** The hints of a list that depends on the caller's scopes: kept, but by that caller only. */
+export const PRIVATE_LIST_CACHE: CacheHints = { ttlMs: 300_000, scope: "private" };
 /** Cache hints of a list a template's `list()` computes, and of reads by default. */
 export const PRIVATE_NO_CACHE: CacheHints = { ttlMs: 0, scope: "private" };
 
@@ -121,6 +123,19 @@ export class Catalog {
     return (this.#fixed ??= [...this.resources.values()].map((r) => ({ uri: r.uri, listing: { ...r.definition, mimeType: r.mimeType, size: r.size }, from: r })));
   }
 
+  /** Whether a resource, template or prompt declares OAuth `scopes` (lists then differ between callers). */
+  get scoped(): boolean {
+    return (this.#scoped ??= [...this.resources.values(), ...this.templates, ...this.prompts.values()].some((x) => x.definition.scopes?.length));
+  }
+
+  #scoped: boolean | undefined;
+
+  /** The scopes the definition behind a URI declares (a fixed resource's, else the matching template's). */
+  scopesOf(uri: string): readonly string[] | undefined {
+    const f = this.find(uri);
+    return f === undefined ? undefined : "resource" in f ? f.resource.definition.scopes : f.template.definition.scopes;
+  }
+
   /** Whether the server has anything to read (the `resources` capability). */
   get hasResources(): boolean {
     return this.resources.size > 0 || this.templates.length > 0 || this.providers.some((p) => p.serves.resources);
@@ -163,7 +178,7 @@ export class Catalog {
 
   /** Cache hints of `resources/list` (2026-07-28): every page of it has the same. */
   get listCache(): CacheHints {
-    return this.dynamicList ? PRIVATE_NO_CACHE : STATIC_LIST_CACHE;
+    return this.dynamicList ? PRIVATE_NO_CACHE : this.scoped ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE;
   }
 
   /**

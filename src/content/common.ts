@@ -1,5 +1,6 @@
 /** @module What resources, templates and prompts share: the definition error, display fields, cache hints, the read context and the change hub. */
 import { logLine } from "../runtime/log-name.ts";
+import { isScopes } from "../shared/auth.ts";
 import type { Asker } from "../ask/types.ts";
 import { NO_CLIENT } from "../ask/none.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
@@ -73,6 +74,11 @@ export interface DisplayFields {
   readonly icons?: readonly ToolIcon[];
   /** Sent as `_meta` of the listed entry (2025-06-18+). */
   readonly meta?: Record<string, unknown>;
+  /**
+   * OAuth scopes a caller needs (docs/auth.md): a caller verified by `http.auth` without them does not see it
+   * listed, and a read or get gets a 403 step-up challenge (or an error with `scopeFailure: "result"`).
+   */
+  readonly scopes?: readonly string[];
 }
 
 /**
@@ -89,6 +95,7 @@ export function plainDisplay(d: DisplayFields & { readonly cache?: unknown; read
     (d.mimeType === undefined || typeof d.mimeType === "string") &&
     d.icons === undefined &&
     d.meta === undefined &&
+    d.scopes === undefined &&
     d.annotations === undefined &&
     d.cache === undefined
   );
@@ -109,6 +116,7 @@ export function checkDisplay(what: string, d: DisplayFields & { readonly cache?:
     throw new ContentDefinitionError(`${what}: "icons" must be an array of { src, mimeType?, sizes?, theme? }`);
   }
   if (d.meta !== undefined && (typeof d.meta !== "object" || d.meta === null || Array.isArray(d.meta))) throw new ContentDefinitionError(`${what}: "meta" must be an object`);
+  if (d.scopes !== undefined && !isScopes(d.scopes)) throw new ContentDefinitionError(`${what}: "scopes" must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:read"]`);
   const a = d.annotations;
   if (a !== undefined) {
     if (typeof a !== "object" || a === null) throw new ContentDefinitionError(`${what}: "annotations" must be an object { audience?, priority?, lastModified? }`);

@@ -77,7 +77,30 @@ describe("tokens the provider issues", () => {
     expect(ok.json.result.content).toEqual([{ type: "text", text: "deleted" }]);
   });
 
-  test("a token without the scopes every request needs gets 403 insufficient_scope", async () => {
+  test("a resource and a prompt with scopes: hidden from the lists of a caller without them (private), a 403 step-up on read and get", async () => {
+  const rpc = (token: string, method: string, params: Record<string, unknown>, name?: string) =>
+    post(s.url, { jsonrpc: "2.0", id: 3, method, params: { ...params, _meta: META } }, { ...modernHeaders(method, name), authorization: `Bearer ${token}` });
+  const narrow = await idp.token({ scope: "mcp:use", resource: s.url });
+  const resources = await rpc(narrow, "resources/list", {});
+  expect(resources.json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(["docs://readme"]);
+  expect(resources.json.result.cacheScope).toBe("private");
+  expect((await rpc(narrow, "prompts/list", {})).json.result.prompts).toEqual([]);
+  const read = await rpc(narrow, "resources/read", { uri: "secret://plans" }, "secret://plans");
+  expect(read.status).toBe(403);
+  expect(challenge(read)).toContain('error_description="resource secret://plans needs the scopes files:write"');
+  expect(challenge(read)).toContain('scope="mcp:use files:write"');
+  const get = await rpc(narrow, "prompts/get", { name: "admin_prompt" }, "admin_prompt");
+  expect(get.status).toBe(403);
+  expect(challenge(get)).toContain("prompt admin_prompt needs the scopes files:write");
+  expect((await rpc(narrow, "resources/read", { uri: "docs://readme" }, "docs://readme")).json.result.contents[0].text).toBe("hello");
+
+  const wide = await idp.token({ scope: "mcp:use files:write", resource: s.url });
+  expect((await rpc(wide, "resources/list", {})).json.result.resources.map((r: { uri: string }) => r.uri)).toEqual(["docs://readme", "secret://plans"]);
+  expect((await rpc(wide, "resources/read", { uri: "secret://plans" }, "secret://plans")).json.result.contents[0].text).toBe("the plans");
+  expect((await rpc(wide, "prompts/get", { name: "admin_prompt" }, "admin_prompt")).json.result.messages[0].content.text).toBe("do the admin thing");
+});
+
+test("a token without the scopes every request needs gets 403 insufficient_scope", async () => {
     const r = await call(await idp.token({ scope: "files:write", resource: s.url }), "whoami");
     expect(r.status).toBe(403);
     expect(challenge(r)).toContain('error="insufficient_scope"');

@@ -11,6 +11,7 @@ import { lineOfResult } from "./resources-read.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
 import type { RequestContext } from "../../server/context.ts";
 import { lazySchema } from "../../runtime/once.ts";
+import { missingScopes } from "../../shared/auth.ts";
 
 /** The checked params of a `prompts/get`. */
 export interface GetParams {
@@ -52,6 +53,9 @@ export const promptsGet: MethodSpec<GetParams, PromptResult | InputRequired> = {
       });
     }
     if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+    const missing = missingScopes(ctx.auth, prompt.definition.scopes);
+    // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
+    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Prompt ${p.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`);
     beginRound(ctx, { method: "prompts/get", name: p.name, args: p.arguments ?? {} }, p);
     let value: unknown;
     try {

@@ -1,7 +1,8 @@
 /** @module prompts/list: the server's prompts, one page at a time (MCP server/prompts). */
 import { projectPrompt } from "../../protocol/project-content.ts";
-import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
+import { listingOf, PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
 import type { PromptArgument } from "../prompt.ts";
+import { missingScopes } from "../../shared/auth.ts";
 import type { Listing } from "../../protocol/project-content.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
@@ -15,11 +16,12 @@ export const promptsList: MethodSpec<ListParams, Record<string, unknown>> = {
   handle(p, ctx) {
     const registry = ctx.connection.registry;
     const f = ctx.features;
-    const own = [...registry.content.prompts.values()].map((x) => ({ name: x.name, listing: x.definition as Listing, args: x.arguments }));
+    // An OAuth caller sees the prompts its scopes allow (docs/auth.md).
+    const own = [...registry.content.prompts.values()].filter((x) => missingScopes(ctx.auth, x.definition.scopes).length === 0).map((x) => ({ name: x.name, listing: x.definition as Listing, args: x.arguments }));
     const providers = registry.content.providers.filter((x) => x.serves.prompts);
     const page = (items: readonly { name: string; listing: Listing; args: readonly PromptArgument[] }[], cache: typeof STATIC_LIST_CACHE) =>
       listPage("prompts/list", items, (x) => x.name, "prompts", (x) => projectPrompt(x.listing, x.args, f), p, registry.options.pageSize, cache, f);
-    if (providers.length === 0) return page(own, STATIC_LIST_CACHE);
+    if (providers.length === 0) return page(own, registry.content.scoped ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE);
     // A provider's prompts (an upstream's) are asked for each time: private, never cached.
     return Promise.all(providers.map((x) => x.listPrompts(ctx))).then((lists) => {
       const seen = new Set(own.map((x) => x.name));

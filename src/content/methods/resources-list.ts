@@ -5,9 +5,12 @@ import type { ListedEntry } from "../catalog.ts";
 import type { RequestContext } from "../../server/context.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
+import { missingScopes } from "../../shared/auth.ts";
 
-function pageOf(entries: readonly ListedEntry[], p: ListParams, ctx: RequestContext): Record<string, unknown> {
+function pageOf(all: readonly ListedEntry[], p: ListParams, ctx: RequestContext): Record<string, unknown> {
   const registry = ctx.connection.registry;
+  // An OAuth caller sees what its scopes allow (docs/auth.md).
+  const entries = registry.content.scoped && ctx.auth?.scopes !== undefined ? all.filter((e) => missingScopes(ctx.auth, e.from?.definition.scopes).length === 0) : all;
   const f = requestFeatures(ctx);
   return listPage("resources/list", entries, (e) => e.uri, "resources", (e) => projectResource(e.uri, e.listing, f), p, registry.options.pageSize, registry.content.listCache, f);
 }

@@ -13,6 +13,7 @@ import type { RequestContext } from "../../server/context.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
 import { lazySchema } from "../../runtime/once.ts";
+import { missingScopes } from "../../shared/auth.ts";
 
 /** The checked params of a `resources/read`. */
 export interface ReadParams {
@@ -72,6 +73,9 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
       );
     }
     const def = "resource" in found ? found.resource.definition : found.template.definition;
+    const missing = missingScopes(ctx.auth, def.scopes);
+    // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
+    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Resource ${p.uri} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`, { uri: p.uri });
     const cache = def.cache ?? PRIVATE_NO_CACHE;
     beginRound(ctx, { method: "resources/read", name: p.uri, args: {} }, p);
     let pending: Promise<ResourceContents[]>;

@@ -1,6 +1,7 @@
 /** @module resources/templates/list: the server's resource templates, one page at a time (MCP server/resources). */
 import { projectTemplate } from "../../protocol/project-content.ts";
-import { listingOf, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
+import { listingOf, PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
+import { missingScopes } from "../../shared/auth.ts";
 import type { Listing } from "../../protocol/project-content.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
@@ -12,13 +13,14 @@ export const resourcesTemplatesList: MethodSpec<ListParams, Record<string, unkno
   capability: "resources",
   params: LIST_PARAMS,
   handle(p, ctx) {
+    // An OAuth caller sees the templates its scopes allow (docs/auth.md).
     const registry = ctx.connection.registry;
     const f = ctx.features;
-    const own = registry.content.templates.map((t) => ({ uriTemplate: t.uriTemplate, listing: t.definition as Listing }));
+    const own = registry.content.templates.filter((t) => missingScopes(ctx.auth, t.definition.scopes).length === 0).map((t) => ({ uriTemplate: t.uriTemplate, listing: t.definition as Listing }));
     const providers = registry.content.providers.filter((x) => x.serves.resources);
     const page = (items: readonly { uriTemplate: string; listing: Listing }[], cache: typeof STATIC_LIST_CACHE) =>
       listPage("resources/templates/list", items, (t) => t.uriTemplate, "resourceTemplates", (t) => projectTemplate(t.uriTemplate, t.listing, f), p, registry.options.pageSize, cache, f);
-    if (providers.length === 0) return page(own, STATIC_LIST_CACHE);
+    if (providers.length === 0) return page(own, registry.content.scoped ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE);
     // A provider's templates (an upstream's) are asked for each time: private, never cached.
     return Promise.all(providers.map((x) => x.listTemplates(ctx))).then((lists) => {
       const seen = new Set(own.map((t) => t.uriTemplate));
