@@ -1,0 +1,31 @@
+// TokenVerifier in this process against two real OpenID providers: several trusted issuers, each token checked
+// against its own issuer's keys; an issuer left out of the list is refused.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { resolveAuth } from "../../src/auth/options.ts";
+import { TokenError, TokenVerifier } from "../../src/auth/verify.ts";
+import { startIdp, type Idp } from "../helpers/idp.ts";
+
+const RESOURCE = "http://127.0.0.1:9/mcp";
+let a: Idp;
+let b: Idp;
+beforeAll(async () => {
+  [a, b] = await Promise.all([startIdp({ scopes: ["mcp:use"] }), startIdp({ scopes: ["mcp:use"] })]);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+test("issuers: a token of each trusted issuer is verified with that issuer's keys", async () => {
+  const v = new TokenVerifier(resolveAuth({ issuers: [a.issuer, b.issuer] }, true));
+  for (const idp of [a, b]) {
+    const info = await v.verify(await idp.token({ scope: "mcp:use", resource: RESOURCE }), RESOURCE);
+    expect(info).toMatchObject({ issuer: idp.issuer, subject: "svc", clientId: "svc", scopes: ["mcp:use"] });
+  }
+  const onlyA = new TokenVerifier(resolveAuth({ issuer: a.issuer }, true));
+  const fromB = await b.token({ scope: "mcp:use", resource: RESOURCE });
+  await expect(onlyA.verify(fromB, RESOURCE)).rejects.toThrow(TokenError);
+  // audience: an API identifier instead of the resource URL.
+  const api = new TokenVerifier(resolveAuth({ issuer: a.issuer, audience: "api://files" }, true));
+  expect((await api.verify(await a.token({ scope: "mcp:use", resource: "api://files" }), RESOURCE)).issuer).toBe(a.issuer);
+  await expect(api.verify(await a.token({ scope: "mcp:use", resource: RESOURCE }), RESOURCE)).rejects.toThrow("another audience");
+});
