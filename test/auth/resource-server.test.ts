@@ -174,3 +174,20 @@ test("a legacy session belongs to the subject that opened it: another subject's 
   expect((await fetch(s.url, { method: "DELETE", headers: { "mcp-session-id": sid, authorization: `Bearer ${theirs}` } })).status).toBe(404);
   expect((await post(s.url, ping, { ...legacy, "mcp-session-id": sid, authorization: `Bearer ${mine}` })).status).toBe(200);
 });
+
+test('scopeFailure "result": the call of a tool without its scope is an isError result with HTTP 200, a read a -32602 error', async () => {
+  const r2 = await HttpProcess.source("test/fixtures/servers/oauth.ts", { env: { OAUTH_ISSUERS: idp.issuer, OAUTH_SCOPE_FAILURE: "result" } });
+  try {
+    const token = await idp.token({ scope: "mcp:use", resource: r2.url });
+    const headers = (method: string, name: string) => ({ ...modernHeaders(method, name), authorization: `Bearer ${token}` });
+    const r = await post(r2.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "delete_file", arguments: {}, _meta: META } }, headers("tools/call", "delete_file"));
+    expect(r.status).toBe(200);
+    expect(r.json.result.isError).toBe(true);
+    expect(r.json.result.content[0].text).toContain("needs the OAuth scopes files:write");
+    const read = await post(r2.url, { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "secret://plans", _meta: META } }, headers("resources/read", "secret://plans"));
+    expect(read.status).toBe(200);
+    expect(read.json.error.code).toBe(-32602);
+  } finally {
+    r2.kill();
+  }
+});
