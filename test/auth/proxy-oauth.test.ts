@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { BUN, ROOT } from "../helpers/proc.ts";
-import { startIdp, type Idp } from "../helpers/idp.ts";
+import { SECRET, startIdp, type Idp } from "../helpers/idp.ts";
 import { HttpProcess } from "../http/helpers.ts";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { closedAfterEach } from "../client/front.ts";
+import { closedAfterEach, serversFile, v2Front } from "../client/front.ts";
 import { pumpLines, stderrLines } from "../client/lines.ts";
 
 let idp: Idp;
@@ -65,4 +65,12 @@ test("proxy --url --oauth: sign in at the printed URL, then the remote tools are
   const out = await cli("auth", "logout", s.url);
   expect(out.out).toContain(`signed out of ${s.url}`);
   expect((await cli("auth", "list")).out).toContain("no sign-ins kept");
+}, 60_000);
+
+test('a servers-file entry { url, oauth: { grant: "client_credentials", … } }: a headless upstream signs in by itself', async () => {
+  const file = serversFile({ remote: { url: s.url, oauth: { grant: "client_credentials", clientId: "svc", clientSecret: SECRET } } });
+  const { client } = await v2Front([BUN, MCPBIN, "proxy", "--servers", file], { env: env(), closers });
+  const who = await client.callTool({ name: "whoami", arguments: {} });
+  expect(JSON.parse((who.content as { text: string }[])[0]!.text)).toMatchObject({ subject: "svc", clientId: "svc", scopes: ["mcp:use"] });
+  rmSync(dirname(file), { recursive: true, force: true });
 }, 60_000);
