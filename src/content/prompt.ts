@@ -53,7 +53,7 @@ export interface PromptDefinition<S extends AnyObjectSchema | undefined = undefi
 }
 
 /** Every key `prompt()` takes; any other is refused at definition (the compiler checks none is missing). */
-export const PROMPT_KEYS = ["name", "title", "description", "icons", "meta", "arguments", "complete", "get"] as const satisfies readonly (keyof PromptDefinition)[];
+export const PROMPT_KEYS = ["name", "title", "description", "icons", "meta", "scopes", "arguments", "complete", "get"] as const satisfies readonly (keyof PromptDefinition)[];
 const PROMPT_KEYS_COMPLETE: [Exclude<keyof PromptDefinition, (typeof PROMPT_KEYS)[number]>] extends [never] ? true : never = true;
 void PROMPT_KEYS_COMPLETE;
 

@@ -60,7 +60,7 @@ export interface ResourceDefinition extends DisplayFields {
 
 /** Every key `resource()` takes; any other is refused at definition (the compiler checks none is missing). */
 export const RESOURCE_KEYS = [
-  "uri", "name", "title", "description", "icons", "meta", "mimeType", "annotations", "size", "text", "blob", "file", "read", "cache",
+  "uri", "name", "title", "description", "icons", "meta", "scopes", "mimeType", "annotations", "size", "text", "blob", "file", "read", "cache",
 ] as const satisfies readonly (keyof ResourceDefinition)[];
 const RESOURCE_KEYS_COMPLETE: [Exclude<keyof ResourceDefinition, (typeof RESOURCE_KEYS)[number]>] extends [never] ? true : never = true;
 void RESOURCE_KEYS_COMPLETE;
@@ -103,7 +103,7 @@ export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefine
 
 /** Every key `resourceTemplate()` takes; any other is refused at definition (the compiler checks none is missing). */
 export const RESOURCE_TEMPLATE_KEYS = [
-  "uriTemplate", "name", "title", "description", "icons", "meta", "mimeType", "annotations", "variables", "list", "complete", "read", "cache",
+  "uriTemplate", "name", "title", "description", "icons", "meta", "scopes", "mimeType", "annotations", "variables", "list", "complete", "read", "cache",
 ] as const satisfies readonly (keyof ResourceTemplateDefinition)[];
 const TEMPLATE_KEYS_COMPLETE: [Exclude<keyof ResourceTemplateDefinition, (typeof RESOURCE_TEMPLATE_KEYS)[number]>] extends [never] ? true : never = true;
 void TEMPLATE_KEYS_COMPLETE;
