@@ -27,6 +27,15 @@ afterAll(async () => {
   for (const p of procs) p.kill("SIGKILL");
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+// This module is evaluated once per run, so the afterAll above belongs to the first test file that imports it: the
+// programs later files start are ended here, when the run ends, instead of being left running.
+process.on("exit", () => {
+  for (const p of procs) {
+    try {
+      p.kill("SIGKILL");
+    } catch {}
+  }
+});
 
 /** A fresh temp directory (removed after the file); short, so that socket paths stay under 108 bytes. */
 export function tempDir(prefix = "mcpbin-sess-"): string {
