@@ -16,7 +16,12 @@ const folderOf = (path: string) => /^src\/([^/]+)\//.exec(path)?.[1] ?? (path.st
 
 /** The mermaid drawing: one node per folder (with its module count), one arrow per importing pair (with the import count). */
 export async function drawing(): Promise<string> {
-  const out = await cruise(["src"], { parser: "swc", tsPreCompilationDeps: true, doNotFollow: { path: "node_modules" }, baseDir: ROOT });
+  const out = await cruise(["src"], {
+    parser: "swc",
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+    baseDir: ROOT,
+  });
   const r = out.output as ICruiseResult;
   const modules = new Map<string, number>();
   const edges = new Map<string, number>();
@@ -52,7 +57,9 @@ if (import.meta.main) {
       : `${doc.trimEnd()}\n\n## The folders and their imports\n\nEach arrow is one folder importing another, labelled with the number of imports (type-only and dynamic ones included); each box\nsays how many modules the folder has. Drawn from the code by \`bun scripts/architecture.ts\`; the rules the imports obey are\n\`test/architecture/rules.ts\`.\n\n${section}\n`;
   if (process.argv.includes("--check")) {
     if (next !== doc) {
-      process.stderr.write("docs/architecture.md: the folder drawing is not the code's; run: bun scripts/architecture.ts\n");
+      process.stderr.write(
+        "docs/architecture.md: the folder drawing is not the code's; run: bun scripts/architecture.ts\n",
+      );
       process.exit(1);
     }
   } else writeFileSync(DOC, next);

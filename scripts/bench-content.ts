@@ -28,12 +28,20 @@ async function build(name: string, resources: number): Promise<string> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source(resources));
   const out = join(dir, name);
-  const p = Bun.spawn([process.execPath, resolve(ROOT, "bin/mcpbin.ts"), "build", entry, "--outfile", out], { stdout: "ignore", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, resolve(ROOT, "bin/mcpbin.ts"), "build", entry, "--outfile", out], {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if ((await p.exited) !== 0) throw new Error(await new Response(p.stderr).text());
   return out;
 }
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+});
 
 /** Server CPU (µs) of one process that answers `n` requests of `line(i)`, pipelined, then sees EOF. */
 async function cpu(bin: string, n: number, line: (i: number) => string): Promise<number> {
@@ -71,8 +79,10 @@ try {
   const one = await build("one", 0);
   const thousand = await build("thousand", 1000);
   const kinds: Record<string, (i: number) => string> = {
-    "tools/call": (i) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "kib", arguments: {} } }),
-    "resources/read": (i) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "resources/read", params: { uri: "docs://kib" } }),
+    "tools/call": (i) =>
+      JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "kib", arguments: {} } }),
+    "resources/read": (i) =>
+      JSON.stringify({ jsonrpc: "2.0", id: i, method: "resources/read", params: { uri: "docs://kib" } }),
     "prompts/get": (i) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "prompts/get", params: { name: "kib" } }),
   };
   const per: Record<string, number[]> = {};
@@ -82,14 +92,19 @@ try {
   }
   const base = median(per["tools/call"]!);
   console.log(`server CPU per call (median of ${ROUNDS} rounds of ${CALLS} pipelined calls, 1 KiB of text each):`);
-  for (const k of Object.keys(kinds)) console.log(`  ${k.padEnd(15)} ${median(per[k]!).toFixed(1)} µs  (${(median(per[k]!) / base).toFixed(2)}× tools/call)`);
+  for (const k of Object.keys(kinds))
+    console.log(
+      `  ${k.padEnd(15)} ${median(per[k]!).toFixed(1)} µs  (${(median(per[k]!) / base).toFixed(2)}× tools/call)`,
+    );
   const s0: number[] = [];
   const s1: number[] = [];
   for (let r = 0; r < 5 * ROUNDS; r++) {
     s0.push(await start(one));
     s1.push(await start(thousand));
   }
-  console.log(`spawn → initialize (median of ${5 * ROUNDS}): 1 resource ${median(s0).toFixed(1)} ms, 1,001 resources ${median(s1).toFixed(1)} ms (${(median(s1) / median(s0)).toFixed(2)}×)`);
+  console.log(
+    `spawn → initialize (median of ${5 * ROUNDS}): 1 resource ${median(s0).toFixed(1)} ms, 1,001 resources ${median(s1).toFixed(1)} ms (${(median(s1) / median(s0)).toFixed(2)}×)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -12,15 +12,34 @@ import { parseArgs } from "node:util";
 const ROOT = resolve(import.meta.dir, "..");
 const PEERS = process.env.PEERS ?? "/tmp/peers";
 const { values: opt } = parseArgs({
-  options: { seconds: { type: "string", default: "8" }, connections: { type: "string", default: "16" }, rounds: { type: "string", default: "2" }, write: { type: "boolean", default: false } },
+  options: {
+    seconds: { type: "string", default: "8" },
+    connections: { type: "string", default: "16" },
+    rounds: { type: "string", default: "2" },
+    write: { type: "boolean", default: false },
+  },
 });
 const SECONDS = Number(opt.seconds);
 const CONNECTIONS = Number(opt.connections);
 const ROUNDS = Number(opt.rounds);
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-const CALL = (modern: boolean) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add_numbers", arguments: { x: 2, y: 3 }, ...(modern ? { _meta: META } : {}) } });
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const CALL = (modern: boolean) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "add_numbers", arguments: { x: 2, y: 3 }, ...(modern ? { _meta: META } : {}) },
+  });
 const BASE_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const MODERN_HEADERS = { ...BASE_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "add_numbers" };
+const MODERN_HEADERS = {
+  ...BASE_HEADERS,
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "add_numbers",
+};
 
 interface Target {
   name: string;
@@ -42,23 +61,61 @@ function sh(cmd: string[], cwd = ROOT): string {
 // The mcpbin benchmark server (examples/bench/server.ts: add_numbers and echo), compiled.
 const bin = resolve(ROOT, ".test-build/bench-http-mcpbin");
 sh([process.execPath, "bin/mcpbin.ts", "build", "examples/bench/server.ts", "--outfile", bin]);
-for (const f of ["sdk-v1-http.mjs", "sdk-v2-http.mjs"]) copyFileSync(resolve(ROOT, "scripts/bench-http", f), resolve(PEERS, "servers", f));
+for (const f of ["sdk-v1-http.mjs", "sdk-v2-http.mjs"])
+  copyFileSync(resolve(ROOT, "scripts/bench-http", f), resolve(PEERS, "servers", f));
 const node = sh(["which", "node"]).trim();
 const peerBun = resolve(PEERS, "node_modules/.bin/bun");
 
 const TARGETS: Target[] = [
-  { name: "raw Bun.serve JSON echo", what: "parses the body, answers x+y as a JSON-RPC result; no MCP (the limit on Bun)", cmd: (p) => [process.execPath, "scripts/bench-http/raw-echo.ts", String(p)], modern: true },
-  { name: "mcpbin (2026-07-28)", what: "compiled binary, --http, stateless", cmd: (p) => [bin, "--http", `127.0.0.1:${p}`], modern: true },
-  { name: "mcpbin (2025-11-25 session)", what: "compiled binary, --http, one Mcp-Session-Id", cmd: (p) => [bin, "--http", `127.0.0.1:${p}`], modern: false, session: true, legacyVersion: "2025-11-25" },
-  { name: "SDK v2 createMcpHandler (2026-07-28)", what: "@modelcontextprotocol/server 2.4.0 on Bun.serve", cmd: (p) => [peerBun, "sdk-v2-http.mjs", String(p)], cwd: `${PEERS}/servers`, modern: true },
-  { name: "SDK v1 stateless (2025-11-25)", what: "@modelcontextprotocol/sdk 1.32.2 on node:http (Node " + sh([node, "--version"]).trim() + ")", cmd: (p) => [node, "sdk-v1-http.mjs", String(p)], cwd: `${PEERS}/servers`, modern: false, legacyVersion: "2025-11-25" },
+  {
+    name: "raw Bun.serve JSON echo",
+    what: "parses the body, answers x+y as a JSON-RPC result; no MCP (the limit on Bun)",
+    cmd: (p) => [process.execPath, "scripts/bench-http/raw-echo.ts", String(p)],
+    modern: true,
+  },
+  {
+    name: "mcpbin (2026-07-28)",
+    what: "compiled binary, --http, stateless",
+    cmd: (p) => [bin, "--http", `127.0.0.1:${p}`],
+    modern: true,
+  },
+  {
+    name: "mcpbin (2025-11-25 session)",
+    what: "compiled binary, --http, one Mcp-Session-Id",
+    cmd: (p) => [bin, "--http", `127.0.0.1:${p}`],
+    modern: false,
+    session: true,
+    legacyVersion: "2025-11-25",
+  },
+  {
+    name: "SDK v2 createMcpHandler (2026-07-28)",
+    what: "@modelcontextprotocol/server 2.4.0 on Bun.serve",
+    cmd: (p) => [peerBun, "sdk-v2-http.mjs", String(p)],
+    cwd: `${PEERS}/servers`,
+    modern: true,
+  },
+  {
+    name: "SDK v1 stateless (2025-11-25)",
+    what: "@modelcontextprotocol/sdk 1.32.2 on node:http (Node " + sh([node, "--version"]).trim() + ")",
+    cmd: (p) => [node, "sdk-v1-http.mjs", String(p)],
+    cwd: `${PEERS}/servers`,
+    modern: false,
+    legacyVersion: "2025-11-25",
+  },
 ];
 
 async function start(t: Target, port: number): Promise<{ proc: Subprocess; headers: Record<string, string> }> {
   // The server runs on CPU 0, wrk on CPU 1: one core each, so runtimes with helper threads are compared fairly.
-  const proc = spawn(["taskset", "-c", "0", ...t.cmd(port)], { cwd: t.cwd ?? ROOT, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
+  const proc = spawn(["taskset", "-c", "0", ...t.cmd(port)], {
+    cwd: t.cwd ?? ROOT,
+    stdout: "ignore",
+    stderr: "ignore",
+    stdin: "ignore",
+  });
   const url = `http://127.0.0.1:${port}/mcp`;
-  let headers: Record<string, string> = t.modern ? { ...MODERN_HEADERS } : { ...BASE_HEADERS, "mcp-protocol-version": t.legacyVersion! };
+  let headers: Record<string, string> = t.modern
+    ? { ...MODERN_HEADERS }
+    : { ...BASE_HEADERS, "mcp-protocol-version": t.legacyVersion! };
   for (let i = 0; i < 100; i++) {
     try {
       await fetch(url, { method: "POST", headers: BASE_HEADERS, body: "{}" });
@@ -71,10 +128,19 @@ async function start(t: Target, port: number): Promise<{ proc: Subprocess; heade
     const init = await fetch(url, {
       method: "POST",
       headers: BASE_HEADERS,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: t.legacyVersion, capabilities: {}, clientInfo: { name: "wrk", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: t.legacyVersion, capabilities: {}, clientInfo: { name: "wrk", version: "1" } },
+      }),
     });
     headers = { ...headers, "mcp-session-id": init.headers.get("mcp-session-id")! };
-    await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    await fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
   }
   // Correctness before load: the answer is 5.
   const r = await fetch(url, { method: "POST", headers, body: CALL(t.modern) });
@@ -100,8 +166,25 @@ function ms(s: string): number {
 
 function wrk(url: string, headers: Record<string, string>, body: string): Run {
   const lua = `/tmp/mcpbin-bench-http-${process.pid}.lua`;
-  writeFileSync(lua, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\n${Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join("\n")}\n`);
-  const out = sh(["taskset", "-c", "1", "wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", "-s", lua, url]);
+  writeFileSync(
+    lua,
+    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\n${Object.entries(headers)
+      .map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)
+      .join("\n")}\n`,
+  );
+  const out = sh([
+    "taskset",
+    "-c",
+    "1",
+    "wrk",
+    "-t1",
+    `-c${CONNECTIONS}`,
+    `-d${SECONDS}s`,
+    "--latency",
+    "-s",
+    lua,
+    url,
+  ]);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
   const p50 = ms(/\s50%\s+(\S+)/.exec(out)![1]!);
   const p99 = ms(/\s99%\s+(\S+)/.exec(out)![1]!);
@@ -110,7 +193,8 @@ function wrk(url: string, headers: Record<string, string>, body: string): Run {
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   if (non2xx) kinds["non-2xx"] = non2xx;
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  if (sock) ["connect", "read", "write", "timeout"].forEach((k, i) => Number(sock[i + 1]) && (kinds[k] = Number(sock[i + 1])));
+  if (sock)
+    ["connect", "read", "write", "timeout"].forEach((k, i) => Number(sock[i + 1]) && (kinds[k] = Number(sock[i + 1])));
   const errors = Object.values(kinds).reduce((a, b) => a + b, 0);
   return { rps, p50, p99, requests, errors, kinds };
 }
@@ -128,7 +212,9 @@ for (let round = 1; round <= ROUNDS; round++) {
     proc.kill("SIGKILL");
     await proc.exited;
     (results.get(t.name) ?? results.set(t.name, []).get(t.name)!).push(run);
-    process.stderr.write(`round ${round} ${t.name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.requests} requests, ${run.errors} errors\n`);
+    process.stderr.write(
+      `round ${round} ${t.name}: ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms, ${run.requests} requests, ${run.errors} errors\n`,
+    );
   }
 }
 
@@ -136,7 +222,11 @@ function errorCell(rs: Run[]): string {
   const sum: Record<string, number> = {};
   for (const r of rs) for (const [k, v] of Object.entries(r.kinds)) sum[k] = (sum[k] ?? 0) + v;
   const total = Object.values(sum).reduce((a, b) => a + b, 0);
-  return total === 0 ? "0" : `${total} (${Object.entries(sum).map(([k, v]) => `${k} ${v}`).join(", ")})`;
+  return total === 0
+    ? "0"
+    : `${total} (${Object.entries(sum)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")})`;
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const base = median(results.get(TARGETS[0]!.name)!.map((r) => r.rps));
@@ -164,26 +254,54 @@ const table = lines.join("\n") + "\n\n![requests/s and p99 over --http](benchmar
 function drawHttpChart(title: string): string {
   const rows = TARGETS.map((t) => {
     const rs = results.get(t.name)!;
-    return { name: t.name, own: t.name.startsWith("mcpbin"), rps: median(rs.map((r) => r.rps)), p99: median(rs.map((r) => r.p99)) };
+    return {
+      name: t.name,
+      own: t.name.startsWith("mcpbin"),
+      rps: median(rs.map((r) => r.rps)),
+      p99: median(rs.map((r) => r.p99)),
+    };
   });
   const esc = (x: string) => x.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-  const labelW = 300, plotW = 460, valueW = 170, barH = 14, gap = 4;
+  const labelW = 300,
+    plotW = 460,
+    valueW = 170,
+    barH = 14,
+    gap = 4;
   const parts: string[] = [];
   let y = 46;
-  const panel = (heading: string, value: (r: (typeof rows)[number]) => number, text: (r: (typeof rows)[number]) => string, limit?: number) => {
+  const panel = (
+    heading: string,
+    value: (r: (typeof rows)[number]) => number,
+    text: (r: (typeof rows)[number]) => string,
+    limit?: number,
+  ) => {
     parts.push(`<text x="8" y="${y}" class="h">${esc(heading)}</text>`);
     y += 10;
     const max = Math.max(...rows.map(value));
-    if (limit !== undefined) parts.push(`<line x1="${labelW + (limit / max) * plotW}" y1="${y - 2}" x2="${labelW + (limit / max) * plotW}" y2="${y + rows.length * (barH + gap)}" class="target"/>`);
+    if (limit !== undefined)
+      parts.push(
+        `<line x1="${labelW + (limit / max) * plotW}" y1="${y - 2}" x2="${labelW + (limit / max) * plotW}" y2="${y + rows.length * (barH + gap)}" class="target"/>`,
+      );
     for (const r of rows) {
       const w = Math.max(1, (value(r) / max) * plotW);
-      parts.push(`<text x="${labelW - 6}" y="${y + barH - 3}" class="lbl${r.own ? " own" : ""}">${esc(r.name)}</text><rect x="${labelW}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${r.own ? "#d9480f" : r.name.startsWith("raw") ? "#495057" : "#74c0fc"}"/><text x="${labelW + plotW + 6}" y="${y + barH - 3}" class="val">${esc(text(r))}</text>`);
+      parts.push(
+        `<text x="${labelW - 6}" y="${y + barH - 3}" class="lbl${r.own ? " own" : ""}">${esc(r.name)}</text><rect x="${labelW}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${r.own ? "#d9480f" : r.name.startsWith("raw") ? "#495057" : "#74c0fc"}"/><text x="${labelW + plotW + 6}" y="${y + barH - 3}" class="val">${esc(text(r))}</text>`,
+      );
       y += barH + gap;
     }
     y += 30;
   };
-  panel("requests/s of tools/call (linear; dashed: 0.5× the raw echo, the target)", (r) => r.rps, (r) => `${r.rps.toFixed(0)}/s (${(r.rps / base).toFixed(2)}×)`, base * 0.5);
-  panel("p99 latency ms under the same load (linear; lower is better)", (r) => r.p99, (r) => `${r.p99.toFixed(2)} ms`);
+  panel(
+    "requests/s of tools/call (linear; dashed: 0.5× the raw echo, the target)",
+    (r) => r.rps,
+    (r) => `${r.rps.toFixed(0)}/s (${(r.rps / base).toFixed(2)}×)`,
+    base * 0.5,
+  );
+  panel(
+    "p99 latency ms under the same load (linear; lower is better)",
+    (r) => r.p99,
+    (r) => `${r.p99.toFixed(2)} ms`,
+  );
   const width = labelW + plotW + valueW;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y}" viewBox="0 0 ${width} ${y}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">
 <style>.t{font-size:15px;font-weight:600}.s{font-size:11px;fill:#495057}.h{font-size:13px;font-weight:600}.lbl{font-size:11px;text-anchor:end;fill:#212529}.own{font-weight:700;fill:#d9480f}.val{font-size:11px;fill:#212529}.target{stroke:#c92a2a;stroke-width:1.5;stroke-dasharray:4 3}</style>
@@ -204,5 +322,10 @@ if (opt.write) {
   const j = doc.indexOf(end);
   if (i === -1 || j === -1) throw new Error(`docs/benchmarks.md has no ${begin} … ${end} block in its HTTP section`);
   writeFileSync(file, doc.slice(0, i + begin.length) + "\n" + table + "\n" + doc.slice(j));
-  writeFileSync(resolve(ROOT, "docs/benchmarks-http.svg"), drawHttpChart(`${new Date().toISOString().slice(0, 16)}Z · ${cpu} · wrk -t1 -c${CONNECTIONS} -d${SECONDS}s · ${ROUNDS} rounds, median · load average ${loadBefore} at start`));
+  writeFileSync(
+    resolve(ROOT, "docs/benchmarks-http.svg"),
+    drawHttpChart(
+      `${new Date().toISOString().slice(0, 16)}Z · ${cpu} · wrk -t1 -c${CONNECTIONS} -d${SECONDS}s · ${ROUNDS} rounds, median · load average ${loadBefore} at start`,
+    ),
+  );
 }

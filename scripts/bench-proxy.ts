@@ -15,7 +15,12 @@ import { parseArgs } from "node:util";
 const ROOT = resolve(import.meta.dir, "..");
 const PEERS = process.env.PEERS ?? "/tmp/peers";
 const { values: opt } = parseArgs({
-  options: { calls: { type: "string", default: "2000" }, warmup: { type: "string", default: "300" }, rounds: { type: "string", default: "3" }, write: { type: "boolean", default: false } },
+  options: {
+    calls: { type: "string", default: "2000" },
+    warmup: { type: "string", default: "300" },
+    rounds: { type: "string", default: "3" },
+    write: { type: "boolean", default: false },
+  },
 });
 const CALLS = Number(opt.calls);
 const WARMUP = Number(opt.warmup);
@@ -37,7 +42,8 @@ const servers = join(work, "servers.json");
 writeFileSync(servers, JSON.stringify({ mcpServers: { bench: { command: upstream } } }));
 const node = sh(["which", "node"]).trim();
 const mcpProxy = resolve(PEERS, "node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs");
-const mcpProxyVersion = JSON.parse(readFileSync(resolve(PEERS, "node_modules/mcp-proxy/package.json"), "utf8")).version as string;
+const mcpProxyVersion = JSON.parse(readFileSync(resolve(PEERS, "node_modules/mcp-proxy/package.json"), "utf8"))
+  .version as string;
 const bun = process.execPath;
 
 /** One way of reaching the upstream. */
@@ -51,15 +57,42 @@ interface Target {
 }
 const TARGETS: Target[] = [
   { name: "direct (stdio)", what: "the upstream executable itself", transport: "stdio", cmd: () => [upstream] },
-  { name: "mcpbin proxy (stdio → stdio)", what: "mcpbin proxy --servers, from source on Bun", transport: "stdio", cmd: () => [bun, "bin/mcpbin.ts", "proxy", "--servers", servers], direct: "direct (stdio)" },
-  { name: "direct (HTTP)", what: "the upstream executable itself, --http (session)", transport: "http", cmd: (p) => [upstream, "--http", `127.0.0.1:${p}`] },
-  { name: "mcpbin proxy --http (stdio → HTTP)", what: "mcpbin proxy --servers --http, from source on Bun", transport: "http", cmd: (p) => [bun, "bin/mcpbin.ts", "proxy", "--servers", servers, "--http", `127.0.0.1:${p}`], direct: "direct (HTTP)" },
-  { name: `mcp-proxy ${mcpProxyVersion} (stdio → HTTP)`, what: `punkpeye's mcp-proxy on Node ${sh([node, "--version"]).trim()}`, transport: "http", cmd: (p) => [node, mcpProxy, "--host", "127.0.0.1", "--port", String(p), "--server", "stream", "--", upstream], direct: "direct (HTTP)" },
+  {
+    name: "mcpbin proxy (stdio → stdio)",
+    what: "mcpbin proxy --servers, from source on Bun",
+    transport: "stdio",
+    cmd: () => [bun, "bin/mcpbin.ts", "proxy", "--servers", servers],
+    direct: "direct (stdio)",
+  },
+  {
+    name: "direct (HTTP)",
+    what: "the upstream executable itself, --http (session)",
+    transport: "http",
+    cmd: (p) => [upstream, "--http", `127.0.0.1:${p}`],
+  },
+  {
+    name: "mcpbin proxy --http (stdio → HTTP)",
+    what: "mcpbin proxy --servers --http, from source on Bun",
+    transport: "http",
+    cmd: (p) => [bun, "bin/mcpbin.ts", "proxy", "--servers", servers, "--http", `127.0.0.1:${p}`],
+    direct: "direct (HTTP)",
+  },
+  {
+    name: `mcp-proxy ${mcpProxyVersion} (stdio → HTTP)`,
+    what: `punkpeye's mcp-proxy on Node ${sh([node, "--version"]).trim()}`,
+    transport: "http",
+    cmd: (p) => [node, mcpProxy, "--host", "127.0.0.1", "--port", String(p), "--server", "stream", "--", upstream],
+    direct: "direct (HTTP)",
+  },
 ];
 
 type Msg = { id?: number; result?: { content?: { text?: string }[] }; error?: unknown };
 /** Sends one request and resolves with its response. */
-type Caller = { call(id: number, method: string, params?: unknown): Promise<Msg>; notify(method: string): Promise<void>; close(): Promise<void> };
+type Caller = {
+  call(id: number, method: string, params?: unknown): Promise<Msg>;
+  notify(method: string): Promise<void>;
+  close(): Promise<void>;
+};
 
 function stdioCaller(cmd: string[]): Caller {
   const proc = spawn(["taskset", "-c", "0", ...cmd], { cwd: ROOT, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
@@ -97,9 +130,17 @@ function stdioCaller(cmd: string[]): Caller {
 }
 
 async function httpCaller(cmd: string[], port: number): Promise<Caller> {
-  const proc: Subprocess = spawn(["taskset", "-c", "0", ...cmd], { cwd: ROOT, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const proc: Subprocess = spawn(["taskset", "-c", "0", ...cmd], {
+    cwd: ROOT,
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   const url = `http://127.0.0.1:${port}/mcp`;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   // Waits for the port (a readiness check, not a timing).
   for (let i = 0; ; i++) {
     try {
@@ -110,11 +151,15 @@ async function httpCaller(cmd: string[], port: number): Promise<Caller> {
       await Bun.sleep(50);
     }
   }
-  const post = async (body: unknown): Promise<Response> => fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  const post = async (body: unknown): Promise<Response> =>
+    fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
   const parse = async (r: Response): Promise<Msg> => {
     const text = await r.text();
     if (!(r.headers.get("content-type") ?? "").includes("event-stream")) return JSON.parse(text) as Msg;
-    const data = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Msg);
+    const data = text
+      .split("\n")
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => JSON.parse(l.slice(5)) as Msg);
     return data.find((m) => m.id !== undefined)!;
   };
   return {
@@ -139,7 +184,11 @@ async function httpCaller(cmd: string[], port: number): Promise<Caller> {
 async function measure(t: Target, port: number): Promise<number> {
   const c = t.transport === "stdio" ? stdioCaller(t.cmd(port)) : await httpCaller(t.cmd(port), port);
   try {
-    const init = await c.call(0, "initialize", { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "bench-proxy", version: "1" } });
+    const init = await c.call(0, "initialize", {
+      protocolVersion: VERSION,
+      capabilities: {},
+      clientInfo: { name: "bench-proxy", version: "1" },
+    });
     if (init.error) throw new Error(`${t.name}: initialize failed: ${JSON.stringify(init.error)}`);
     await c.notify("notifications/initialized");
     const list = await c.call(1, "tools/list", {});
@@ -151,7 +200,8 @@ async function measure(t: Target, port: number): Promise<number> {
       const t0 = performance.now();
       const r = await c.call(i + 2, "tools/call", { name: "add_numbers", arguments: { x, y: 2 } });
       const dt = performance.now() - t0;
-      if (r.result?.content?.[0]?.text !== String(x + 2)) throw new Error(`${t.name}: call ${i}: unexpected ${JSON.stringify(r)}`);
+      if (r.result?.content?.[0]?.text !== String(x + 2))
+        throw new Error(`${t.name}: call ${i}: unexpected ${JSON.stringify(r)}`);
       if (i >= WARMUP) times.push(dt * 1000);
     }
     times.sort((a, b) => a - b);
@@ -174,9 +224,15 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 const loadAfter = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 
-interface Row { name: string; what: string; p50: number; added?: number }
+interface Row {
+  name: string;
+  what: string;
+  p50: number;
+  added?: number;
+}
 const rows: Row[] = TARGETS.map((t) => ({ name: t.name, what: t.what, p50: median(p50s.get(t.name)!) }));
-for (const [i, t] of TARGETS.entries()) if (t.direct) rows[i]!.added = rows[i]!.p50 - rows.find((r) => r.name === t.direct)!.p50;
+for (const [i, t] of TARGETS.entries())
+  if (t.direct) rows[i]!.added = rows[i]!.p50 - rows.find((r) => r.name === t.direct)!.p50;
 
 const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "unknown CPU";
 const when = new Date().toISOString().replace("T", " ").slice(0, 16) + " UTC";
@@ -185,7 +241,9 @@ const us = (x: number) => `${Math.round(x)} µs`;
 const table = [
   "| path | what | p50 per tools/call | added by the proxy |",
   "|---|---|---:|---:|",
-  ...rows.map((r) => `| ${r.name} | ${r.what} | ${us(r.p50)} | ${r.added === undefined ? "(baseline)" : `**${us(r.added)}**`} |`),
+  ...rows.map(
+    (r) => `| ${r.name} | ${r.what} | ${us(r.p50)} | ${r.added === undefined ? "(baseline)" : `**${us(r.added)}**`} |`,
+  ),
 ].join("\n");
 const svg = drawProxyChart(rows, header);
 process.stdout.write(`${header}\n\n${table}\n`);
@@ -218,9 +276,16 @@ function drawProxyChart(rs: Row[], title: string): string {
     const base = r.added === undefined ? r.p50 : r.p50 - r.added;
     const color = r.name.startsWith("mcpbin") ? "#d9480f" : r.name.startsWith("direct") ? "#495057" : "#74c0fc";
     parts.push(`<text x="${labelW - 8}" y="${y + 12}" class="l">${esc(r.name)}</text>`);
-    parts.push(`<rect x="${labelW}" y="${y}" width="${x(Math.max(0, base)).toFixed(1)}" height="${barH}" fill="#adb5bd"/>`);
-    if (r.added !== undefined) parts.push(`<rect x="${(labelW + x(Math.max(0, base))).toFixed(1)}" y="${y}" width="${x(Math.max(0, r.added)).toFixed(1)}" height="${barH}" fill="${color}"/>`);
-    parts.push(`<text x="${labelW + plotW + 8}" y="${y + 12}" class="v">${us(r.p50)}${r.added === undefined ? "" : ` (+${us(r.added)})`}</text>`);
+    parts.push(
+      `<rect x="${labelW}" y="${y}" width="${x(Math.max(0, base)).toFixed(1)}" height="${barH}" fill="#adb5bd"/>`,
+    );
+    if (r.added !== undefined)
+      parts.push(
+        `<rect x="${(labelW + x(Math.max(0, base))).toFixed(1)}" y="${y}" width="${x(Math.max(0, r.added)).toFixed(1)}" height="${barH}" fill="${color}"/>`,
+      );
+    parts.push(
+      `<text x="${labelW + plotW + 8}" y="${y + 12}" class="v">${us(r.p50)}${r.added === undefined ? "" : ` (+${us(r.added)})`}</text>`,
+    );
     y += barH + gap;
   }
   const h = y + 20;

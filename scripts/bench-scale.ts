@@ -49,7 +49,9 @@ const rows: string[] = [];
   const sockets = await openIdleStreams(s.url, sids);
   await Bun.sleep(1000);
   const after = rssMiB(s.proc.pid);
-  rows.push(`| memory per idle legacy GET stream | ${((after - before) * 1024 / n).toFixed(1)} KiB | ${n.toLocaleString("en")} sessions, then each opens its GET stream; replica RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB (target: 10,000 streams under 200 MiB) |`);
+  rows.push(
+    `| memory per idle legacy GET stream | ${(((after - before) * 1024) / n).toFixed(1)} KiB | ${n.toLocaleString("en")} sessions, then each opens its GET stream; replica RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB (target: 10,000 streams under 200 MiB) |`,
+  );
   for (const k of sockets) k.end();
   s.kill();
 }
@@ -59,7 +61,12 @@ async function reqPerSecond(env: Record<string, string>): Promise<number> {
   const s = await HttpProcess.start([exe], { args: ["--http", "127.0.0.1:0"], env: { ...env, MCPBIN_HTTP_TOKEN: "" } });
   const clients = Number(opt.clients);
   const sids = await legacySessions(s.url, clients);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "whoami", arguments: {} },
+  });
   const until = performance.now() + Number(opt.seconds) * 1000;
   let done = 0;
   await Promise.all(
@@ -82,8 +89,12 @@ async function reqPerSecond(env: Record<string, string>): Promise<number> {
     without = Math.max(without, await reqPerSecond({}));
     withRedis = Math.max(withRedis, await reqPerSecond({ MCPBIN_REDIS_URL: redis.url }));
   }
-  rows.push(`| legacy tools/call per second, one replica, in-process state | ${without.toFixed(0)} | ${opt.clients} clients, each its own session, ${opt.seconds} s, best of 3 alternating rounds |`);
-  rows.push(`| legacy tools/call per second, one replica, sessions in Redis | ${withRedis.toFixed(0)} (${((withRedis / without) * 100).toFixed(0)}%) | the same; a session is read from Redis once per replica, written when it changes |`);
+  rows.push(
+    `| legacy tools/call per second, one replica, in-process state | ${without.toFixed(0)} | ${opt.clients} clients, each its own session, ${opt.seconds} s, best of 3 alternating rounds |`,
+  );
+  rows.push(
+    `| legacy tools/call per second, one replica, sessions in Redis | ${withRedis.toFixed(0)} (${((withRedis / without) * 100).toFixed(0)}%) | the same; a session is read from Redis once per replica, written when it changes |`,
+  );
 }
 
 // 3. Events per second through the feed.
@@ -110,15 +121,24 @@ async function eventsPerSecond(make: () => [ChangeFeed, ChangeFeed, () => void])
   await b.start();
   const shared = await eventsPerSecond(() => [a, b, () => (a.close(), b.close())]);
   for (const p of parts) await p.close?.();
-  rows.push(`| changes per second through the in-process feed | ${mem.toFixed(0)} | ${opt.events} appends, delivered in order to a listener |`);
-  rows.push(`| changes per second through Redis (the shared feed) | ${shared.toFixed(0)} | ${opt.events} appends on one connection (INCR, SET, PUBLISH each), delivered in order on another |`);
+  rows.push(
+    `| changes per second through the in-process feed | ${mem.toFixed(0)} | ${opt.events} appends, delivered in order to a listener |`,
+  );
+  rows.push(
+    `| changes per second through Redis (the shared feed) | ${shared.toFixed(0)} | ${opt.events} appends on one connection (INCR, SET, PUBLISH each), delivered in order on another |`,
+  );
 }
 
 // 4. The latency HAProxy adds.
 {
   const s = await HttpProcess.start([exe], { args: ["--http", "127.0.0.1:0"] });
   const lb = await startHaproxy([Number(new URL(s.url).port)]);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "whoami", arguments: {}, _meta: META } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: { name: "whoami", arguments: {}, _meta: META },
+  });
   const p50 = async (url: string) => {
     const t: number[] = [];
     for (let i = 0; i < 2000; i++) {
@@ -130,7 +150,9 @@ async function eventsPerSecond(make: () => [ChangeFeed, ChangeFeed, () => void])
   };
   const direct = await p50(s.url);
   const through = await p50(lb.url);
-  rows.push(`| 2026-07-28 tools/call p50, direct / through HAProxy | ${(direct * 1000).toFixed(0)} / ${(through * 1000).toFixed(0)} µs (+${((through - direct) * 1000).toFixed(0)} µs) | one replica, one call at a time, 1,800 calls after 200 of warm-up; HAProxy 2.6 round robin, http-server-close |`);
+  rows.push(
+    `| 2026-07-28 tools/call p50, direct / through HAProxy | ${(direct * 1000).toFixed(0)} / ${(through * 1000).toFixed(0)} µs (+${((through - direct) * 1000).toFixed(0)} µs) | one replica, one call at a time, 1,800 calls after 200 of warm-up; HAProxy 2.6 round robin, http-server-close |`,
+  );
   await lb.stop();
   s.kill();
 }
@@ -146,7 +168,10 @@ if (opt.write) {
   const doc = readFileSync(file, "utf8");
   const block = `${start}\nMeasured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on this machine (2 cores, shared, load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}):\n\n${table}\n${end}`;
   const i = doc.indexOf(start);
-  const next = i === -1 ? `${doc.trimEnd()}\n\n## Many replicas (issue 30)\n\n${block}\n` : doc.slice(0, i) + block + doc.slice(doc.indexOf(end) + end.length);
+  const next =
+    i === -1
+      ? `${doc.trimEnd()}\n\n## Many replicas (issue 30)\n\n${block}\n`
+      : doc.slice(0, i) + block + doc.slice(doc.indexOf(end) + end.length);
   writeFileSync(file, next);
 }
 process.exit(0);

@@ -55,14 +55,30 @@ try {
       for (const era of eras)
         for (const jit of jits)
           for (const s of servers) {
-            const options = { cold: 1, warmup: 100, seq: 200, pipe: calls, check: s.check, era, env: jit.env, name: s.name };
-            const r = spawnSync(BUN, [HARNESS, "--options", JSON.stringify(options), "--", s.exe], { cwd: tmp, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+            const options = {
+              cold: 1,
+              warmup: 100,
+              seq: 200,
+              pipe: calls,
+              check: s.check,
+              era,
+              env: jit.env,
+              name: s.name,
+            };
+            const r = spawnSync(BUN, [HARNESS, "--options", JSON.stringify(options), "--", s.exe], {
+              cwd: tmp,
+              encoding: "utf8",
+              stdio: ["ignore", "pipe", "ignore"],
+            });
             const res = JSON.parse(r.stdout.trim().split("\n").pop() ?? "{}") as BenchResult;
             const cpu = res.pipe?.cpu_us_per_call;
-            if (!res.ok || typeof cpu !== "number") throw new Error(`${s.name} ${era} ${jit.name} ${calls}: ${JSON.stringify(res.errors ?? res)}`);
+            if (!res.ok || typeof cpu !== "number")
+              throw new Error(`${s.name} ${era} ${jit.name} ${calls}: ${JSON.stringify(res.errors ?? res)}`);
             const k = key(s.name, era, jit.name, calls);
             samples.set(k, [...(samples.get(k) ?? []), cpu]);
-            process.stderr.write(`bench-warm: [${round}/${rounds}] ${s.name} ${era} ${jit.name} ${calls} calls: ${cpu.toFixed(2)} µs/call\n`);
+            process.stderr.write(
+              `bench-warm: [${round}/${rounds}] ${s.name} ${era} ${jit.name} ${calls} calls: ${cpu.toFixed(2)} µs/call\n`,
+            );
           }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
@@ -78,13 +94,23 @@ for (const era of eras)
     for (const calls of bursts)
       for (const s of servers.slice(1)) {
         const us = m(s.name, era, jit.name, calls);
-        rows.push({ label: s.name.replace("mcpbin ", ""), era, jit: jit.name, calls, us, ratio: us / m("baseline", era, jit.name, calls) });
+        rows.push({
+          label: s.name.replace("mcpbin ", ""),
+          era,
+          jit: jit.name,
+          calls,
+          us,
+          ratio: us / m("baseline", era, jit.name, calls),
+        });
       }
 const header = `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${rounds} rounds (median), load average ${loadStart} → ${loadEnd}`;
 const table = [
   "| server | era | JIT | calls in the burst | baseline µs/call | server µs/call | ratio |",
   "|---|---|---|---:|---:|---:|---:|",
-  ...rows.map((r) => `| ${r.label} | ${r.era === "modern" ? "2026-07-28" : "legacy"} | ${r.jit} | ${fmt(r.calls)} | ${m("baseline", r.era, r.jit, r.calls).toFixed(2)} | ${r.us.toFixed(2)} | ${r.ratio.toFixed(2)}× |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.era === "modern" ? "2026-07-28" : "legacy"} | ${r.jit} | ${fmt(r.calls)} | ${m("baseline", r.era, r.jit, r.calls).toFixed(2)} | ${r.us.toFixed(2)} | ${r.ratio.toFixed(2)}× |`,
+  ),
 ].join("\n");
 process.stdout.write(`${header}\n\n${table}\n`);
 
@@ -115,7 +141,14 @@ function draw(rs: typeof rows, title: string): string {
   const parts: string[] = [];
   let y = 48;
   for (const r of rs) {
-    const color = r.calls === bursts[0] ? (r.jit === "default" ? "#d9480f" : "#ffa94d") : r.jit === "default" ? "#1864ab" : "#74c0fc";
+    const color =
+      r.calls === bursts[0]
+        ? r.jit === "default"
+          ? "#d9480f"
+          : "#ffa94d"
+        : r.jit === "default"
+          ? "#1864ab"
+          : "#74c0fc";
     const label = `${r.label}, ${r.era === "modern" ? "2026-07-28" : "legacy"}, ${r.jit}, ${fmt(r.calls)} calls`;
     parts.push(`<text x="${labelW - 8}" y="${y + 11}" class="l">${esc(label)}</text>`);
     parts.push(`<rect x="${labelW}" y="${y}" width="${x(r.ratio).toFixed(1)}" height="${barH}" fill="${color}"/>`);

@@ -62,7 +62,10 @@ const buildDir = join(ROOT, ".bench-build");
 mkdirSync(buildDir, { recursive: true });
 function build(entry: string, name: string): string {
   const out = join(buildDir, name);
-  const r = spawnSync(BUN, [join(ROOT, "bin/mcpbin.ts"), "build", join(ROOT, entry), "--outfile", out], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(BUN, [join(ROOT, "bin/mcpbin.ts"), "build", join(ROOT, entry), "--outfile", out], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   if (r.status !== 0) {
     process.stderr.write(`bench: building ${entry} failed:\n${r.stderr}\n`);
     process.exit(1);
@@ -72,10 +75,12 @@ function build(entry: string, name: string): string {
 /** The raw baseline is not an mcpbin server: compiled with the same release flags, but without mcpbin's entry (whose stdout guard would move its answers to stderr). */
 async function buildRaw(entry: string, name: string): Promise<string> {
   // stdoutGuard: false is the compile of an entry that is not an mcpbin server (mcpbin build refuses one).
-  return compile({ entry: join(ROOT, entry), outfile: join(buildDir, name), smol: false, stdoutGuard: false }).catch((e: Error) => {
-    process.stderr.write(`bench: building ${entry} failed: ${e.message}\n`);
-    process.exit(1);
-  });
+  return compile({ entry: join(ROOT, entry), outfile: join(buildDir, name), smol: false, stdoutGuard: false }).catch(
+    (e: Error) => {
+      process.stderr.write(`bench: building ${entry} failed: ${e.message}\n`);
+      process.exit(1);
+    },
+  );
 }
 process.stderr.write("bench: building the servers with mcpbin build\n");
 const built: Built = {
@@ -121,7 +126,10 @@ const machineEnd = describeMachine(BUN);
 // ---- report ----
 const rows = aggregate(entries, results);
 const targets = checkTargets(rows);
-const command = `bun scripts/bench.ts ${process.argv.slice(2).map((a) => (/[\s"'$]/.test(a) ? `'${a.replaceAll("'", "'\\''")}'` : a)).join(" ")}`.trim();
+const command = `bun scripts/bench.ts ${process.argv
+  .slice(2)
+  .map((a) => (/[\s"'$]/.test(a) ? `'${a.replaceAll("'", "'\\''")}'` : a))
+  .join(" ")}`.trim();
 const m = machineStart;
 const machineLine = `${m.nproc} × ${m.model}, ${m.memoryGiB} GiB, ${m.kernel}, Bun ${m.bun}, Node ${m.node}`;
 const settings = { ...DEFAULTS, ...counts };
@@ -152,13 +160,21 @@ const generated = [
 
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, "benchmarks.jsonl"), results.map((r) => JSON.stringify(r)).join("\n") + "\n");
-writeFileSync(join(outDir, "benchmarks.svg"), drawChart(rows, `${stamp.slice(0, 16).replace("T", " ")} UTC · ${machineLine} · ${command}`));
+writeFileSync(
+  join(outDir, "benchmarks.svg"),
+  drawChart(rows, `${stamp.slice(0, 16).replace("T", " ")} UTC · ${machineLine} · ${command}`),
+);
 const mdPath = join(outDir, "benchmarks.md");
 const previous = existsSync(mdPath) ? readFileSync(mdPath, "utf8") : `# Benchmarks\n\n${BEGIN}\n${END}\n`;
 const b = previous.indexOf(BEGIN);
 const en = previous.indexOf(END);
-const doc = b >= 0 && en > b ? previous.slice(0, b) + generated + previous.slice(en + END.length) : `${previous.trimEnd()}\n\n${generated}\n`;
+const doc =
+  b >= 0 && en > b
+    ? previous.slice(0, b) + generated + previous.slice(en + END.length)
+    : `${previous.trimEnd()}\n\n${generated}\n`;
 writeFileSync(mdPath, doc);
 
-process.stdout.write(`${markdownTargets(targets)}\n${markdownTable(rows)}\nwritten: ${mdPath}, ${join(outDir, "benchmarks.svg")}\n`);
+process.stdout.write(
+  `${markdownTargets(targets)}\n${markdownTable(rows)}\nwritten: ${mdPath}, ${join(outDir, "benchmarks.svg")}\n`,
+);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

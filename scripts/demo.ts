@@ -5,10 +5,20 @@ import { resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
 const out = resolve(root, "dist/toolkit");
-const build = Bun.spawnSync([process.execPath, resolve(root, "bin/mcpbin.ts"), "build", resolve(root, "examples/toolkit/server.ts"), "--outfile", out], {
-  stdout: "inherit",
-  stderr: "inherit",
-});
+const build = Bun.spawnSync(
+  [
+    process.execPath,
+    resolve(root, "bin/mcpbin.ts"),
+    "build",
+    resolve(root, "examples/toolkit/server.ts"),
+    "--outfile",
+    out,
+  ],
+  {
+    stdout: "inherit",
+    stderr: "inherit",
+  },
+);
 if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
 
 const client = new Client({ name: "mcpbin-demo", version: "1.0.0" });

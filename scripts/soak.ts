@@ -17,7 +17,17 @@ const cpuMs = (pid: number) => {
 
 // 1. Build the fixture the tests use (the same release settings as `mcpbin build`).
 const bin = resolve(ROOT, ".test-build/soak-fixture");
-const build = Bun.spawnSync([process.execPath, resolve(ROOT, "bin/mcpbin.ts"), "build", resolve(ROOT, "test/fixtures/servers/fixture.ts"), "--outfile", bin], { stdout: "ignore", stderr: "pipe" });
+const build = Bun.spawnSync(
+  [
+    process.execPath,
+    resolve(ROOT, "bin/mcpbin.ts"),
+    "build",
+    resolve(ROOT, "test/fixtures/servers/fixture.ts"),
+    "--outfile",
+    bin,
+  ],
+  { stdout: "ignore", stderr: "pipe" },
+);
 if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr}`);
 
 // 2. The mix: mostly the fast synchronous path, plus async calls (timers, AbortController, the
@@ -25,10 +35,26 @@ if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr}`);
 type Kind = "echo" | "wait" | "progress" | "invalid" | "cancel";
 function request(i: number): { line: string; kind: Kind } {
   const r = i % 200;
-  if (r < 140) return { kind: "echo", line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"soak ${i}"}}}` };
-  if (r < 190) return { kind: "wait", line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"wait","arguments":{"ms":0}}}` };
-  if (r < 193) return { kind: "progress", line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":${i}}}}` };
-  if (r < 199) return { kind: "invalid", line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}` };
+  if (r < 140)
+    return {
+      kind: "echo",
+      line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"text":"soak ${i}"}}}`,
+    };
+  if (r < 190)
+    return {
+      kind: "wait",
+      line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"wait","arguments":{"ms":0}}}`,
+    };
+  if (r < 193)
+    return {
+      kind: "progress",
+      line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":${i}}}}`,
+    };
+  if (r < 199)
+    return {
+      kind: "invalid",
+      line: `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"add","arguments":{"a":"x"}}}`,
+    };
   // A long wait, cancelled at once: it must be aborted and never answered.
   return {
     kind: "cancel",
@@ -36,8 +62,15 @@ function request(i: number): { line: string; kind: Kind } {
   };
 }
 
-const p = Bun.spawn([bin], { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { ...process.env, FIXTURE_MAX_IN_FLIGHT: "64" } });
-p.stdin.write(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"soak","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`);
+const p = Bun.spawn([bin], {
+  stdin: "pipe",
+  stdout: "pipe",
+  stderr: "ignore",
+  env: { ...process.env, FIXTURE_MAX_IN_FLIGHT: "64" },
+});
+p.stdin.write(
+  `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"soak","version":"1"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`,
+);
 await p.stdin.flush();
 
 let sent = 0;
@@ -84,7 +117,8 @@ for await (const chunk of p.stdout) {
       samples.push({ calls: 0, rssKiB: rssKiB(p.pid), seconds: 0 });
       continue;
     }
-    if (m.error || (m.result?.isError && !String(m.result.content?.[0]?.text).startsWith("Invalid arguments"))) errors++;
+    if (m.error || (m.result?.isError && !String(m.result.content?.[0]?.text).startsWith("Invalid arguments")))
+      errors++;
     answered++;
     if (answered >= next) {
       samples.push({ calls: answered, rssKiB: rssKiB(p.pid), seconds: (performance.now() - t0) / 1000 });
@@ -100,8 +134,12 @@ p.stdin.end();
 const code = await p.exited;
 
 const mib = (k: number) => (k / 1024).toFixed(1);
-console.log(`soak: ${TOTAL} calls (${answered} answered, ${cancelled} cancelled and unanswered, ${progress} progress notifications, ${errors} unexpected errors), window ${WINDOW}, maxInFlight 64`);
-console.log(`time ${end.seconds.toFixed(1)} s, ${Math.round(answered / end.seconds)} calls/s, server CPU ${(end.cpuMs / 1000).toFixed(1)} s, exit code ${code}`);
+console.log(
+  `soak: ${TOTAL} calls (${answered} answered, ${cancelled} cancelled and unanswered, ${progress} progress notifications, ${errors} unexpected errors), window ${WINDOW}, maxInFlight 64`,
+);
+console.log(
+  `time ${end.seconds.toFixed(1)} s, ${Math.round(answered / end.seconds)} calls/s, server CPU ${(end.cpuMs / 1000).toFixed(1)} s, exit code ${code}`,
+);
 console.log("| answered calls | RSS (MiB) | elapsed (s) |\n|---:|---:|---:|");
 for (const s of samples) console.log(`| ${s.calls} | ${mib(s.rssKiB)} | ${s.seconds.toFixed(1)} |`);
 console.log(`| end (${answered}) | ${mib(end.rssKiB)} | ${end.seconds.toFixed(1)} |`);

@@ -4,13 +4,32 @@ export { transformTool } from "./tools/transform.ts";
 export type { TransformOptions, ArgTransform } from "./tools/transform.ts";
 export { ToolDefinitionError, ToolArgumentsError } from "./tools/errors.ts";
 export { TOOL_NAME } from "./tools/name.ts";
-export type { Tool, ToolDefinition, ToolContext, ToolAnnotations, ToolIcon, ToolSource, TaskSupport } from "./tools/types.ts";
+export type {
+  Tool,
+  ToolDefinition,
+  ToolContext,
+  ToolAnnotations,
+  ToolIcon,
+  ToolSource,
+  TaskSupport,
+} from "./tools/types.ts";
 export { elicitation } from "./ask/elicit-schema.ts";
 export { AskError, ElicitSchemaError } from "./ask/errors.ts";
 export type { AskErrorCode } from "./ask/errors.ts";
 export type {
-  Asker, ElicitForm, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult,
-  Root, RootsRequest, SampleRequest, SampleResult, SamplingContent, SamplingMessage,
+  Asker,
+  ElicitForm,
+  ElicitFormRequest,
+  ElicitFormResult,
+  ElicitObjectSchema,
+  ElicitUrlRequest,
+  ElicitUrlResult,
+  Root,
+  RootsRequest,
+  SampleRequest,
+  SampleResult,
+  SamplingContent,
+  SamplingMessage,
 } from "./ask/types.ts";
 export { serve } from "./serve/serve.ts";
 export { createServer } from "./serve/create-server.ts";
@@ -22,7 +41,16 @@ export { RpcError, ErrorCode } from "./protocol/jsonrpc.ts";
 export type { ServerOptions } from "./server/options.ts";
 export type { HttpOptions } from "./transport/http-options.ts";
 export { HttpOptionsError } from "./transport/http-options.ts";
-export { toolResult, textContent, imageContent, audioContent, resourceLink, embeddedResource, isToolResult, ContentError } from "./shared/result.ts";
+export {
+  toolResult,
+  textContent,
+  imageContent,
+  audioContent,
+  resourceLink,
+  embeddedResource,
+  isToolResult,
+  ContentError,
+} from "./shared/result.ts";
 export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./shared/result.ts";
 export type { JsonOptions } from "./shared/json.ts";
 export type { JsonSchema } from "./schema/json-schema.ts";
@@ -33,9 +61,27 @@ export type { App, AppDefinition, AppCsp, AppPermissions, AppUiMeta } from "./ap
 export type { ToolUiOption, ToolVisibility } from "./apps/tool-ui.ts";
 export { resource, resourceTemplate, isResource, isResourceTemplate, ResourceReadError } from "./content/resource.ts";
 export { resolveUnder } from "./content/path-under.ts";
-export type { Resource, ResourceDefinition, ResourceTemplate, ResourceTemplateDefinition, ResourceContents, ContentItem, ReadValue, ListedResource, Completer } from "./content/resource.ts";
+export type {
+  Resource,
+  ResourceDefinition,
+  ResourceTemplate,
+  ResourceTemplateDefinition,
+  ResourceContents,
+  ContentItem,
+  ReadValue,
+  ListedResource,
+  Completer,
+} from "./content/resource.ts";
 export { prompt, isPrompt, PromptArgumentsError } from "./content/prompt.ts";
-export type { Prompt, PromptDefinition, PromptArgument, PromptMessage, PromptMessageInput, PromptResult, PromptValue } from "./content/prompt.ts";
+export type {
+  Prompt,
+  PromptDefinition,
+  PromptArgument,
+  PromptMessage,
+  PromptMessageInput,
+  PromptResult,
+  PromptValue,
+} from "./content/prompt.ts";
 export { ContentDefinitionError } from "./content/common.ts";
 export type { ContentContext, CacheHints, ResourceAnnotations, ContentSource } from "./content/common.ts";
 export { openapiTools } from "./openapi/tools.ts";
@@ -59,7 +105,15 @@ export { SkillDefinitionError } from "./skills/scan.ts";
 export { SKILLS_EXTENSION, SkillVerificationError } from "./skills/types.ts";
 export type { SkillEntry } from "./skills/types.ts";
 export type { ConnectOptions, ConnectTarget } from "./client/connect.ts";
-export type { McpClient, ClientOptions, CallOptions, CallToolResult, UpstreamTool, Implementation, ServerRequestHandler } from "./client/client.ts";
+export type {
+  McpClient,
+  ClientOptions,
+  CallOptions,
+  CallToolResult,
+  UpstreamTool,
+  Implementation,
+  ServerRequestHandler,
+} from "./client/client.ts";
 export type { ClientTasks, ClientTask, TaskAnswerer } from "./client/tasks.ts";
 export type { ClientTransport, TransportSink } from "./client/transport.ts";
 export type { StdioTarget, StderrMode } from "./client/stdio.ts";

@@ -2,7 +2,19 @@
 import * as v from "valibot";
 import { tool, type Tool } from "mcpbin";
 
-const KINDS = ["issue", "ticket", "page", "record", "file", "event", "invoice", "contact", "task", "note", "build"] as const;
+const KINDS = [
+  "issue",
+  "ticket",
+  "page",
+  "record",
+  "file",
+  "event",
+  "invoice",
+  "contact",
+  "task",
+  "note",
+  "build",
+] as const;
 const VERBS = ["get", "list", "create", "update", "delete", "search", "archive", "restore", "export"] as const;
 
 function inputOf(kind: string) {
@@ -13,7 +25,13 @@ function inputOf(kind: string) {
     sort: v.optional(v.picklist(["asc", "desc"]), "desc"),
     tags: v.optional(v.array(v.string()), []),
     since: v.optional(v.pipe(v.string(), v.isoTimestamp())),
-    filter: v.optional(v.object({ field: v.string(), op: v.picklist(["eq", "ne", "lt", "gt"]), value: v.union([v.string(), v.number(), v.boolean()]) })),
+    filter: v.optional(
+      v.object({
+        field: v.string(),
+        op: v.picklist(["eq", "ne", "lt", "gt"]),
+        value: v.union([v.string(), v.number(), v.boolean()]),
+      }),
+    ),
   });
 }
 
@@ -36,7 +54,17 @@ function generated(i: number, lazy: boolean): Tool {
  * @param lazy - give each generated tool's input schema as a function (built on first call).
  */
 export function manyTools(lazy: boolean): Tool[] {
-  const addNumbers = tool({ name: "add_numbers", description: "Add two numbers", input: v.object({ x: v.number(), y: v.number() }), run: ({ x, y }) => x + y });
-  const echo = tool({ name: "echo", description: "Echo text", input: v.object({ text: v.string() }), run: ({ text }) => text });
+  const addNumbers = tool({
+    name: "add_numbers",
+    description: "Add two numbers",
+    input: v.object({ x: v.number(), y: v.number() }),
+    run: ({ x, y }) => x + y,
+  });
+  const echo = tool({
+    name: "echo",
+    description: "Echo text",
+    input: v.object({ text: v.string() }),
+    run: ({ text }) => text,
+  });
   return [addNumbers, echo, ...Array.from({ length: 198 }, (_, i) => generated(i, lazy))];
 }

@@ -7,7 +7,12 @@ const ROWS = Array.from({ length: 200 }, (_, i) => ({ id: i, name: `row ${i}`, t
 
 const tools = [
   // The two tools the harness calls (add_numbers for every call, echo for the final non-ASCII check).
-  tool({ name: "add_numbers", description: "Add two numbers", input: v.object({ x: v.number(), y: v.number() }), run: ({ x, y }) => x + y }),
+  tool({
+    name: "add_numbers",
+    description: "Add two numbers",
+    input: v.object({ x: v.number(), y: v.number() }),
+    run: ({ x, y }) => x + y,
+  }),
   tool({ name: "echo", description: "Echo text", input: v.object({ text: v.string() }), run: ({ text }) => text }),
   tool({
     name: "sleep",
@@ -21,11 +26,18 @@ const tools = [
       return `slept ${ms} ms`;
     },
   }),
-  tool({ name: "big_text", description: "Return 64 KiB of text.", annotations: { readOnlyHint: true }, run: () => BIG }),
+  tool({
+    name: "big_text",
+    description: "Return 64 KiB of text.",
+    annotations: { readOnlyHint: true },
+    run: () => BIG,
+  }),
   tool({
     name: "big_table",
     description: "Return a table of 200 rows as structured content.",
-    output: v.object({ rows: v.array(v.object({ id: v.number(), name: v.string(), tags: v.array(v.string()), score: v.number() })) }),
+    output: v.object({
+      rows: v.array(v.object({ id: v.number(), name: v.string(), tags: v.array(v.string()), score: v.number() })),
+    }),
     annotations: { readOnlyHint: true },
     run: () => ({ rows: ROWS }),
   }),
@@ -46,7 +58,11 @@ const tools = [
   tool({
     name: "create_issue",
     description: "Create an issue with a title, a body and labels.",
-    input: v.object({ title: v.pipe(v.string(), v.minLength(1)), body: v.optional(v.string(), ""), labels: v.optional(v.array(v.string()), []) }),
+    input: v.object({
+      title: v.pipe(v.string(), v.minLength(1)),
+      body: v.optional(v.string(), ""),
+      labels: v.optional(v.array(v.string()), []),
+    }),
     output: v.object({ number: v.number(), url: v.string() }),
     annotations: { destructiveHint: false },
     run: ({ title }) => ({ number: title.length, url: `https://example.com/issues/${title.length}` }),
@@ -108,7 +124,12 @@ const tools = [
     name: "slugify",
     description: "Turn a title into a URL slug.",
     input: v.object({ text: v.string(), maxLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 80) }),
-    run: ({ text, maxLength }) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, maxLength),
+    run: ({ text, maxLength }) =>
+      text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, maxLength),
   }),
   tool({
     name: "days_between",

@@ -26,14 +26,28 @@ const SCENARIOS: Record<string, Scenario> = {
     const names = (await client.listTools()).map((t) => t.name);
     if (names.includes("test_custom_headers")) {
       await client.callTool("test_custom_headers", {
-        region: "us-west1", priority: 42, verbose: true, debug: true, empty_val: "", method_val: "GET", float_val: 3.14,
-        non_ascii_val: "Hello, 世界", whitespace_val: " padded ", leading_space_val: " lead", trailing_space_val: "trail ",
-        internal_space_val: "a b c", control_char_val: "a\u0001b", crlf_val: "line1\r\nline2", tab_val: "\tindented", query: "SELECT 1",
+        region: "us-west1",
+        priority: 42,
+        verbose: true,
+        debug: true,
+        empty_val: "",
+        method_val: "GET",
+        float_val: 3.14,
+        non_ascii_val: "Hello, 世界",
+        whitespace_val: " padded ",
+        leading_space_val: " lead",
+        trailing_space_val: "trail ",
+        internal_space_val: "a b c",
+        control_char_val: "a\u0001b",
+        crlf_val: "line1\r\nline2",
+        tab_val: "\tindented",
+        query: "SELECT 1",
       });
     }
-    if (names.includes("test_custom_headers_null")) await client.callTool("test_custom_headers_null", { region: "us-west1", priority: 1, verbose: null, query: "q" });
+    if (names.includes("test_custom_headers_null"))
+      await client.callTool("test_custom_headers_null", { region: "us-west1", priority: 1, verbose: null, query: "q" });
   },
-  "tools_call": async (client) => {
+  tools_call: async (client) => {
     await client.listTools();
     await client.callTool("add_numbers", { a: 5, b: 3 });
   },
@@ -73,11 +87,16 @@ const auth = {
   clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
   ...(str("client_id") ? { clientId: str("client_id") } : {}),
   ...(str("client_secret") ? { clientSecret: str("client_secret") } : {}),
-  ...(str("private_key_pem") ? { clientPrivateKey: { pem: str("private_key_pem")!, alg: str("signing_algorithm") ?? "ES256" } } : {}),
+  ...(str("private_key_pem")
+    ? { clientPrivateKey: { pem: str("private_key_pem")!, alg: str("signing_algorithm") ?? "ES256" } }
+    : {}),
   ...(scenario.startsWith("auth/client-credentials") ? { grant: "client_credentials" as const } : {}),
 };
 // The auth scenarios speak the revision they were started for.
-const era = scenario.startsWith("auth/") && version ? { era: version === "2026-07-28" ? ("modern" as const) : ("legacy" as const) } : {};
+const era =
+  scenario.startsWith("auth/") && version
+    ? { era: version === "2026-07-28" ? ("modern" as const) : ("legacy" as const) }
+    : {};
 
 /** The auth scenarios: list the tools and call the first (a step-up scenario answers that call with 403). */
 const listAndCall: Scenario = async (c) => {
@@ -87,7 +106,10 @@ const listAndCall: Scenario = async (c) => {
 
 const client = await connect({ url, auth }, { name: "conformance-client", ...era });
 try {
-  await (SCENARIOS[scenario] ?? (scenario.startsWith("auth/") ? listAndCall : (c) => c.listTools().then(() => {})))(client, context);
+  await (SCENARIOS[scenario] ?? (scenario.startsWith("auth/") ? listAndCall : (c) => c.listTools().then(() => {})))(
+    client,
+    context,
+  );
 } finally {
   await client.close();
 }

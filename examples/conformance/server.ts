@@ -1,10 +1,23 @@
 // The reference tools of the official MCP conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12), served by mcpbin.
 import * as v from "valibot";
-import { AskError, audioContent, embeddedResource, imageContent, prompt, resource, resourceTemplate, serve, textContent, tool, toolResult } from "../../src/index.ts";
+import {
+  AskError,
+  audioContent,
+  embeddedResource,
+  imageContent,
+  prompt,
+  resource,
+  resourceTemplate,
+  serve,
+  textContent,
+  tool,
+  toolResult,
+} from "../../src/index.ts";
 import { TASK_TOOLS } from "./tasks.ts";
 
 /** A 1x1 red PNG. */
-const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const RED_PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /** A WAV header with no samples (44 bytes). */
 const SILENT_WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
 
@@ -29,7 +42,16 @@ const audio = tool({
 const embedded = tool({
   name: "test_embedded_resource",
   description: "Returns an embedded text resource",
-  run: () => toolResult({ content: [embeddedResource({ uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." })] }),
+  run: () =>
+    toolResult({
+      content: [
+        embeddedResource({
+          uri: "test://embedded-resource",
+          mimeType: "text/plain",
+          text: "This is an embedded resource content.",
+        }),
+      ],
+    }),
 });
 
 const mixed = tool({
@@ -40,7 +62,11 @@ const mixed = tool({
       content: [
         textContent("Multiple content types test:"),
         imageContent(RED_PIXEL_PNG, "image/png"),
-        embeddedResource({ uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) }),
+        embeddedResource({
+          uri: "test://mixed-content-resource",
+          mimeType: "application/json",
+          text: JSON.stringify({ test: "data", value: 123 }),
+        }),
       ],
     }),
 });
@@ -78,7 +104,13 @@ const jsonSchema202012 = tool({
   inputSchema: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+    $defs: {
+      address: {
+        $anchor: "addressDef",
+        type: "object",
+        properties: { street: { type: "string" }, city: { type: "string" } },
+      },
+    },
     properties: {
       name: { type: "string" },
       address: { $ref: "#/$defs/address" },
@@ -121,9 +153,27 @@ const toolWithLogging = tool({
 });
 
 // The suite's resources, template and prompts (resources-*, prompts-*, completion-complete, caching).
-const staticText = resource({ uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain", text: "This is the content of the static text resource." });
-const staticBinary = resource({ uri: "test://static-binary", name: "static-binary", description: "A static binary resource (a PNG)", mimeType: "image/png", blob: Uint8Array.from(atob(RED_PIXEL_PNG), (c) => c.charCodeAt(0)) });
-const watched = resource({ uri: "test://watched-resource", name: "watched-resource", description: "A resource to subscribe to", mimeType: "text/plain", text: "Watched resource content." });
+const staticText = resource({
+  uri: "test://static-text",
+  name: "static-text",
+  description: "A static text resource",
+  mimeType: "text/plain",
+  text: "This is the content of the static text resource.",
+});
+const staticBinary = resource({
+  uri: "test://static-binary",
+  name: "static-binary",
+  description: "A static binary resource (a PNG)",
+  mimeType: "image/png",
+  blob: Uint8Array.from(atob(RED_PIXEL_PNG), (c) => c.charCodeAt(0)),
+});
+const watched = resource({
+  uri: "test://watched-resource",
+  name: "watched-resource",
+  description: "A resource to subscribe to",
+  mimeType: "text/plain",
+  text: "Watched resource content.",
+});
 const template = resourceTemplate({
   uriTemplate: "test://template/{id}/data",
   name: "template-data",
@@ -131,11 +181,18 @@ const template = resourceTemplate({
   mimeType: "application/json",
   read: ({ id }: Record<string, string>) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
 });
-const simplePrompt = prompt({ name: "test_simple_prompt", description: "A prompt with no arguments", get: () => "This is a simple prompt for testing." });
+const simplePrompt = prompt({
+  name: "test_simple_prompt",
+  description: "A prompt with no arguments",
+  get: () => "This is a simple prompt for testing.",
+});
 const promptWithArguments = prompt({
   name: "test_prompt_with_arguments",
   description: "A prompt with two required arguments",
-  arguments: v.object({ arg1: v.pipe(v.string(), v.description("First test argument")), arg2: v.pipe(v.string(), v.description("Second test argument")) }),
+  arguments: v.object({
+    arg1: v.pipe(v.string(), v.description("First test argument")),
+    arg2: v.pipe(v.string(), v.description("Second test argument")),
+  }),
   complete: { arg1: (value) => ["paris", "park", "party"].filter((x) => x.startsWith(value)) },
   get: ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
 });
@@ -144,7 +201,14 @@ const promptWithResource = prompt({
   description: "A prompt embedding a resource",
   arguments: v.object({ resourceUri: v.pipe(v.string(), v.description("URI of the resource to embed")) }),
   get: ({ resourceUri }) => [
-    { role: "user", content: embeddedResource({ uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." }) },
+    {
+      role: "user",
+      content: embeddedResource({
+        uri: resourceUri,
+        mimeType: "text/plain",
+        text: "Embedded resource content for testing.",
+      }),
+    },
     { role: "user", content: "Please process the embedded resource above." },
   ],
 });
@@ -182,7 +246,10 @@ const elicit = tool({
   run: async ({ message }, ctx) => {
     const r = await ctx.elicit({
       message,
-      schema: v.object({ username: v.pipe(v.string(), v.description("User's response")), email: v.pipe(v.string(), v.description("User's email address")) }),
+      schema: v.object({
+        username: v.pipe(v.string(), v.description("User's response")),
+        email: v.pipe(v.string(), v.description("User's email address")),
+      }),
     });
     return `User response: <action: ${r.action}, content: ${JSON.stringify(r.content ?? {})}>`;
   },
@@ -215,10 +282,29 @@ const enums = tool({
       message: "Please select options from the enum fields",
       schema: v.object({
         untitledSingle: v.optional(v.picklist(["option1", "option2", "option3"])),
-        titledSingle: v.optional(v.union([titled("value1", "First Option"), titled("value2", "Second Option"), titled("value3", "Third Option")])),
-        legacyEnum: v.optional(v.pipe(v.picklist(["opt1", "opt2", "opt3"]), v.metadata({ enumNames: ["Option One", "Option Two", "Option Three"] }))),
+        titledSingle: v.optional(
+          v.union([
+            titled("value1", "First Option"),
+            titled("value2", "Second Option"),
+            titled("value3", "Third Option"),
+          ]),
+        ),
+        legacyEnum: v.optional(
+          v.pipe(
+            v.picklist(["opt1", "opt2", "opt3"]),
+            v.metadata({ enumNames: ["Option One", "Option Two", "Option Three"] }),
+          ),
+        ),
         untitledMulti: v.optional(v.array(v.picklist(["option1", "option2", "option3"]))),
-        titledMulti: v.optional(v.array(v.union([titled("value1", "First Choice"), titled("value2", "Second Choice"), titled("value3", "Third Choice")]))),
+        titledMulti: v.optional(
+          v.array(
+            v.union([
+              titled("value1", "First Choice"),
+              titled("value2", "Second Choice"),
+              titled("value3", "Third Choice"),
+            ]),
+          ),
+        ),
       }),
     });
     return `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
@@ -230,7 +316,11 @@ const irElicitation = tool({
   name: "test_input_required_result_elicitation",
   description: "Asks for a name (key user_name)",
   run: async (_args, ctx) => {
-    const r = await ctx.elicit({ key: "user_name", message: "What is your name?", schema: v.object({ name: v.string() }) });
+    const r = await ctx.elicit({
+      key: "user_name",
+      message: "What is your name?",
+      schema: v.object({ name: v.string() }),
+    });
     return r.action === "accept" ? `Hello, ${r.content.name}!` : `No name (${r.action})`;
   },
 });
@@ -239,7 +329,11 @@ const irSampling = tool({
   name: "test_input_required_result_sampling",
   description: "Asks the model for the capital of France (key capital_question)",
   run: async (_args, ctx) => {
-    const r = await ctx.sample({ key: "capital_question", messages: [{ role: "user", content: textContent("What is the capital of France?") }], maxTokens: 100 });
+    const r = await ctx.sample({
+      key: "capital_question",
+      messages: [{ role: "user", content: textContent("What is the capital of France?") }],
+      maxTokens: 100,
+    });
     return `The model said: ${textOf(r.content)}`;
   },
 });
@@ -269,7 +363,11 @@ const irMultiple = tool({
   run: async (_args, ctx) => {
     const [name, greeting, roots] = await Promise.all([
       ctx.elicit({ key: "user_name", message: "What is your name?", schema: v.object({ name: v.string() }) }),
-      ctx.sample({ key: "greeting", messages: [{ role: "user", content: textContent("Generate a greeting") }], maxTokens: 50 }),
+      ctx.sample({
+        key: "greeting",
+        messages: [{ role: "user", content: textContent("Generate a greeting") }],
+        maxTokens: 50,
+      }),
       ctx.roots({ key: "client_roots" }),
     ]);
     return `${textOf(greeting.content)} ${name.action === "accept" ? name.content.name : "stranger"} (${roots.length} roots)`;
@@ -280,8 +378,16 @@ const irMultiRound = tool({
   name: "test_input_required_result_multi_round",
   description: "Asks for a name, then a colour",
   run: async (_args, ctx) => {
-    const a = await ctx.elicit({ key: "step1", message: "Step 1: What is your name?", schema: v.object({ name: v.string() }) });
-    const b = await ctx.elicit({ key: "step2", message: "Step 2: What is your favorite color?", schema: v.object({ color: v.string() }) });
+    const a = await ctx.elicit({
+      key: "step1",
+      message: "Step 1: What is your name?",
+      schema: v.object({ name: v.string() }),
+    });
+    const b = await ctx.elicit({
+      key: "step2",
+      message: "Step 2: What is your favorite color?",
+      schema: v.object({ color: v.string() }),
+    });
     return `${a.content?.name ?? "?"} likes ${b.content?.color ?? "?"}`;
   },
 });
@@ -305,7 +411,10 @@ const irCapabilities = tool({
     } catch (e) {
       if (!(e instanceof AskError) || e.code !== "unsupported") throw e;
     }
-    const s = await ctx.sample({ messages: [{ role: "user", content: textContent("What is your name?") }], maxTokens: 20 });
+    const s = await ctx.sample({
+      messages: [{ role: "user", content: textContent("What is your name?") }],
+      maxTokens: 20,
+    });
     return `sampled: ${textOf(s.content)}`;
   },
 });
@@ -335,7 +444,11 @@ const irPrompt = prompt({
   name: "test_input_required_result_prompt",
   description: "Asks what context the prompt should use",
   get: async (_args, ctx) => {
-    const r = await ctx.elicit({ key: "user_context", message: "What context should the prompt use?", schema: v.object({ context: v.string() }) });
+    const r = await ctx.elicit({
+      key: "user_context",
+      message: "What context should the prompt use?",
+      schema: v.object({ context: v.string() }),
+    });
     return `Use this context: ${r.action === "accept" ? r.content.context : "(none)"}`;
   },
 });
@@ -345,9 +458,30 @@ await serve({
   version: "1.0.0",
   instructions: "The conformance suite's reference tools.",
   tools: [
-    simpleText, image, audio, embedded, mixed, error, progress, jsonSchema202012, logging, toolWithLogging, streamingElicitation,
-    sampling, elicit, defaults, enums,
-    irElicitation, irSampling, irRoots, irState, irMultiple, irMultiRound, irTampered, irCapabilities, missingCapability,
+    simpleText,
+    image,
+    audio,
+    embedded,
+    mixed,
+    error,
+    progress,
+    jsonSchema202012,
+    logging,
+    toolWithLogging,
+    streamingElicitation,
+    sampling,
+    elicit,
+    defaults,
+    enums,
+    irElicitation,
+    irSampling,
+    irRoots,
+    irState,
+    irMultiple,
+    irMultiRound,
+    irTampered,
+    irCapabilities,
+    missingCapability,
     ...TASK_TOOLS,
   ],
   resources: [staticText, staticBinary, watched, template],

@@ -91,4 +91,6 @@ const mcp = mcpHandler({
 app.all("/mcp", (c) => mcp(c.req.raw, c.env as never));
 
 const server = Bun.serve({ hostname: "127.0.0.1", port: Number(process.env.PORT ?? 3000), fetch: app.fetch });
-process.stderr.write(`shop: http://127.0.0.1:${server.port}/api/products, MCP at http://127.0.0.1:${server.port}/mcp\n`);
+process.stderr.write(
+  `shop: http://127.0.0.1:${server.port}/api/products, MCP at http://127.0.0.1:${server.port}/mcp\n`,
+);

@@ -2,7 +2,16 @@
 // annotations, _meta, and structured output (a valibot `output` and a raw `outputSchema`), in one server.
 import * as v from "valibot";
 import { deflateSync, gzipSync } from "node:zlib";
-import { audioContent, embeddedResource, imageContent, resourceLink, serve, textContent, tool, toolResult } from "mcpbin";
+import {
+  audioContent,
+  embeddedResource,
+  imageContent,
+  resourceLink,
+  serve,
+  textContent,
+  tool,
+  toolResult,
+} from "mcpbin";
 
 /** A solid-colour PNG (RGB, 8 bits per channel), built by hand: signature, IHDR, IDAT, IEND. */
 function png(width: number, height: number, [r, g, b]: readonly [number, number, number]): Uint8Array {
@@ -21,7 +30,12 @@ function png(width: number, height: number, [r, g, b]: readonly [number, number,
   ihdr.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type RGB
   const row = [0, ...Array.from({ length: width }, () => [r, g, b]).flat()]; // filter byte 0, then pixels
   const pixels = new Uint8Array(Array.from({ length: height }, () => row).flat());
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(pixels)), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(pixels)),
+    chunk("IEND", new Uint8Array()),
+  ];
   return Buffer.concat(parts);
 }
 
@@ -30,15 +44,22 @@ export const colorSwatch = tool({
   name: "color_swatch",
   title: "Colour swatch",
   description: "Render a hex colour (#rrggbb) as a small PNG swatch.",
-  input: v.object({ hex: v.pipe(v.string(), v.regex(/^#?[0-9a-fA-F]{6}$/, "a colour like #3366ff")), size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64)), 16) }),
+  input: v.object({
+    hex: v.pipe(v.string(), v.regex(/^#?[0-9a-fA-F]{6}$/, "a colour like #3366ff")),
+    size: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(64)), 16),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: ({ hex, size }) => {
     const n = Number.parseInt(hex.replace("#", ""), 16);
     const image = png(size, size, [(n >> 16) & 255, (n >> 8) & 255, n & 255]);
     return toolResult({
       content: [
-        imageContent(Buffer.from(image).toString("base64"), "image/png", { annotations: { audience: ["user", "assistant"], priority: 1 } }),
-        textContent(`${size}×${size} swatch of #${hex.replace("#", "").toLowerCase()}`, { annotations: { audience: ["user"] } }),
+        imageContent(Buffer.from(image).toString("base64"), "image/png", {
+          annotations: { audience: ["user", "assistant"], priority: 1 },
+        }),
+        textContent(`${size}×${size} swatch of #${hex.replace("#", "").toLowerCase()}`, {
+          annotations: { audience: ["user"] },
+        }),
       ],
     });
   },
@@ -49,19 +70,33 @@ export const tone = tool({
   name: "tone",
   title: "Tone generator",
   description: "Generate a short sine tone as a WAV file.",
-  input: v.object({ frequency: v.pipe(v.number(), v.minValue(20), v.maxValue(4000)), ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(10), v.maxValue(1000)), 200) }),
+  input: v.object({
+    frequency: v.pipe(v.number(), v.minValue(20), v.maxValue(4000)),
+    ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(10), v.maxValue(1000)), 200),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: ({ frequency, ms }) => {
     const rate = 8000;
     const samples = Math.round((rate * ms) / 1000);
     const wav = new DataView(new ArrayBuffer(44 + samples * 2));
     const ascii = (at: number, s: string) => [...s].forEach((c, i) => wav.setUint8(at + i, c.charCodeAt(0)));
-    ascii(0, "RIFF"), wav.setUint32(4, 36 + samples * 2, true), ascii(8, "WAVE"), ascii(12, "fmt ");
-    wav.setUint32(16, 16, true), wav.setUint16(20, 1, true), wav.setUint16(22, 1, true), wav.setUint32(24, rate, true);
-    wav.setUint32(28, rate * 2, true), wav.setUint16(32, 2, true), wav.setUint16(34, 16, true), ascii(36, "data"), wav.setUint32(40, samples * 2, true);
-    for (let i = 0; i < samples; i++) wav.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.3 * 32767), true);
+    (ascii(0, "RIFF"), wav.setUint32(4, 36 + samples * 2, true), ascii(8, "WAVE"), ascii(12, "fmt "));
+    (wav.setUint32(16, 16, true),
+      wav.setUint16(20, 1, true),
+      wav.setUint16(22, 1, true),
+      wav.setUint32(24, rate, true));
+    (wav.setUint32(28, rate * 2, true),
+      wav.setUint16(32, 2, true),
+      wav.setUint16(34, 16, true),
+      ascii(36, "data"),
+      wav.setUint32(40, samples * 2, true));
+    for (let i = 0; i < samples; i++)
+      wav.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 0.3 * 32767), true);
     const url = `data:audio/wav;base64,${Buffer.from(wav.buffer).toString("base64")}`;
-    return toolResult({ content: [audioContent(url)], meta: { "example.com/tone": { frequency, ms, sampleRate: rate } } });
+    return toolResult({
+      content: [audioContent(url)],
+      meta: { "example.com/tone": { frequency, ms, sampleRate: rate } },
+    });
   },
 });
 
@@ -81,9 +116,18 @@ export const specLinks = tool({
   annotations: { readOnlyHint: true },
   run: ({ query }) => {
     const hits = PAGES.filter((p) => p.topic.includes(query.toLowerCase()));
-    if (hits.length === 0) return toolResult({ content: [textContent(`No specification page about "${query}".`)], isError: true });
+    if (hits.length === 0)
+      return toolResult({ content: [textContent(`No specification page about "${query}".`)], isError: true });
     return toolResult({
-      content: hits.map((p) => resourceLink({ uri: p.uri, name: p.topic, title: p.title, mimeType: "text/html", meta: { "example.com/section": p.topic } })),
+      content: hits.map((p) =>
+        resourceLink({
+          uri: p.uri,
+          name: p.topic,
+          title: p.title,
+          mimeType: "text/html",
+          meta: { "example.com/section": p.topic },
+        }),
+      ),
     });
   },
 });
@@ -101,8 +145,18 @@ export const exportNote = tool({
     const lastModified = new Date(0).toISOString();
     return toolResult({
       content: [
-        embeddedResource({ uri, mimeType: "text/markdown", text: markdown, annotations: { audience: ["assistant"], priority: 0.8, lastModified } }),
-        embeddedResource({ uri: `${uri}.gz`, mimeType: "application/gzip", blob: gzipSync(markdown).toString("base64"), meta: { "example.com/bytes": markdown.length } }),
+        embeddedResource({
+          uri,
+          mimeType: "text/markdown",
+          text: markdown,
+          annotations: { audience: ["assistant"], priority: 0.8, lastModified },
+        }),
+        embeddedResource({
+          uri: `${uri}.gz`,
+          mimeType: "application/gzip",
+          blob: gzipSync(markdown).toString("base64"),
+          meta: { "example.com/bytes": markdown.length },
+        }),
       ],
     });
   },
@@ -114,14 +168,24 @@ export const wordStats = tool({
   title: "Word statistics",
   description: "Count words and find the longest and most frequent word of a text.",
   input: v.object({ text: v.string() }),
-  output: v.object({ words: v.number(), longest: v.nullable(v.string()), top: v.array(v.object({ word: v.string(), count: v.number() })) }),
+  output: v.object({
+    words: v.number(),
+    longest: v.nullable(v.string()),
+    top: v.array(v.object({ word: v.string(), count: v.number() })),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: ({ text }) => {
     const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
     const counts = new Map<string, number>();
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
-    const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([word, count]) => ({ word, count }));
-    const longest = words.reduce<string | null>((best, w) => (best === null || w.length > best.length ? w : best), null);
+    const top = [...counts]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 3)
+      .map(([word, count]) => ({ word, count }));
+    const longest = words.reduce<string | null>(
+      (best, w) => (best === null || w.length > best.length ? w : best),
+      null,
+    );
     return { words: words.length, longest, top };
   },
 });
@@ -145,10 +209,26 @@ export const parseSemver = tool({
     additionalProperties: false,
   },
   run: ({ version }) => {
-    const m = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$/.exec(version.trim());
-    if (!m) return toolResult({ content: [textContent(`"${version}" is not a semantic version (MAJOR.MINOR.PATCH)`)], isError: true });
-    const parts = { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]), prerelease: m[4]?.split(".") ?? [], build: m[5]?.split(".") ?? [] };
-    return toolResult({ content: [textContent(`major ${parts.major}, minor ${parts.minor}, patch ${parts.patch}`)], structuredContent: parts, meta: { "example.com/input": version } });
+    const m = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?$/.exec(
+      version.trim(),
+    );
+    if (!m)
+      return toolResult({
+        content: [textContent(`"${version}" is not a semantic version (MAJOR.MINOR.PATCH)`)],
+        isError: true,
+      });
+    const parts = {
+      major: Number(m[1]),
+      minor: Number(m[2]),
+      patch: Number(m[3]),
+      prerelease: m[4]?.split(".") ?? [],
+      build: m[5]?.split(".") ?? [],
+    };
+    return toolResult({
+      content: [textContent(`major ${parts.major}, minor ${parts.minor}, patch ${parts.patch}`)],
+      structuredContent: parts,
+      meta: { "example.com/input": version },
+    });
   },
 });
 
@@ -156,6 +236,7 @@ await serve({
   name: "showcase",
   title: "Content and structured output showcase",
   version: "1.0.0",
-  instructions: "Each tool shows one kind of MCP tool result: image, audio, resource links, embedded resources, structured content.",
+  instructions:
+    "Each tool shows one kind of MCP tool result: image, audio, resource links, embedded resources, structured content.",
   tools: [colorSwatch, tone, specLinks, exportNote, wordStats, parseSemver],
 });

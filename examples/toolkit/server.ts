@@ -55,7 +55,8 @@ const unit = v.picklist(Object.keys(UNITS) as [string, ...string[]]);
 export const convertUnits = tool({
   name: "convert_units",
   title: "Convert units",
-  description: "Convert a value between units of length (m, km, cm, mi, ft, in), mass (kg, g, lb, oz) or temperature (C, F, K).",
+  description:
+    "Convert a value between units of length (m, km, cm, mi, ft, in), mass (kg, g, lb, oz) or temperature (C, F, K).",
   input: v.object({ value: v.number(), from: unit, to: unit }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: ({ value, from, to }) => {

@@ -43,7 +43,10 @@ export const forecast = tool({
   name: "forecast",
   description: "The next three days for a city (called by the dashboard's button; hidden from the model)",
   input: v.object({ city: v.pipe(v.string(), v.minLength(1)) }),
-  output: v.object({ city: v.string(), days: v.array(v.object({ day: v.number(), tempC: v.number(), sky: v.string() })) }),
+  output: v.object({
+    city: v.string(),
+    days: v.array(v.object({ day: v.number(), tempC: v.number(), sky: v.string() })),
+  }),
   ui: { app: dashboard, visibility: ["app"] },
   run: ({ city }) => ({ city, days: [1, 2, 3].map((day) => ({ day, ...weatherOf(city, day) })) }),
 });

@@ -6,7 +6,11 @@ Bun.serve({
   async fetch(req) {
     const m = (await req.json()) as { id?: number | string; params?: { arguments?: { x?: number; y?: number } } };
     const a = m.params?.arguments ?? {};
-    const body = JSON.stringify({ jsonrpc: "2.0", id: m.id ?? null, result: { content: [{ type: "text", text: String((a.x ?? 0) + (a.y ?? 0)) }] } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: m.id ?? null,
+      result: { content: [{ type: "text", text: String((a.x ?? 0) + (a.y ?? 0)) }] },
+    });
     return new Response(body, { headers: { "content-type": "application/json" } });
   },
 });

@@ -8,8 +8,14 @@ import { z } from "zod";
 
 function build() {
   const server = new McpServer({ name: "bench-sdk-v1-http", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.registerTool("add_numbers", { description: "Add two numbers", inputSchema: { x: z.number(), y: z.number() } }, async ({ x, y }) => ({ content: [{ type: "text", text: String(x + y) }] }));
-  server.registerTool("echo", { description: "Echo text", inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.registerTool(
+    "add_numbers",
+    { description: "Add two numbers", inputSchema: { x: z.number(), y: z.number() } },
+    async ({ x, y }) => ({ content: [{ type: "text", text: String(x + y) }] }),
+  );
+  server.registerTool("echo", { description: "Echo text", inputSchema: { text: z.string() } }, async ({ text }) => ({
+    content: [{ type: "text", text }],
+  }));
   return server;
 }
 

@@ -4,12 +4,23 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
-const handler = createMcpHandler(() => {
-  const server = new McpServer({ name: "bench-sdk-v2-http", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.registerTool("add_numbers", { description: "Add two numbers", inputSchema: z.object({ x: z.number(), y: z.number() }) }, async ({ x, y }) => ({ content: [{ type: "text", text: String(x + y) }] }));
-  server.registerTool("echo", { description: "Echo text", inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: "text", text }] }));
-  return server;
-}, { responseMode: "json" });
+const handler = createMcpHandler(
+  () => {
+    const server = new McpServer({ name: "bench-sdk-v2-http", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.registerTool(
+      "add_numbers",
+      { description: "Add two numbers", inputSchema: z.object({ x: z.number(), y: z.number() }) },
+      async ({ x, y }) => ({ content: [{ type: "text", text: String(x + y) }] }),
+    );
+    server.registerTool(
+      "echo",
+      { description: "Echo text", inputSchema: z.object({ text: z.string() }) },
+      async ({ text }) => ({ content: [{ type: "text", text }] }),
+    );
+    return server;
+  },
+  { responseMode: "json" },
+);
 
 const port = Number(process.argv[2] ?? 3401);
 Bun.serve({ hostname: "127.0.0.1", port, fetch: (req) => handler.fetch(req) });

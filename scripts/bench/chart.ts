@@ -32,13 +32,17 @@ export function drawChart(rows: Row[], title: string): string {
   for (const m of METRICS) {
     const panel = rows.filter((r) => Number.isFinite(r.value[m.key]) && Number.isFinite(r.ratio[m.key]));
     if (panel.length === 0) continue;
-    parts.push(`<text x="8" y="${y}" class="h">${esc(m.label)} — ratio to the raw baseline of the same era (log scale; dashed: target ≤ ${LIMITS[m.key]}×)</text>`);
+    parts.push(
+      `<text x="8" y="${y}" class="h">${esc(m.label)} — ratio to the raw baseline of the same era (log scale; dashed: target ≤ ${LIMITS[m.key]}×)</text>`,
+    );
     y += 10;
     const top = y;
     const bottom = top + panel.length * (barH + gap);
     for (const t of ticks) {
       const x = xOf(t).toFixed(1);
-      parts.push(`<line x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" class="grid"/><text x="${x}" y="${bottom + 11}" class="tick">${t}×</text>`);
+      parts.push(
+        `<line x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" class="grid"/><text x="${x}" y="${bottom + 11}" class="tick">${t}×</text>`,
+      );
     }
     const tx = xOf(LIMITS[m.key]).toFixed(1);
     parts.push(`<line x1="${tx}" y1="${top - 2}" x2="${tx}" y2="${bottom}" class="target"/>`);

@@ -38,7 +38,14 @@ export interface BenchOptions {
 }
 
 /** Latency percentiles in µs. */
-export interface SeqStats { p50: number; p90: number; p99: number; max: number; mean: number; cpu_us_per_call: number | null }
+export interface SeqStats {
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+  cpu_us_per_call: number | null;
+}
 
 /** One JSON line per run. */
 export interface BenchResult {
@@ -51,7 +58,13 @@ export interface BenchResult {
   cold_first_call_ms: { min: number; median: number };
   seq_us: SeqStats;
   seq_pinned: boolean;
-  pipe: { calls: number; seconds: number; calls_per_s: number; server_cpu_s: number | null; cpu_us_per_call: number | null };
+  pipe: {
+    calls: number;
+    seconds: number;
+    calls_per_s: number;
+    server_cpu_s: number | null;
+    cpu_us_per_call: number | null;
+  };
   rss_kb: { hwm: number | null; rss_end: number | null; after_init_kb: number | null };
   protocolVersion_negotiated: string | null;
   when: string;
@@ -138,11 +151,18 @@ class Conn {
   protocolErrors: string[] = [];
 
   constructor(cmd: string[], cwd?: string, env?: Record<string, string>) {
-    this.proc = spawn(cmd[0]!, cmd.slice(1), { cwd, env: env ? { ...process.env, ...env } : process.env, stdio: ["pipe", "pipe", "pipe"] });
+    this.proc = spawn(cmd[0]!, cmd.slice(1), {
+      cwd,
+      env: env ? { ...process.env, ...env } : process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.pid = this.proc.pid ?? -1;
     this.exited = new Promise((res) => {
       this.proc.on("exit", (code) => ((this.exitCode = code), res(code)));
-      this.proc.on("error", (e) => (this.protocolErrors.push(`spawn error: ${e.message}`), (this.exitCode = null), res(null)));
+      this.proc.on(
+        "error",
+        (e) => (this.protocolErrors.push(`spawn error: ${e.message}`), (this.exitCode = null), res(null)),
+      );
     });
     this.proc.stdin!.on("error", () => {});
     this.proc.stdout!.setEncoding("utf8");
@@ -174,7 +194,10 @@ class Conn {
   #dispatch(m: Msg) {
     if (typeof m.method === "string") {
       if (m.id !== undefined && m.id !== null) {
-        const reply = m.method === "ping" ? { jsonrpc: "2.0", id: m.id, result: {} } : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } };
+        const reply =
+          m.method === "ping"
+            ? { jsonrpc: "2.0", id: m.id, result: {} }
+            : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } };
         this.write(JSON.stringify(reply) + "\n");
       }
       return;
@@ -226,12 +249,19 @@ async function openSession(c: Conn, id: number | string, o: BenchOptions, timeou
     const r = await c.request(id, "server/discover", { _meta: MODERN_META }, timeoutMs);
     if (r.error || !r.result) throw new Error(`server/discover failed: ${JSON.stringify(r.error ?? r).slice(0, 200)}`);
     const v: string[] = r.result.supportedVersions ?? [];
-    if (o.check === "full" && !v.includes(MODERN_VERSION)) throw new Error(`server/discover: ${MODERN_VERSION} not in ${JSON.stringify(v)}`);
+    if (o.check === "full" && !v.includes(MODERN_VERSION))
+      throw new Error(`server/discover: ${MODERN_VERSION} not in ${JSON.stringify(v)}`);
     return v.includes(MODERN_VERSION) ? MODERN_VERSION : (v[0] ?? null);
   }
-  const r = await c.request(id, "initialize", { protocolVersion: o.protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO }, timeoutMs);
+  const r = await c.request(
+    id,
+    "initialize",
+    { protocolVersion: o.protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
+    timeoutMs,
+  );
   if (r.error || !r.result) throw new Error(`initialize failed: ${JSON.stringify(r.error ?? r).slice(0, 200)}`);
-  if (o.check === "full" && typeof r.result.protocolVersion !== "string") throw new Error("initialize result has no protocolVersion");
+  if (o.check === "full" && typeof r.result.protocolVersion !== "string")
+    throw new Error("initialize result has no protocolVersion");
   c.notify("notifications/initialized");
   return r.result.protocolVersion ?? null;
 }
@@ -251,7 +281,8 @@ function checkResult(m: Msg, expected: string, mode: "full" | "id"): string | nu
  */
 export async function benchServer(o: BenchOptions): Promise<BenchResult> {
   const modern = o.era === "modern";
-  const callParams = (name: string, args: Record<string, unknown>) => (modern ? { name, arguments: args, _meta: MODERN_META } : { name, arguments: args });
+  const callParams = (name: string, args: Record<string, unknown>) =>
+    modern ? { name, arguments: args, _meta: MODERN_META } : { name, arguments: args };
   const errors: string[] = [];
   const log = (s: string) => o.quiet || process.stderr.write(`[${o.name}] ${s}\n`);
   const res: BenchResult = {
@@ -292,9 +323,15 @@ export async function benchServer(o: BenchOptions): Promise<BenchResult> {
     }
     await c.kill();
   }
-  res.cold_init_ms = { min: Math.min(...coldInit), median: median(coldInit), all: coldInit.map((x) => Math.round(x * 10) / 10) };
+  res.cold_init_ms = {
+    min: Math.min(...coldInit),
+    median: median(coldInit),
+    all: coldInit.map((x) => Math.round(x * 10) / 10),
+  };
   res.cold_first_call_ms = { min: Math.min(...coldCall), median: median(coldCall) };
-  log(`cold init median ${res.cold_init_ms.median.toFixed(1)} ms; first call median ${res.cold_first_call_ms.median.toFixed(1)} ms`);
+  log(
+    `cold init median ${res.cold_init_ms.median.toFixed(1)} ms; first call median ${res.cold_first_call_ms.median.toFixed(1)} ms`,
+  );
   if (o.coldOnly) {
     res.ok = errors.length === 0 && coldInit.length === o.cold;
     return res;
@@ -338,7 +375,9 @@ export async function benchServer(o: BenchOptions): Promise<BenchResult> {
       mean: sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1),
       cpu_us_per_call: cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) / o.seq) * 1e6 : null,
     };
-    log(`seq ${o.seq} calls${pinned ? " (pinned cpu0)" : ""}: p50 ${res.seq_us.p50.toFixed(0)} µs, p99 ${res.seq_us.p99.toFixed(0)} µs`);
+    log(
+      `seq ${o.seq} calls${pinned ? " (pinned cpu0)" : ""}: p50 ${res.seq_us.p50.toFixed(0)} µs, p99 ${res.seq_us.p99.toFixed(0)} µs`,
+    );
 
     // ---- pipelined: N requests in one write ----
     const base = 1_000_000;
@@ -346,15 +385,30 @@ export async function benchServer(o: BenchOptions): Promise<BenchResult> {
     const parts: string[] = [];
     for (let i = 0; i < o.pipe; i++) {
       expected.set(base + i, String(i * 3));
-      parts.push(JSON.stringify({ jsonrpc: "2.0", id: base + i, method: "tools/call", params: callParams("add_numbers", { x: i, y: 2 * i }) }));
+      parts.push(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: base + i,
+          method: "tools/call",
+          params: callParams("add_numbers", { x: i, y: 2 * i }),
+        }),
+      );
     }
     const payload = parts.join("\n") + "\n";
     let got = 0;
     let badCount = 0;
     let firstBad: string | null = null;
     const done = new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`pipe phase: only ${got}/${o.pipe} responses after ${o.timeoutMs} ms`)), o.timeoutMs);
-      void c.exited.then((code) => (clearTimeout(t), reject(new Error(`server exited (code ${code}) during the pipe phase after ${got}/${o.pipe}`))));
+      const t = setTimeout(
+        () => reject(new Error(`pipe phase: only ${got}/${o.pipe} responses after ${o.timeoutMs} ms`)),
+        o.timeoutMs,
+      );
+      void c.exited.then(
+        (code) => (
+          clearTimeout(t),
+          reject(new Error(`server exited (code ${code}) during the pipe phase after ${got}/${o.pipe}`))
+        ),
+      );
       c.onResponse = (m) => {
         const exp = typeof m.id === "number" ? expected.get(m.id) : undefined;
         if (exp === undefined) {
@@ -396,7 +450,8 @@ export async function benchServer(o: BenchOptions): Promise<BenchResult> {
 
     if (o.check === "full") {
       const r = await c.request("echo", "tools/call", callParams("echo", { text: "héllo ✓" }), 30_000);
-      if (r.error || r.result?.content?.[0]?.text !== "héllo ✓") throw new Error(`echo check failed: ${JSON.stringify(r).slice(0, 200)}`);
+      if (r.error || r.result?.content?.[0]?.text !== "héllo ✓")
+        throw new Error(`echo check failed: ${JSON.stringify(r).slice(0, 200)}`);
     }
     if (c.protocolErrors.length) throw new Error(c.protocolErrors.slice(0, 3).join("; "));
   } catch (e) {
@@ -415,7 +470,8 @@ export async function benchServer(o: BenchOptions): Promise<BenchResult> {
 /** Parses the harness command line (see the module comment); `--options JSON` sets any field at once. */
 export function parseHarnessArgs(argv: string[]): { options: BenchOptions; jsonFile?: string } {
   const dd = argv.indexOf("--");
-  if (dd < 0 || dd === argv.length - 1) throw new Error("usage: harness.ts [--options JSON] [--json FILE] -- <server command> [args...]");
+  if (dd < 0 || dd === argv.length - 1)
+    throw new Error("usage: harness.ts [--options JSON] [--json FILE] -- <server command> [args...]");
   const cmd = argv.slice(dd + 1);
   const flags = argv.slice(0, dd);
   let options: BenchOptions = { ...DEFAULTS, name: cmd.join(" "), cmd };

@@ -26,6 +26,8 @@ export function describeMachine(bun: string): Machine {
     kernel: `Linux ${release()}`,
     bun: version([bun, "--version"]),
     node: version(["node", "--version"]),
-    loadavg: loadavg().map((x) => x.toFixed(2)).join(" "),
+    loadavg: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" "),
   };
 }

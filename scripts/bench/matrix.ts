@@ -34,15 +34,45 @@ const TOOLKIT_CALL = { name: "convert_units", arguments: { value: 100, from: "C"
 /** The mcpbin servers and the baseline, in both eras. */
 export function ownEntries(b: Built): Entry[] {
   return [
-    { name: "baseline (raw Bun echo, compiled)", group: "baseline", cmd: [b.baseline], options: { check: "id" }, role: "baseline" },
+    {
+      name: "baseline (raw Bun echo, compiled)",
+      group: "baseline",
+      cmd: [b.baseline],
+      options: { check: "id" },
+      role: "baseline",
+    },
     { name: "mcpbin add_numbers/echo", group: "mcpbin", cmd: [b.bench], options: {}, role: "bench" },
     { name: "mcpbin 16 tools, realistic", group: "mcpbin", cmd: [b.realistic], options: {}, role: "realistic" },
     { name: "mcpbin 200 tools", group: "mcpbin", cmd: [b.many], options: {}, role: "many" },
-    { name: "mcpbin 200 tools, lazy schemas", group: "mcpbin", cmd: [b.manyLazy], options: { coldOnly: true }, role: "many-lazy" },
-    { name: "mcpbin toolkit example", group: "mcpbin", cmd: [b.toolkit], options: { coldOnly: true, call: TOOLKIT_CALL }, role: "toolkit" },
-    { name: "baseline [2026-07-28]", group: "baseline", cmd: [b.baseline], options: { check: "id", ...MODERN }, role: "baseline" },
+    {
+      name: "mcpbin 200 tools, lazy schemas",
+      group: "mcpbin",
+      cmd: [b.manyLazy],
+      options: { coldOnly: true },
+      role: "many-lazy",
+    },
+    {
+      name: "mcpbin toolkit example",
+      group: "mcpbin",
+      cmd: [b.toolkit],
+      options: { coldOnly: true, call: TOOLKIT_CALL },
+      role: "toolkit",
+    },
+    {
+      name: "baseline [2026-07-28]",
+      group: "baseline",
+      cmd: [b.baseline],
+      options: { check: "id", ...MODERN },
+      role: "baseline",
+    },
     { name: "mcpbin add_numbers/echo [2026-07-28]", group: "mcpbin", cmd: [b.bench], options: MODERN, role: "bench" },
-    { name: "mcpbin 16 tools, realistic [2026-07-28]", group: "mcpbin", cmd: [b.realistic], options: MODERN, role: "realistic" },
+    {
+      name: "mcpbin 16 tools, realistic [2026-07-28]",
+      group: "mcpbin",
+      cmd: [b.realistic],
+      options: MODERN,
+      role: "realistic",
+    },
     { name: "mcpbin 200 tools [2026-07-28]", group: "mcpbin", cmd: [b.many], options: MODERN, role: "many" },
   ];
 }
@@ -70,7 +100,16 @@ export function peerEntries(peers: string): Entry[] {
 
 /** What is missing for the peers, or undefined when they are installed. */
 export function missingPeers(peers: string): string | undefined {
-  const need = ["node_modules/.bin/bun", "servers/sdk-v1.mjs", "servers/fastmcp.mjs", "bin/sdk-v1-bytecode", "bin/sdk-v2", "bin/tmcp", "node_modules/fastmcp", "node_modules/tmcp"];
+  const need = [
+    "node_modules/.bin/bun",
+    "servers/sdk-v1.mjs",
+    "servers/fastmcp.mjs",
+    "bin/sdk-v1-bytecode",
+    "bin/sdk-v2",
+    "bin/tmcp",
+    "node_modules/fastmcp",
+    "node_modules/tmcp",
+  ];
   const missing = need.filter((p) => !existsSync(join(peers, p)));
   return missing.length ? missing.map((p) => join(peers, p)).join(", ") : undefined;
 }

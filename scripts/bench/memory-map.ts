@@ -15,13 +15,24 @@ import { parseArgs } from "node:util";
 // Bun drops a `--` that comes first, so with no options the command starts at argv[2].
 const dd = process.argv.indexOf("--");
 const cmd = process.argv.slice(dd < 0 ? 2 : dd + 1);
-if (cmd.length === 0 || cmd[0]!.startsWith("-")) throw new Error("usage: memory-map.ts [--era legacy|modern] [--seq N] [--pipe N] [--env K=V] -- <server command> [args...]");
+if (cmd.length === 0 || cmd[0]!.startsWith("-"))
+  throw new Error(
+    "usage: memory-map.ts [--era legacy|modern] [--seq N] [--pipe N] [--env K=V] -- <server command> [args...]",
+  );
 const { values } = parseArgs({
   args: dd < 0 ? [] : process.argv.slice(2, dd),
-  options: { era: { type: "string", default: "legacy" }, seq: { type: "string", default: "3000" }, pipe: { type: "string", default: "20000" }, env: { type: "string", multiple: true } },
+  options: {
+    era: { type: "string", default: "legacy" },
+    seq: { type: "string", default: "3000" },
+    pipe: { type: "string", default: "20000" },
+    env: { type: "string", multiple: true },
+  },
 });
 const modern = values.era === "modern";
-const env = { ...process.env, ...Object.fromEntries((values.env ?? []).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)])) };
+const env = {
+  ...process.env,
+  ...Object.fromEntries((values.env ?? []).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)])),
+};
 
 const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ["pipe", "pipe", "inherit"], env });
 const pid = child.pid!;
@@ -44,13 +55,15 @@ child.stdout!.on("data", (chunk: string) => {
   buf = buf.slice(from);
 });
 const send = (m: object) => child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n");
-const request = (id: unknown, method: string, params: object) => new Promise((resolve) => (waiting.set(id, resolve), send({ id, method, params })));
+const request = (id: unknown, method: string, params: object) =>
+  new Promise((resolve) => (waiting.set(id, resolve), send({ id, method, params })));
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientInfo": { name: "memory-map", version: "1" },
   "io.modelcontextprotocol/clientCapabilities": {},
 };
-const callParams = (x: number, y: number) => (modern ? { name: "add_numbers", arguments: { x, y }, _meta: META } : { name: "add_numbers", arguments: { x, y } });
+const callParams = (x: number, y: number) =>
+  modern ? { name: "add_numbers", arguments: { x, y }, _meta: META } : { name: "add_numbers", arguments: { x, y } };
 
 /** Rss (KiB) by kind of mapping. */
 function byKind(): Record<string, number> {
@@ -61,7 +74,14 @@ function byKind(): Record<string, number> {
     const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
       const [, perms, path] = head as unknown as [string, string, string];
-      kind = path === "" || path.startsWith("[") ? (perms.includes("x") ? "anonymous, executable (JIT code)" : "anonymous") : path.endsWith(exe.split("/").pop()!) ? `executable ${perms}` : "shared libraries";
+      kind =
+        path === "" || path.startsWith("[")
+          ? perms.includes("x")
+            ? "anonymous, executable (JIT code)"
+            : "anonymous"
+          : path.endsWith(exe.split("/").pop()!)
+            ? `executable ${perms}`
+            : "shared libraries";
       continue;
     }
     const rss = /^Rss:\s+(\d+)/.exec(line);
@@ -69,14 +89,19 @@ function byKind(): Record<string, number> {
   }
   return kinds;
 }
-const status = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+const status = (key: string) =>
+  Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
 
 const points: [string, Record<string, number>, number][] = [];
 const mark = (label: string) => points.push([label, byKind(), status("VmRSS")]);
 
 if (modern) await request("d", "server/discover", { _meta: META });
 else {
-  await request("i", "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "memory-map", version: "1" } });
+  await request("i", "initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "memory-map", version: "1" },
+  });
   send({ method: "notifications/initialized" });
 }
 mark("after initialize");
@@ -85,7 +110,10 @@ for (let i = 0; i < seq; i++) await request(i + 1, "tools/call", callParams(i, 1
 mark(`after ${seq} single calls`);
 const pipe = Number(values.pipe);
 let got = 0;
-const burst = Array.from({ length: pipe }, (_, i) => JSON.stringify({ jsonrpc: "2.0", id: 1e6 + i, method: "tools/call", params: callParams(i, 2 * i) })).join("\n") + "\n";
+const burst =
+  Array.from({ length: pipe }, (_, i) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1e6 + i, method: "tools/call", params: callParams(i, 2 * i) }),
+  ).join("\n") + "\n";
 await new Promise<void>((resolve) => {
   onOther = () => ++got === pipe && resolve();
   child.stdin!.write(burst);

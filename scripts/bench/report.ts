@@ -86,7 +86,8 @@ const LIMITS_20 = { coldInit: 1.5, firstCall: 1.5, cpu: 2, p50: 1.2, hwm: 1.3 } 
 /** The issues' targets, checked against the rows (ratios to the raw baseline of the same run). */
 export function checkTargets(rows: Row[]): Target[] {
   const out: Target[] = [];
-  const add = (issue: number, what: string, ratio: number, limit: number) => out.push({ issue, what, ratio, limit, met: Number.isFinite(ratio) && ratio <= limit });
+  const add = (issue: number, what: string, ratio: number, limit: number) =>
+    out.push({ issue, what, ratio, limit, met: Number.isFinite(ratio) && ratio <= limit });
   for (const [role, issue, limits, label] of [
     ["bench", 6, LIMITS_6, "add_numbers/echo"],
     ["realistic", 20, LIMITS_20, "16 tools, realistic"],
@@ -95,7 +96,12 @@ export function checkTargets(rows: Row[]): Target[] {
       const r = rows.find((x) => x.entry.role === role && x.era === era);
       if (!r) continue;
       const tag = `${label}${era === "modern" ? ", 2026-07-28" : ""}`;
-      add(issue, `${tag}: spawn → ${era === "modern" ? "server/discover" : "initialize"} response`, r.ratio.coldInit, limits.coldInit);
+      add(
+        issue,
+        `${tag}: spawn → ${era === "modern" ? "server/discover" : "initialize"} response`,
+        r.ratio.coldInit,
+        limits.coldInit,
+      );
       add(issue, `${tag}: spawn → first tools/call response`, r.ratio.firstCall, limits.firstCall);
       add(issue, `${tag}: server CPU per tools/call`, r.ratio.cpu, limits.cpu);
       add(issue, `${tag}: sequential p50, one core`, r.ratio.p50, limits.p50);
@@ -105,7 +111,13 @@ export function checkTargets(rows: Row[]): Target[] {
   const many = rows.find((x) => x.entry.role === "many" && x.era === "legacy");
   if (many) add(20, "200-tool server, schemas built at start: spawn → initialize", many.ratio.coldInit, 2);
   const lazy = rows.find((x) => x.entry.role === "many-lazy" && x.era === "legacy");
-  if (lazy) add(6, "200-tool server, schemas as functions (`input: () => v.object(…)`): spawn → initialize", lazy.ratio.coldInit, 2);
+  if (lazy)
+    add(
+      6,
+      "200-tool server, schemas as functions (`input: () => v.object(…)`): spawn → initialize",
+      lazy.ratio.coldInit,
+      2,
+    );
   return out;
 }
 
@@ -132,7 +144,9 @@ export function markdownTable(rows: Row[]): string {
     const name = r.entry.group === "mcpbin" ? `**${r.entry.name}**` : r.entry.name;
     out += `| ${name} | ${cells.join(" | ")} | ${fmt(r.callsPerSecond, 0)} | ${fmt(r.p99, 0)} | ${r.rounds}/${r.rounds + r.failed} |\n`;
   }
-  const failures = rows.filter((r) => r.failed > 0).map((r) => `- ${r.entry.name}: ${r.errors.join(" | ").slice(0, 300)}`);
+  const failures = rows
+    .filter((r) => r.failed > 0)
+    .map((r) => `- ${r.entry.name}: ${r.errors.join(" | ").slice(0, 300)}`);
   if (failures.length) out += `\nFailed runs:\n${failures.join("\n")}\n`;
   return out;
 }
@@ -140,6 +154,7 @@ export function markdownTable(rows: Row[]): string {
 /** The targets as a markdown table. */
 export function markdownTargets(targets: Target[]): string {
   let out = "| target (ratio to the raw baseline, same run) | measured | limit | met |\n|---|---:|---:|:---:|\n";
-  for (const t of targets) out += `| ${t.what} | ${ratioText(t.ratio) || "—"} | ≤ ${t.limit}× | ${t.met ? "yes" : "**no**"} |\n`;
+  for (const t of targets)
+    out += `| ${t.what} | ${ratioText(t.ratio) || "—"} | ≤ ${t.limit}× | ${t.met ? "yes" : "**no**"} |\n`;
   return out;
 }

@@ -88,15 +88,28 @@ export class AppDefinitionError extends Error {
 const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;
 const PERMISSION_KEYS = ["camera", "microphone", "geolocation", "clipboardWrite"] as const;
 /** Every key `app()` takes; any other is refused at definition (the compiler checks none is missing). */
-export const APP_KEYS = ["uri", "name", "title", "description", "view", "html", "csp", "permissions", "domain", "prefersBorder"] as const satisfies readonly (keyof AppDefinition)[];
-const APP_KEYS_COMPLETE: [Exclude<keyof AppDefinition, (typeof APP_KEYS)[number]>] extends [never] ? true : never = true;
+export const APP_KEYS = [
+  "uri",
+  "name",
+  "title",
+  "description",
+  "view",
+  "html",
+  "csp",
+  "permissions",
+  "domain",
+  "prefersBorder",
+] as const satisfies readonly (keyof AppDefinition)[];
+const APP_KEYS_COMPLETE: [Exclude<keyof AppDefinition, (typeof APP_KEYS)[number]>] extends [never] ? true : never =
+  true;
 void APP_KEYS_COMPLETE;
 
 /**
  * An origin as a CSP source (`https://api.example.com`, `https://*.example.com`, `wss://x.io:8443`):
  * scheme, host and optional port, no path, query or fragment; a wildcard only as the leftmost label.
  */
-const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/(\*\.)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
+const ORIGIN =
+  /^[a-z][a-z0-9+.-]*:\/\/(\*\.)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
 
 /**
  * Whether `s` is a CSP entry the extension accepts: an origin, with `*` only as a whole subdomain label.
@@ -117,23 +130,33 @@ export function isCspOrigin(s: string): boolean {
  *   a CSP entry that is not an origin, an unknown permission, or an unknown key.
  */
 export function app(def: AppDefinition): App {
-  if (typeof def !== "object" || def === null) throw new AppDefinitionError("app() takes an object: app({ uri, name, view | html })");
+  if (typeof def !== "object" || def === null)
+    throw new AppDefinitionError("app() takes an object: app({ uri, name, view | html })");
   const where = typeof def.uri === "string" ? `app "${def.uri}"` : "app()";
   const unknown = unknownKey(def, APP_KEYS);
   if (unknown) throw new AppDefinitionError(`${where}: ${unknown}`);
   if (typeof def.uri !== "string" || !/^ui:\/\/[^\s]+$/.test(def.uri)) {
-    throw new AppDefinitionError(`${where}: "uri" must start with ui:// (e.g. "ui://my-server/view"); got ${JSON.stringify(def.uri)}`);
+    throw new AppDefinitionError(
+      `${where}: "uri" must start with ui:// (e.g. "ui://my-server/view"); got ${JSON.stringify(def.uri)}`,
+    );
   }
-  if (typeof def.name !== "string" || def.name === "") throw new AppDefinitionError(`${where}: "name" must be a non-empty string`);
+  if (typeof def.name !== "string" || def.name === "")
+    throw new AppDefinitionError(`${where}: "name" must be a non-empty string`);
   for (const k of ["title", "description", "domain"] as const) {
-    if (def[k] !== undefined && typeof def[k] !== "string") throw new AppDefinitionError(`${where}: "${k}" must be a string`);
+    if (def[k] !== undefined && typeof def[k] !== "string")
+      throw new AppDefinitionError(`${where}: "${k}" must be a string`);
   }
-  if (def.prefersBorder !== undefined && typeof def.prefersBorder !== "boolean") throw new AppDefinitionError(`${where}: "prefersBorder" must be true or false`);
+  if (def.prefersBorder !== undefined && typeof def.prefersBorder !== "boolean")
+    throw new AppDefinitionError(`${where}: "prefersBorder" must be true or false`);
   if ((def.view === undefined) === (def.html === undefined)) {
-    throw new AppDefinitionError(`${where}: give exactly one of "view" (an HTML file to bundle) and "html" (a whole document)`);
+    throw new AppDefinitionError(
+      `${where}: give exactly one of "view" (an HTML file to bundle) and "html" (a whole document)`,
+    );
   }
-  if (def.view !== undefined && (typeof def.view !== "string" || def.view === "")) throw new AppDefinitionError(`${where}: "view" must be a path to an HTML file`);
-  if (def.html !== undefined && typeof def.html !== "string") throw new AppDefinitionError(`${where}: "html" must be a string holding an HTML document`);
+  if (def.view !== undefined && (typeof def.view !== "string" || def.view === ""))
+    throw new AppDefinitionError(`${where}: "view" must be a path to an HTML file`);
+  if (def.html !== undefined && typeof def.html !== "string")
+    throw new AppDefinitionError(`${where}: "html" must be a string holding an HTML document`);
   const csp = checkCsp(where, def.csp);
   const permissions = checkPermissions(where, def.permissions);
   const meta: Record<string, unknown> = {};
@@ -157,14 +180,18 @@ export function isApp(x: unknown): x is App {
 
 function checkCsp(where: string, csp: AppCsp | undefined): AppCsp | undefined {
   if (csp === undefined) return undefined;
-  if (typeof csp !== "object" || csp === null || Array.isArray(csp)) throw new AppDefinitionError(`${where}: "csp" must be an object of origin lists (${CSP_KEYS.join(", ")})`);
+  if (typeof csp !== "object" || csp === null || Array.isArray(csp))
+    throw new AppDefinitionError(`${where}: "csp" must be an object of origin lists (${CSP_KEYS.join(", ")})`);
   const out: Record<string, readonly string[]> = {};
   for (const [k, list] of Object.entries(csp)) {
-    if (!(CSP_KEYS as readonly string[]).includes(k)) throw new AppDefinitionError(`${where}: unknown csp key "${k}"; expected ${CSP_KEYS.join(", ")}`);
+    if (!(CSP_KEYS as readonly string[]).includes(k))
+      throw new AppDefinitionError(`${where}: unknown csp key "${k}"; expected ${CSP_KEYS.join(", ")}`);
     if (!Array.isArray(list)) throw new AppDefinitionError(`${where}: csp.${k} must be an array of origins`);
     for (const entry of list) {
       if (typeof entry !== "string" || !isCspOrigin(entry)) {
-        throw new AppDefinitionError(`${where}: csp.${k} entry ${JSON.stringify(entry)} is not an origin; write scheme://host[:port] (a wildcard only as a subdomain: https://*.example.com)`);
+        throw new AppDefinitionError(
+          `${where}: csp.${k} entry ${JSON.stringify(entry)} is not an origin; write scheme://host[:port] (a wildcard only as a subdomain: https://*.example.com)`,
+        );
       }
     }
     out[k] = Object.freeze([...list]);
@@ -174,10 +201,12 @@ function checkCsp(where: string, csp: AppCsp | undefined): AppCsp | undefined {
 
 function checkPermissions(where: string, p: AppPermissions | undefined): AppPermissions | undefined {
   if (p === undefined) return undefined;
-  if (typeof p !== "object" || p === null || Array.isArray(p)) throw new AppDefinitionError(`${where}: "permissions" must be an object such as { clipboardWrite: {} }`);
+  if (typeof p !== "object" || p === null || Array.isArray(p))
+    throw new AppDefinitionError(`${where}: "permissions" must be an object such as { clipboardWrite: {} }`);
   const out: Record<string, Record<string, never>> = {};
   for (const [k, value] of Object.entries(p)) {
-    if (!(PERMISSION_KEYS as readonly string[]).includes(k)) throw new AppDefinitionError(`${where}: unknown permission "${k}"; expected ${PERMISSION_KEYS.join(", ")}`);
+    if (!(PERMISSION_KEYS as readonly string[]).includes(k))
+      throw new AppDefinitionError(`${where}: unknown permission "${k}"; expected ${PERMISSION_KEYS.join(", ")}`);
     if (typeof value !== "object" || value === null || Array.isArray(value) || Object.keys(value).length > 0) {
       throw new AppDefinitionError(`${where}: permission "${k}" must be an empty object ({}) to ask for it`);
     }

@@ -3,7 +3,6 @@ import { contract } from "../runtime/contract.ts";
 import type { App } from "./app.ts";
 import type { BundledView } from "./view.ts";
 
-
 const fromSource = new WeakMap<App, Promise<BundledView | string>>();
 
 /**

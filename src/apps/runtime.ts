@@ -6,12 +6,22 @@
  * host's theme and style variables, and sends `ui/update-model-context` with the inputs. Talks to the host
  * through the official `App` class of `@modelcontextprotocol/ext-apps`.
  */
-import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from "@modelcontextprotocol/ext-apps";
+import {
+  App,
+  applyDocumentTheme,
+  applyHostFonts,
+  applyHostStyleVariables,
+  type McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps";
 
 /** Milliseconds an input must stay unchanged before its tool is called again (shinymcp's default). */
 const DEBOUNCE_MS = 250;
 
-type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; isError?: boolean };
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: { type: string; text?: string }[];
+  isError?: boolean;
+};
 
 const app = new App({ name: document.title || "mcpbin-view", version: "1.0.0" }, {}, { autoResize: true });
 
@@ -36,7 +46,8 @@ function readValue(el: HTMLElement): unknown {
 
 function writeValue(el: HTMLElement, value: unknown): void {
   if (el instanceof HTMLInputElement && el.type === "checkbox") el.checked = Boolean(value);
-  else if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) el.value = value === undefined || value === null ? "" : String(value);
+  else if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)
+    el.value = value === undefined || value === null ? "" : String(value);
 }
 
 /** The arguments of `tool`: every input that feeds it, by its `data-mcp-input` name. */
@@ -52,13 +63,17 @@ function argumentsOf(tool: string): Record<string, unknown> {
 
 function pick(value: unknown, path: string): unknown {
   let v = value;
-  for (const key of path.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split("."))
+    v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined;
   return v;
 }
 
 /** Fills outputs from a result: `data-mcp-output="field.path"` from `structuredContent`, empty = the result's text. */
 function render(result: Result, tool?: string): void {
-  const text = (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+  const text = (result.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
   for (const el of document.querySelectorAll<HTMLElement>("[data-mcp-output]")) {
     const only = el.getAttribute("data-mcp-from");
     if (only && tool && only !== tool) continue;
@@ -104,7 +119,10 @@ function onInput(ev: Event): void {
   const tool = toolOf(el);
   if (!tool || el.closest("[data-mcp-trigger=manual]")) return;
   clearTimeout(timers.get(tool));
-  timers.set(tool, setTimeout(() => void call(tool), DEBOUNCE_MS));
+  timers.set(
+    tool,
+    setTimeout(() => void call(tool), DEBOUNCE_MS),
+  );
 }
 
 function applyContext(ctx: McpUiHostContext | undefined): void {
@@ -126,7 +144,10 @@ app.onhostcontextchanged = (ctx) => applyContext({ ...app.getHostContext(), ...c
 document.addEventListener("input", onInput);
 document.addEventListener("change", onInput);
 document.addEventListener("click", (ev) => {
-  const button = ev.target instanceof HTMLElement ? ev.target.closest<HTMLElement>("button[data-mcp-tool], [role=button][data-mcp-tool]") : null;
+  const button =
+    ev.target instanceof HTMLElement
+      ? ev.target.closest<HTMLElement>("button[data-mcp-tool], [role=button][data-mcp-tool]")
+      : null;
   if (!button) return;
   ev.preventDefault();
   void call(button.getAttribute("data-mcp-tool")!);

@@ -33,19 +33,37 @@ const VISIBILITY = new Set<string>(["model", "app"]);
  */
 export function resolveToolUi(toolName: string, ui: ToolUiOption): ToolUi {
   const where = `tool "${toolName}"`;
-  if (isApp(ui)) return Object.freeze({ resourceUri: ui.uri, visibility: Object.freeze(["model", "app"] as ToolVisibility[]), app: ui });
-  if (typeof ui !== "object" || ui === null) throw new AppDefinitionError(`${where}: "ui" must be an app() or { app, visibility }`);
+  if (isApp(ui))
+    return Object.freeze({
+      resourceUri: ui.uri,
+      visibility: Object.freeze(["model", "app"] as ToolVisibility[]),
+      app: ui,
+    });
+  if (typeof ui !== "object" || ui === null)
+    throw new AppDefinitionError(`${where}: "ui" must be an app() or { app, visibility }`);
   const a = (ui as { app?: unknown }).app;
   if (!isApp(a) && !(typeof a === "string" && a.startsWith("ui://"))) {
-    throw new AppDefinitionError(`${where}: ui.app must be an app() or a ui:// URI; got ${typeof a === "string" ? JSON.stringify(a) : typeof a}`);
+    throw new AppDefinitionError(
+      `${where}: ui.app must be an app() or a ui:// URI; got ${typeof a === "string" ? JSON.stringify(a) : typeof a}`,
+    );
   }
-  for (const k of Object.keys(ui)) if (k !== "app" && k !== "visibility") throw new AppDefinitionError(`${where}: unknown ui option "${k}"; expected app, visibility`);
+  for (const k of Object.keys(ui))
+    if (k !== "app" && k !== "visibility")
+      throw new AppDefinitionError(`${where}: unknown ui option "${k}"; expected app, visibility`);
   const vis = ui.visibility ?? ["model", "app"];
-  if (!Array.isArray(vis) || vis.length === 0) throw new AppDefinitionError(`${where}: ui.visibility must be a non-empty array of "model" and/or "app"`);
+  if (!Array.isArray(vis) || vis.length === 0)
+    throw new AppDefinitionError(`${where}: ui.visibility must be a non-empty array of "model" and/or "app"`);
   for (const x of vis) {
-    if (typeof x !== "string" || !VISIBILITY.has(x)) throw new AppDefinitionError(`${where}: unknown ui.visibility value ${JSON.stringify(x)}; expected "model" and/or "app"`);
+    if (typeof x !== "string" || !VISIBILITY.has(x))
+      throw new AppDefinitionError(
+        `${where}: unknown ui.visibility value ${JSON.stringify(x)}; expected "model" and/or "app"`,
+      );
   }
-  return Object.freeze({ resourceUri: isApp(a) ? a.uri : a, visibility: Object.freeze([...new Set(vis)]), ...(isApp(a) ? { app: a } : {}) });
+  return Object.freeze({
+    resourceUri: isApp(a) ? a.uri : a,
+    visibility: Object.freeze([...new Set(vis)]),
+    ...(isApp(a) ? { app: a } : {}),
+  });
 }
 
 /** Whether a tool with this link is left out for clients without the extension (it lacks `model`). */
@@ -61,20 +79,30 @@ export function isAppOnly(ui: ToolUi | undefined): boolean {
  * @throws AppDefinitionError (one line) on two different apps with one URI, something in `apps` that
  *   is not an app, or a tool linking to a URI no served app has.
  */
-export function servedApps(apps: readonly unknown[] | undefined, links: readonly { readonly tool: string; readonly ui: ToolUi }[]): Map<string, App> {
+export function servedApps(
+  apps: readonly unknown[] | undefined,
+  links: readonly { readonly tool: string; readonly ui: ToolUi }[],
+): Map<string, App> {
   const byUri = new Map<string, App>();
   const add = (a: App, who: string) => {
     const had = byUri.get(a.uri);
-    if (had && had !== a) throw new AppDefinitionError(`two apps have the URI "${a.uri}" (${who}); give each app its own ui:// URI`);
+    if (had && had !== a)
+      throw new AppDefinitionError(`two apps have the URI "${a.uri}" (${who}); give each app its own ui:// URI`);
     byUri.set(a.uri, a);
   };
   for (const a of apps ?? []) {
-    if (!isApp(a)) throw new AppDefinitionError(`serve(): "apps" must hold apps made by app(); got ${a === null ? "null" : typeof a}`);
+    if (!isApp(a))
+      throw new AppDefinitionError(
+        `serve(): "apps" must hold apps made by app(); got ${a === null ? "null" : typeof a}`,
+      );
     add(a, "in serve({ apps })");
   }
   for (const { tool, ui } of links) if (ui.app) add(ui.app, `tool "${tool}"`);
   for (const { tool, ui } of links) {
-    if (!byUri.has(ui.resourceUri)) throw new AppDefinitionError(`tool "${tool}" links to "${ui.resourceUri}", which no served app has; pass that app to the tool's ui option or to serve({ apps })`);
+    if (!byUri.has(ui.resourceUri))
+      throw new AppDefinitionError(
+        `tool "${tool}" links to "${ui.resourceUri}", which no served app has; pass that app to the tool's ui option or to serve({ apps })`,
+      );
   }
   return byUri;
 }
@@ -83,9 +111,13 @@ export function servedApps(apps: readonly unknown[] | undefined, links: readonly
  * {@link servedApps} of a server's options: `apps`, then the apps of its tools (nested arrays flattened).
  * @throws AppDefinitionError as {@link servedApps}.
  */
-export function appsOfServer(o: { readonly apps?: readonly unknown[]; readonly tools: readonly unknown[] }): Map<string, App> {
+export function appsOfServer(o: {
+  readonly apps?: readonly unknown[];
+  readonly tools: readonly unknown[];
+}): Map<string, App> {
   const links: { tool: string; ui: ToolUi }[] = [];
-  for (const t of o.tools.flat() as { name?: string; ui?: ToolUi }[]) if (t?.ui) links.push({ tool: String(t.name), ui: t.ui });
+  for (const t of o.tools.flat() as { name?: string; ui?: ToolUi }[])
+    if (t?.ui) links.push({ tool: String(t.name), ui: t.ui });
   return servedApps(o.apps, links);
 }
 
@@ -107,5 +139,9 @@ export function declaresUi(capabilities: unknown): boolean {
  */
 export function toolMetaWithUi(ui: ToolUi, meta: Record<string, unknown> | undefined): Record<string, unknown> {
   const own = meta?.ui !== null && typeof meta?.ui === "object" ? (meta.ui as Record<string, unknown>) : {};
-  return { ...meta, ui: { ...own, resourceUri: ui.resourceUri, visibility: [...ui.visibility] }, "ui/resourceUri": ui.resourceUri };
+  return {
+    ...meta,
+    ui: { ...own, resourceUri: ui.resourceUri, visibility: [...ui.visibility] },
+    "ui/resourceUri": ui.resourceUri,
+  };
 }

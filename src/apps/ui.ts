@@ -27,7 +27,11 @@ export function requestFeatures(ctx: RequestContext): VersionFeatures {
  * Server capabilities with the extension declared (`extensions["io.modelcontextprotocol/ui"]: {}`) when the
  * server has an app (or fronts upstreams) and `declare` says so; otherwise as given.
  */
-export function withUiExtension(capabilities: Record<string, unknown>, ctx: RequestContext, declare: boolean): Record<string, unknown> {
+export function withUiExtension(
+  capabilities: Record<string, unknown>,
+  ctx: RequestContext,
+  declare: boolean,
+): Record<string, unknown> {
   if (!declare || !hasUi(ctx)) return capabilities;
   const ext = (capabilities.extensions as Record<string, unknown> | undefined) ?? {};
   return { ...capabilities, extensions: { ...ext, [UI_EXTENSION]: {} } };

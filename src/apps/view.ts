@@ -28,9 +28,16 @@ let runtimeJs: Promise<string> | undefined;
 /** The no-script runtime (src/apps/runtime.ts) bundled for the browser, minified; built once per process. */
 export function runtimeScript(): Promise<string> {
   runtimeJs ??= (async () => {
-    const r = await Bun.build({ entrypoints: [resolve(import.meta.dir, "runtime.ts")], target: "browser", format: "esm", minify: true, throw: false });
+    const r = await Bun.build({
+      entrypoints: [resolve(import.meta.dir, "runtime.ts")],
+      target: "browser",
+      format: "esm",
+      minify: true,
+      throw: false,
+    });
     const out = r.outputs.find((o) => o.kind === "entry-point");
-    if (!r.success || !out) throw new ViewBuildError(`bundling the no-script view runtime failed: ${r.logs.map(String)[0] ?? "no output"}`);
+    if (!r.success || !out)
+      throw new ViewBuildError(`bundling the no-script view runtime failed: ${r.logs.map(String)[0] ?? "no output"}`);
     return out.text();
   })();
   return runtimeJs;
@@ -49,7 +56,8 @@ export async function withRuntime(html: string): Promise<string> {
   return at < 0 ? html + tag : html.slice(0, at) + tag + html.slice(at);
 }
 
-const RESOURCE_ATTR = /<(script|link|img|iframe|source|video|audio|embed|object|track|input)\b[^>]*?\s(src|href|data|poster|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
+const RESOURCE_ATTR =
+  /<(script|link|img|iframe|source|video|audio|embed|object|track|input)\b[^>]*?\s(src|href|data|poster|srcset)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
 
 /**
  * The first reference to something outside the document (a `src`/`href` that is not a data: URL or a
@@ -62,7 +70,14 @@ export function externalReference(html: string, resourceDomains: readonly string
     const tag = m[1]!.toLowerCase();
     const value = (m[3] ?? m[4] ?? m[5] ?? "").trim();
     if (tag === "link" && !/\srel\s*=\s*["']?(?:stylesheet|preload|modulepreload|icon)/i.test(m[0])) continue;
-    if (value === "" || value.startsWith("data:") || value.startsWith("#") || value.startsWith("blob:") || value.startsWith("about:")) continue;
+    if (
+      value === "" ||
+      value.startsWith("data:") ||
+      value.startsWith("#") ||
+      value.startsWith("blob:") ||
+      value.startsWith("about:")
+    )
+      continue;
     if (resourceDomains.some((d) => underOrigin(value, d))) continue;
     return `${tag} ${m[2]}="${value}"`;
   }
@@ -80,18 +95,32 @@ export function externalReference(html: string, resourceDomains: readonly string
 export async function bundleView(a: App): Promise<BundledView> {
   const path = a.view!;
   const where = `app "${a.uri}"`;
-  if (!existsSync(path)) throw new ViewBuildError(`${where}: view file not found: ${path}; "view" is resolved against the module that calls app()`);
+  if (!existsSync(path))
+    throw new ViewBuildError(
+      `${where}: view file not found: ${path}; "view" is resolved against the module that calls app()`,
+    );
   let r: Awaited<ReturnType<typeof Bun.build>>;
   try {
-    r = await Bun.build({ entrypoints: [path], target: "browser", minify: true, throw: false, metafile: true, compile: true } as Parameters<typeof Bun.build>[0]);
+    r = await Bun.build({
+      entrypoints: [path],
+      target: "browser",
+      minify: true,
+      throw: false,
+      metafile: true,
+      compile: true,
+    } as Parameters<typeof Bun.build>[0]);
   } catch (e) {
     throw new ViewBuildError(`${where}: bundling ${path} failed: ${firstLine(e)}`);
   }
   const out = r.outputs.find((o) => o.path.endsWith(".html"));
-  if (!r.success || !out) throw new ViewBuildError(`${where}: bundling ${path} failed: ${firstLine(r.logs[0] ?? "no HTML output")}`);
+  if (!r.success || !out)
+    throw new ViewBuildError(`${where}: bundling ${path} failed: ${firstLine(r.logs[0] ?? "no HTML output")}`);
   const html = await withRuntime(await out.text());
   const external = externalReference(html, a.uiMeta?.csp?.resourceDomains);
-  if (external) throw new ViewBuildError(`${where}: the bundled view still loads ${external}; bundle it (a relative import) or declare its origin in csp.resourceDomains`);
+  if (external)
+    throw new ViewBuildError(
+      `${where}: the bundled view still loads ${external}; bundle it (a relative import) or declare its origin in csp.resourceDomains`,
+    );
   const inputs = new Map<string, number>();
   const meta = (r as { metafile?: { inputs?: Record<string, unknown> } }).metafile;
   for (const p of Object.keys(meta?.inputs ?? {})) {
@@ -128,7 +157,9 @@ function underOrigin(url: string, origin: string): boolean {
     return false;
   }
   if (u.protocol !== o.protocol || u.port !== o.port) return false;
-  return origin.includes("://*.") ? u.hostname.endsWith(o.hostname.slice("wildcard".length)) : u.hostname === o.hostname;
+  return origin.includes("://*.")
+    ? u.hostname.endsWith(o.hostname.slice("wildcard".length))
+    : u.hostname === o.hostname;
 }
 
 function mtime(p: string): number {

@@ -31,12 +31,18 @@ const SCHEMAS = once(() => {
       _meta: Meta,
     }),
     roots: v.looseObject({
-      roots: v.array(v.looseObject({ uri: v.pipe(v.string(), v.startsWith("file://")), name: v.optional(v.string()), _meta: Meta })),
+      roots: v.array(
+        v.looseObject({ uri: v.pipe(v.string(), v.startsWith("file://")), name: v.optional(v.string()), _meta: Meta }),
+      ),
       _meta: Meta,
     }),
   } as const;
 });
-const NAMES: Readonly<Record<AskKind, string>> = { elicit: "an ElicitResult", sample: "a CreateMessageResult", roots: "a ListRootsResult" };
+const NAMES: Readonly<Record<AskKind, string>> = {
+  elicit: "an ElicitResult",
+  sample: "a CreateMessageResult",
+  roots: "a ListRootsResult",
+};
 
 /**
  * Checks one answer's shape for its kind (the official schema's required fields and types; unknown fields kept).
@@ -44,7 +50,10 @@ const NAMES: Readonly<Record<AskKind, string>> = { elicit: "an ElicitResult", sa
  * @param answer - the client's result (legacy: the response's `result`; 2026-07-28: one `inputResponses` value).
  * @returns the answer, or a sentence saying what is wrong (`is not an ElicitResult: action: …`).
  */
-export function checkAnswer(kind: AskKind, answer: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function checkAnswer(
+  kind: AskKind,
+  answer: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   const r = v.safeParse(SCHEMAS()[kind], answer);
   if (r.success) return { ok: true, value: r.output as Record<string, unknown> };
   return { ok: false, error: `is not ${NAMES[kind]}: ${r.issues.slice(0, 3).map(issueLine).join("; ")}` };

@@ -8,7 +8,8 @@ import type { ElicitForm, ElicitObjectSchema } from "./types.ts";
 type Json = Record<string, unknown>;
 
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);
-const KINDS = "string (with format email/uri/date/date-time, minLength, maxLength), number or integer (minimum, maximum), boolean, picklist, union of titled literals, or an array of those (multi-select)";
+const KINDS =
+  "string (with format email/uri/date/date-time, minLength, maxLength), number or integer (minimum, maximum), boolean, picklist, union of titled literals, or an array of those (multi-select)";
 
 /** One field in a version-neutral form; rendered per version by {@link render}. */
 type Field =
@@ -16,7 +17,15 @@ type Field =
   | { kind: "number"; meta: Json; type: "number" | "integer"; minimum?: number; maximum?: number; default?: number }
   | { kind: "boolean"; meta: Json; default?: boolean }
   | { kind: "enum"; meta: Json; options: Option[]; titled: boolean; legacy?: boolean; default?: string }
-  | { kind: "multi"; meta: Json; options: Option[]; titled: boolean; minItems?: number; maxItems?: number; default?: string[] };
+  | {
+      kind: "multi";
+      meta: Json;
+      options: Option[];
+      titled: boolean;
+      minItems?: number;
+      maxItems?: number;
+      default?: string[];
+    };
 
 interface Option {
   value: string;
@@ -65,13 +74,20 @@ export function elicitation<S extends ElicitObjectSchema>(schema: S): ElicitForm
 
 /** True for a form made by {@link elicitation} (as opposed to a valibot schema). */
 export function isElicitForm(x: unknown): x is ElicitForm {
-  return typeof x === "object" && x !== null && typeof (x as ElicitForm).requestedSchema === "function" && typeof (x as ElicitForm).parse === "function";
+  return (
+    typeof x === "object" &&
+    x !== null &&
+    typeof (x as ElicitForm).requestedSchema === "function" &&
+    typeof (x as ElicitForm).parse === "function"
+  );
 }
 
 function convert(schema: ElicitObjectSchema): { properties: [string, Field][]; required: string[] } {
   const kind = (schema as { type?: unknown })?.type;
   if (kind !== "object" && kind !== "strict_object" && kind !== "loose_object") {
-    throw new ElicitSchemaError(`elicitation needs a valibot object schema (v.object({...})), not ${typeof kind === "string" ? `v.${kind}` : typeof schema}`);
+    throw new ElicitSchemaError(
+      `elicitation needs a valibot object schema (v.object({...})), not ${typeof kind === "string" ? `v.${kind}` : typeof schema}`,
+    );
   }
   let json: Json;
   try {
@@ -94,7 +110,9 @@ function field(name: string, p: Json): Field {
   if (typeof p.description === "string") meta.description = p.description;
   const only = (allowed: string[]) => {
     // `pattern` (v.regex) is validation only: left out of the requested schema, enforced on the answer.
-    for (const k of Object.keys(p)) if (!allowed.includes(k) && k !== "title" && k !== "description" && k !== "pattern") fail(`"${k}" cannot be sent in a requested schema`);
+    for (const k of Object.keys(p))
+      if (!allowed.includes(k) && k !== "title" && k !== "description" && k !== "pattern")
+        fail(`"${k}" cannot be sent in a requested schema`);
   };
   const opts = options(p);
   if (opts) {
@@ -103,7 +121,12 @@ function field(name: string, p: Json): Field {
     if (p.enumNames !== undefined) {
       // The legacy titled enum (v.metadata({ enumNames })): sent as written in every version.
       const names = p.enumNames;
-      if (!Array.isArray(names) || names.length !== opts.options.length || !names.every((n) => typeof n === "string") || opts.titled) {
+      if (
+        !Array.isArray(names) ||
+        names.length !== opts.options.length ||
+        !names.every((n) => typeof n === "string") ||
+        opts.titled
+      ) {
         fail("enumNames must be a list of strings, one per option of a picklist");
       }
       f.options = opts.options.map((o, i) => ({ value: o.value, title: (names as string[])[i] }));
@@ -118,7 +141,8 @@ function field(name: string, p: Json): Field {
   switch (p.type) {
     case "string": {
       only(["type", "minLength", "maxLength", "format", "default"]);
-      if (p.format !== undefined && !FORMATS.has(p.format as string)) fail(`format "${p.format}" is not one of email, uri, date, date-time`);
+      if (p.format !== undefined && !FORMATS.has(p.format as string))
+        fail(`format "${p.format}" is not one of email, uri, date, date-time`);
       const f: Field = { kind: "string", meta };
       if (typeof p.minLength === "number") f.minLength = p.minLength;
       if (typeof p.maxLength === "number") f.maxLength = p.maxLength;
@@ -152,7 +176,11 @@ function field(name: string, p: Json): Field {
       return f;
     }
     default:
-      return fail(p.type === undefined ? "this kind of schema cannot be described to the client" : `type ${JSON.stringify(p.type)} is not allowed`);
+      return fail(
+        p.type === undefined
+          ? "this kind of schema cannot be described to the client"
+          : `type ${JSON.stringify(p.type)} is not allowed`,
+      );
   }
 }
 
@@ -167,7 +195,8 @@ function options(p: Json): { options: Option[]; titled: boolean } | undefined {
   const out: Option[] = [];
   for (const o of list) {
     if (typeof o !== "object" || o === null || typeof o.const !== "string") return undefined;
-    for (const k of Object.keys(o)) if (k !== "const" && k !== "title" && k !== "type" && k !== "description") return undefined;
+    for (const k of Object.keys(o))
+      if (k !== "const" && k !== "title" && k !== "type" && k !== "description") return undefined;
     out.push(typeof o.title === "string" ? { value: o.const, title: o.title } : { value: o.const });
   }
   return { options: out, titled: out.some((o) => o.title !== undefined) };
@@ -198,7 +227,8 @@ function render(fields: { properties: [string, Field][]; required: string[] }, m
         break;
       case "enum":
         out.type = "string";
-        if (f.titled && modern && !f.legacy) out.oneOf = f.options.map((o) => ({ const: o.value, title: o.title ?? o.value }));
+        if (f.titled && modern && !f.legacy)
+          out.oneOf = f.options.map((o) => ({ const: o.value, title: o.title ?? o.value }));
         else {
           out.enum = f.options.map((o) => o.value);
           // 2025-06-18 names titled options with the (since deprecated) enumNames.
@@ -207,7 +237,10 @@ function render(fields: { properties: [string, Field][]; required: string[] }, m
         if (modern && f.default !== undefined) out.default = f.default;
         break;
       case "multi":
-        if (!modern) throw new ElicitSchemaError(`elicitation field "${name}": a multi-select (array) needs protocol version 2025-11-25 or later; this client speaks an older one`);
+        if (!modern)
+          throw new ElicitSchemaError(
+            `elicitation field "${name}": a multi-select (array) needs protocol version 2025-11-25 or later; this client speaks an older one`,
+          );
         out.type = "array";
         out.items = f.titled
           ? { anyOf: f.options.map((o) => ({ const: o.value, title: o.title ?? o.value })) }

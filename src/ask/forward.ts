@@ -31,21 +31,35 @@ function obj(x: unknown): Record<string, unknown> | undefined {
  * @param caps - that client's capabilities.
  * @throws AskError `unsupported` naming the capability, or `bad-request` for another method.
  */
-export function prepareForward(method: string, params: Record<string, unknown> | undefined, version: string, caps: Readonly<Record<string, unknown>>, key?: string): PreparedAsk {
+export function prepareForward(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  version: string,
+  caps: Readonly<Record<string, unknown>>,
+  key?: string,
+): PreparedAsk {
   const kind = askKindOf(method);
   if (!kind) throw new AskError("bad-request", `${method} is not a request a server may send to the client`);
   const { _meta: _, ...rest } = params ?? {};
   if (kind === "elicit") {
     const cap = obj(caps.elicitation);
-    if (!cap || version < "2025-06-18") throw new AskError("unsupported", "the client does not support elicitation", { elicitation: {} });
+    if (!cap || version < "2025-06-18")
+      throw new AskError("unsupported", "the client does not support elicitation", { elicitation: {} });
     const url = rest.mode === "url";
-    if (url && (version < "2025-11-25" || cap.url === undefined)) throw new AskError("unsupported", "the client does not support URL elicitation", { elicitation: { url: {} } });
-    if (!url && cap.form === undefined && cap.url !== undefined) throw new AskError("unsupported", "the client does not support form elicitation", { elicitation: { form: {} } });
+    if (url && (version < "2025-11-25" || cap.url === undefined))
+      throw new AskError("unsupported", "the client does not support URL elicitation", { elicitation: { url: {} } });
+    if (!url && cap.form === undefined && cap.url !== undefined)
+      throw new AskError("unsupported", "the client does not support form elicitation", { elicitation: { form: {} } });
   } else if (kind === "sample") {
     const cap = obj(caps.sampling);
     if (!cap) throw new AskError("unsupported", "the client does not support sampling", { sampling: {} });
-    if ((rest.tools !== undefined || rest.toolChoice !== undefined) && (version < "2025-11-25" || cap.tools === undefined)) {
-      throw new AskError("unsupported", "the client does not support tool use in sampling", { sampling: { tools: {} } });
+    if (
+      (rest.tools !== undefined || rest.toolChoice !== undefined) &&
+      (version < "2025-11-25" || cap.tools === undefined)
+    ) {
+      throw new AskError("unsupported", "the client does not support tool use in sampling", {
+        sampling: { tools: {} },
+      });
     }
   } else if (!obj(caps.roots)) throw new AskError("unsupported", "the client does not support roots", { roots: {} });
   return {

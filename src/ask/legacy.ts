@@ -3,7 +3,18 @@ import type * as v from "valibot";
 import { AskError } from "./errors.ts";
 import { prepareElicit, prepareRoots, prepareSample, type PreparedAsk } from "./requests.ts";
 import { prepareForward } from "./forward.ts";
-import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "./types.ts";
+import type {
+  Asker,
+  ElicitFormRequest,
+  ElicitFormResult,
+  ElicitObjectSchema,
+  ElicitUrlRequest,
+  ElicitUrlResult,
+  Root,
+  RootsRequest,
+  SampleRequest,
+  SampleResult,
+} from "./types.ts";
 
 /** What the legacy asker needs of the request it serves (src/server/context.ts RequestContext provides it). */
 export interface LegacyChannel {
@@ -13,7 +24,11 @@ export interface LegacyChannel {
    * Sends a request to the client on the request's own channel (stdio writer, HTTP: its SSE stream);
    * cancelled when the request is. Rejects with an error whose `code` is rpc | timeout | cancelled | closed | unavailable.
    */
-  request(method: string, params: Record<string, unknown> | undefined, options: { timeoutMs?: number }): Promise<unknown>;
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: { timeoutMs?: number },
+  ): Promise<unknown>;
 }
 
 /** The asker of one legacy request. */
@@ -34,25 +49,42 @@ export class LegacyAsker implements Asker {
   elicit<S extends ElicitObjectSchema>(request: ElicitFormRequest<S>): Promise<ElicitFormResult<v.InferOutput<S>>>;
   elicit(request: ElicitUrlRequest): Promise<ElicitUrlResult>;
   elicit(request: ElicitFormRequest<ElicitObjectSchema> | ElicitUrlRequest): Promise<unknown> {
-    return this.#ask(() => prepareElicit(request, this.channel.protocolVersion, this.clientCapabilities), request?.timeoutMs);
+    return this.#ask(
+      () => prepareElicit(request, this.channel.protocolVersion, this.clientCapabilities),
+      request?.timeoutMs,
+    );
   }
 
   sample(request: SampleRequest): Promise<SampleResult> {
-    return this.#ask(() => prepareSample(request, this.channel.protocolVersion, this.clientCapabilities), request?.timeoutMs) as Promise<SampleResult>;
+    return this.#ask(
+      () => prepareSample(request, this.channel.protocolVersion, this.clientCapabilities),
+      request?.timeoutMs,
+    ) as Promise<SampleResult>;
   }
 
   roots(request?: RootsRequest): Promise<Root[]> {
     return this.#ask(() => prepareRoots(request, this.clientCapabilities), request?.timeoutMs) as Promise<Root[]>;
   }
 
-  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly timeoutMs?: number }): Promise<Record<string, unknown>> {
-    return this.#ask(() => prepareForward(method, params, this.channel.protocolVersion, this.clientCapabilities), options?.timeoutMs) as Promise<Record<string, unknown>>;
+  forward(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: { readonly timeoutMs?: number },
+  ): Promise<Record<string, unknown>> {
+    return this.#ask(
+      () => prepareForward(method, params, this.channel.protocolVersion, this.clientCapabilities),
+      options?.timeoutMs,
+    ) as Promise<Record<string, unknown>>;
   }
 
   async #ask(prepare: () => PreparedAsk, timeoutMs: number | undefined): Promise<unknown> {
     const p = prepare();
     const limit = timeoutMs ?? this.timeoutMs;
-    if (typeof limit !== "number" || !(limit >= 0 && limit <= 2_147_483_647)) throw new AskError("bad-request", `an ask's timeoutMs must be a number of milliseconds from 0 to 2147483647; got ${String(limit)}`);
+    if (typeof limit !== "number" || !(limit >= 0 && limit <= 2_147_483_647))
+      throw new AskError(
+        "bad-request",
+        `an ask's timeoutMs must be a number of milliseconds from 0 to 2147483647; got ${String(limit)}`,
+      );
     if (p.params === undefined) return p.finish({ roots: [] });
     let answer: unknown;
     try {

@@ -8,9 +8,28 @@ import { checkAnswer, type AskKind } from "./answers.ts";
 import { AskError } from "./errors.ts";
 import { prepareElicit, prepareRoots, prepareSample, type PreparedAsk } from "./requests.ts";
 import { askKindOf, prepareForward } from "./forward.ts";
-import { argumentsDigest, decodeState, encodeState, MAX_STATE_BYTES, STATE_TTL_MS, type StateBinding, type StatePayload } from "./state.ts";
+import {
+  argumentsDigest,
+  decodeState,
+  encodeState,
+  MAX_STATE_BYTES,
+  STATE_TTL_MS,
+  type StateBinding,
+  type StatePayload,
+} from "./state.ts";
 import type * as v from "valibot";
-import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "./types.ts";
+import type {
+  Asker,
+  ElicitFormRequest,
+  ElicitFormResult,
+  ElicitObjectSchema,
+  ElicitUrlRequest,
+  ElicitUrlResult,
+  Root,
+  RootsRequest,
+  SampleRequest,
+  SampleResult,
+} from "./types.ts";
 
 /** What a round ends with when the tool needs more input: the body of an InputRequiredResult. */
 export class InputRequired {
@@ -21,7 +40,11 @@ export class InputRequired {
 
   /** The InputRequiredResult (no cache hints: MCP 2026-07-28 server/utilities/caching covers complete results only). */
   toResult(meta?: Record<string, unknown>): Record<string, unknown> {
-    const r: Record<string, unknown> = { resultType: "input_required", inputRequests: this.inputRequests, requestState: this.requestState };
+    const r: Record<string, unknown> = {
+      resultType: "input_required",
+      inputRequests: this.inputRequests,
+      requestState: this.requestState,
+    };
     if (meta !== undefined) r._meta = meta;
     return r;
   }
@@ -69,14 +92,24 @@ export class ModernAsker implements Asker {
   /** This round's number, from 1. */
   readonly round: number;
 
-  constructor(version: string, caps: Readonly<Record<string, unknown>>, binding: StateBinding, previous: StatePayload | undefined, responses: Record<string, unknown>, now: () => number) {
+  constructor(
+    version: string,
+    caps: Readonly<Record<string, unknown>>,
+    binding: StateBinding,
+    previous: StatePayload | undefined,
+    responses: Record<string, unknown>,
+    now: () => number,
+  ) {
     this.#version = version;
     this.clientCapabilities = caps;
     this.#binding = binding;
     this.#previous = previous;
     this.#responses = responses;
     this.#now = now;
-    this.callId = typeof previous?.c === "string" ? previous.c : Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString("base64url");
+    this.callId =
+      typeof previous?.c === "string"
+        ? previous.c
+        : Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString("base64url");
     this.round = (previous?.r ?? 0) + 1;
     this.stopped = new Promise<InputRequired>((resolve, reject) => {
       this.#resolve = resolve;
@@ -93,16 +126,26 @@ export class ModernAsker implements Asker {
   }
 
   sample(request: SampleRequest): Promise<SampleResult> {
-    return this.#ask(() => prepareSample(request, this.#version, this.clientCapabilities), "sample") as Promise<SampleResult>;
+    return this.#ask(
+      () => prepareSample(request, this.#version, this.clientCapabilities),
+      "sample",
+    ) as Promise<SampleResult>;
   }
 
   roots(request?: RootsRequest): Promise<Root[]> {
     return this.#ask(() => prepareRoots(request, this.clientCapabilities), "roots") as Promise<Root[]>;
   }
 
-  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly key?: string }): Promise<Record<string, unknown>> {
+  forward(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: { readonly key?: string },
+  ): Promise<Record<string, unknown>> {
     const key = options?.key !== undefined && this.#keys.has(options.key) ? undefined : options?.key;
-    return this.#ask(() => prepareForward(method, params, this.#version, this.clientCapabilities, key), askKindOf(method) ?? "elicit") as Promise<Record<string, unknown>>;
+    return this.#ask(
+      () => prepareForward(method, params, this.#version, this.clientCapabilities, key),
+      askKindOf(method) ?? "elicit",
+    ) as Promise<Record<string, unknown>>;
   }
 
   #ask(prepare: () => PreparedAsk, kind: AskKind): Promise<unknown> {
@@ -115,7 +158,10 @@ export class ModernAsker implements Asker {
     }
     const n = ++this.#count;
     const key = p.key ?? `${kind}_${n}`;
-    if (this.#keys.has(key)) return Promise.reject(new AskError("bad-request", `the ask key "${key}" is used twice in one call; give each ask its own key`));
+    if (this.#keys.has(key))
+      return Promise.reject(
+        new AskError("bad-request", `the ask key "${key}" is used twice in one call; give each ask its own key`),
+      );
     this.#keys.add(key);
     if (p.params === undefined) return Promise.resolve().then(() => p.finish({ roots: [] }));
     const replayed = this.#previous?.a[key];
@@ -159,7 +205,12 @@ export class ModernAsker implements Asker {
     };
     const state = encodeState(payload);
     if (state === undefined) {
-      this.#end(new AskError("bad-request", `the answers so far are too large to carry in requestState (over ${MAX_STATE_BYTES} bytes); ask for less per call`));
+      this.#end(
+        new AskError(
+          "bad-request",
+          `the answers so far are too large to carry in requestState (over ${MAX_STATE_BYTES} bytes); ask for less per call`,
+        ),
+      );
       return;
     }
     this.#ended = true;
@@ -183,10 +234,19 @@ export class ModernAsker implements Asker {
  * @returns the asker for this round's run.
  * @throws RpcError -32602 for `inputResponses` that is not an object, or a bad `requestState` (see decodeState).
  */
-export function modernAsker(version: string, caps: Readonly<Record<string, unknown>>, binding: StateBinding, retry: RetryParams, now: () => number = Date.now): ModernAsker {
+export function modernAsker(
+  version: string,
+  caps: Readonly<Record<string, unknown>>,
+  binding: StateBinding,
+  retry: RetryParams,
+  now: () => number = Date.now,
+): ModernAsker {
   const responses = retry.inputResponses;
   if (responses !== undefined && (typeof responses !== "object" || responses === null || Array.isArray(responses))) {
-    throw new RpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object mapping inputRequests keys to results");
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      "Invalid params: inputResponses must be an object mapping inputRequests keys to results",
+    );
   }
   const previous = retry.requestState === undefined ? undefined : decodeState(retry.requestState, binding, now());
   return new ModernAsker(version, caps, binding, previous, (responses ?? {}) as Record<string, unknown>, now);

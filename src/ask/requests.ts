@@ -2,7 +2,14 @@
 import { ASK_METHOD, checkAnswer, type AskKind } from "./answers.ts";
 import { elicitation, isElicitForm } from "./elicit-schema.ts";
 import { AskError, ElicitSchemaError } from "./errors.ts";
-import type { ElicitForm, ElicitFormRequest, ElicitObjectSchema, ElicitUrlRequest, RootsRequest, SampleRequest } from "./types.ts";
+import type {
+  ElicitForm,
+  ElicitFormRequest,
+  ElicitObjectSchema,
+  ElicitUrlRequest,
+  RootsRequest,
+  SampleRequest,
+} from "./types.ts";
 
 /** A prepared ask: what to send and how to read the answer. `params` undefined: nothing to send (roots without the capability). */
 export interface PreparedAsk {
@@ -28,7 +35,8 @@ function obj(x: unknown): Record<string, unknown> | undefined {
 
 function checkKey(key: unknown): string | undefined {
   if (key === undefined) return undefined;
-  if (typeof key !== "string" || !KEY.test(key)) throw new AskError("bad-request", `the ask key ${JSON.stringify(key)} must match ${KEY.source}`);
+  if (typeof key !== "string" || !KEY.test(key))
+    throw new AskError("bad-request", `the ask key ${JSON.stringify(key)} must match ${KEY.source}`);
   return key;
 }
 
@@ -46,16 +54,32 @@ function shaped(kind: AskKind, answer: unknown): Record<string, unknown> {
  * @param caps - the client's capabilities.
  * @throws AskError `unsupported` (`the client does not support elicitation`…) or `bad-request`.
  */
-export function prepareElicit(request: ElicitFormRequest<ElicitObjectSchema> | ElicitUrlRequest, version: string, caps: Caps): PreparedAsk {
-  if (!obj(request) || typeof request.message !== "string") throw new AskError("bad-request", "ctx.elicit needs { message, schema } or { mode: \"url\", message, url }");
+export function prepareElicit(
+  request: ElicitFormRequest<ElicitObjectSchema> | ElicitUrlRequest,
+  version: string,
+  caps: Caps,
+): PreparedAsk {
+  if (!obj(request) || typeof request.message !== "string")
+    throw new AskError("bad-request", 'ctx.elicit needs { message, schema } or { mode: "url", message, url }');
   const key = checkKey(request.key);
   const cap = obj(caps.elicitation);
-  if (version < "2025-06-18") throw new AskError("unsupported", `the client does not support elicitation (protocol version ${version} has none; it needs 2025-06-18 or later)`, { elicitation: {} });
+  if (version < "2025-06-18")
+    throw new AskError(
+      "unsupported",
+      `the client does not support elicitation (protocol version ${version} has none; it needs 2025-06-18 or later)`,
+      { elicitation: {} },
+    );
   if (!cap) throw new AskError("unsupported", "the client does not support elicitation", { elicitation: {} });
   const both = cap.form === undefined && cap.url === undefined;
   if (request.mode === "url") {
-    if (version < "2025-11-25") throw new AskError("unsupported", `the client does not support URL elicitation (protocol version ${version} has none; it needs 2025-11-25 or later)`, { elicitation: { url: {} } });
-    if (cap.url === undefined) throw new AskError("unsupported", "the client does not support URL elicitation", { elicitation: { url: {} } });
+    if (version < "2025-11-25")
+      throw new AskError(
+        "unsupported",
+        `the client does not support URL elicitation (protocol version ${version} has none; it needs 2025-11-25 or later)`,
+        { elicitation: { url: {} } },
+      );
+    if (cap.url === undefined)
+      throw new AskError("unsupported", "the client does not support URL elicitation", { elicitation: { url: {} } });
     let url: URL;
     try {
       url = new URL(request.url);
@@ -64,10 +88,18 @@ export function prepareElicit(request: ElicitFormRequest<ElicitObjectSchema> | E
     }
     const params: Record<string, unknown> = { mode: "url", message: request.message, url: url.href };
     if (version === "2025-11-25") params.elicitationId = request.elicitationId ?? crypto.randomUUID();
-    return { kind: "elicit", method: ASK_METHOD.elicit, params, key, finish: (a) => ({ action: shaped("elicit", a).action }) };
+    return {
+      kind: "elicit",
+      method: ASK_METHOD.elicit,
+      params,
+      key,
+      finish: (a) => ({ action: shaped("elicit", a).action }),
+    };
   }
-  if (request.mode !== undefined && request.mode !== "form") throw new AskError("bad-request", `elicitation mode ${JSON.stringify(request.mode)} is neither "form" nor "url"`);
-  if (!both && cap.form === undefined) throw new AskError("unsupported", "the client does not support form elicitation", { elicitation: { form: {} } });
+  if (request.mode !== undefined && request.mode !== "form")
+    throw new AskError("bad-request", `elicitation mode ${JSON.stringify(request.mode)} is neither "form" nor "url"`);
+  if (!both && cap.form === undefined)
+    throw new AskError("unsupported", "the client does not support form elicitation", { elicitation: { form: {} } });
   let form: ElicitForm;
   let requestedSchema: Record<string, unknown>;
   try {
@@ -87,13 +119,29 @@ export function prepareElicit(request: ElicitFormRequest<ElicitObjectSchema> | E
       const r = shaped("elicit", a);
       if (r.action !== "accept") return { action: r.action };
       const parsed = form.parse(r.content ?? {});
-      if (!parsed.ok) throw new AskError("invalid-answer", `the client's answer to "${request.message}" does not match the form: ${parsed.issues.join("; ")}`, parsed.issues);
+      if (!parsed.ok)
+        throw new AskError(
+          "invalid-answer",
+          `the client's answer to "${request.message}" does not match the form: ${parsed.issues.join("; ")}`,
+          parsed.issues,
+        );
       return { action: "accept", content: parsed.value };
     },
   };
 }
 
-const SAMPLE_FIELDS = ["messages", "maxTokens", "systemPrompt", "temperature", "stopSequences", "modelPreferences", "includeContext", "metadata", "tools", "toolChoice"] as const;
+const SAMPLE_FIELDS = [
+  "messages",
+  "maxTokens",
+  "systemPrompt",
+  "temperature",
+  "stopSequences",
+  "modelPreferences",
+  "includeContext",
+  "metadata",
+  "tools",
+  "toolChoice",
+] as const;
 
 /**
  * Prepares a sampling request (MCP client/sampling): needs the client's `sampling` capability; `tools`
@@ -101,12 +149,17 @@ const SAMPLE_FIELDS = ["messages", "maxTokens", "systemPrompt", "temperature", "
  * @throws AskError `unsupported` (`the client does not support sampling`) or `bad-request`.
  */
 export function prepareSample(request: SampleRequest, version: string, caps: Caps): PreparedAsk {
-  if (!obj(request) || !Array.isArray(request.messages) || request.messages.length === 0) throw new AskError("bad-request", "ctx.sample needs { messages: [at least one], maxTokens }");
-  if (!Number.isSafeInteger(request.maxTokens) || request.maxTokens <= 0) throw new AskError("bad-request", "ctx.sample needs maxTokens, a positive integer");
+  if (!obj(request) || !Array.isArray(request.messages) || request.messages.length === 0)
+    throw new AskError("bad-request", "ctx.sample needs { messages: [at least one], maxTokens }");
+  if (!Number.isSafeInteger(request.maxTokens) || request.maxTokens <= 0)
+    throw new AskError("bad-request", "ctx.sample needs maxTokens, a positive integer");
   const key = checkKey(request.key);
   const cap = obj(caps.sampling);
   if (!cap) throw new AskError("unsupported", "the client does not support sampling", { sampling: {} });
-  if ((request.tools !== undefined || request.toolChoice !== undefined) && (version < "2025-11-25" || cap.tools === undefined)) {
+  if (
+    (request.tools !== undefined || request.toolChoice !== undefined) &&
+    (version < "2025-11-25" || cap.tools === undefined)
+  ) {
     throw new AskError("unsupported", "the client does not support tool use in sampling", { sampling: { tools: {} } });
   }
   const params: Record<string, unknown> = {};
@@ -121,5 +174,11 @@ export function prepareSample(request: SampleRequest, version: string, caps: Cap
 export function prepareRoots(request: RootsRequest | undefined, caps: Caps): PreparedAsk {
   const key = checkKey(request?.key);
   const params = obj(caps.roots) ? {} : undefined;
-  return { kind: "roots", method: ASK_METHOD.roots, params, key, finish: (a) => (shaped("roots", a).roots as unknown[]).slice() };
+  return {
+    kind: "roots",
+    method: ASK_METHOD.roots,
+    params,
+    key,
+    finish: (a) => (shaped("roots", a).roots as unknown[]).slice(),
+  };
 }

@@ -82,7 +82,10 @@ export function argumentsDigest(args: unknown): string {
 function canonical(x: unknown): string {
   if (Array.isArray(x)) return `[${x.map(canonical).join(",")}]`;
   if (typeof x === "object" && x !== null) {
-    return `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${canonical((x as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(x)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((x as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(x) ?? "null";
 }
@@ -114,7 +117,12 @@ export function encodeState(payload: StatePayload, k: Buffer = stateKey()): stri
  * @throws RpcError -32602 for a state that is not a string, too large, malformed, forged or tampered
  *   (signed with another key: another server or process), expired, or issued for another request.
  */
-export function decodeState(text: unknown, binding: StateBinding, now: number = Date.now(), k: Buffer = stateKey()): StatePayload {
+export function decodeState(
+  text: unknown,
+  binding: StateBinding,
+  now: number = Date.now(),
+  k: Buffer = stateKey(),
+): StatePayload {
   const bad = (why: string): never => {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: requestState ${why}`);
   };
@@ -126,7 +134,9 @@ export function decodeState(text: unknown, binding: StateBinding, now: number = 
   const mac = Buffer.from(text.slice(dot + 1), "base64url");
   const expected = Buffer.from(sign(body, k), "base64url");
   if (mac.length !== expected.length || !nodeCrypto().timingSafeEqual(mac, expected)) {
-    return bad("failed its integrity check (tampered, or issued by another server: set the same MCPBIN_STATE_KEY in every process)");
+    return bad(
+      "failed its integrity check (tampered, or issued by another server: set the same MCPBIN_STATE_KEY in every process)",
+    );
   }
   let p: StatePayload;
   try {
@@ -134,7 +144,8 @@ export function decodeState(text: unknown, binding: StateBinding, now: number = 
   } catch {
     return bad("is not one this server issued");
   }
-  if (typeof p !== "object" || p === null || typeof p.e !== "number" || typeof p.a !== "object" || p.a === null) return bad("is not one this server issued");
+  if (typeof p !== "object" || p === null || typeof p.e !== "number" || typeof p.a !== "object" || p.a === null)
+    return bad("is not one this server issued");
   if (now > p.e) return bad("has expired: call again without requestState and inputResponses");
   if (p.m !== binding.method || p.n !== binding.name || p.h !== argumentsDigest(binding.args)) {
     return bad(`was issued for another request (send it only with the ${p.m} of "${p.n}" and the same arguments)`);

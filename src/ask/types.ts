@@ -2,7 +2,10 @@
 import type * as v from "valibot";
 
 /** A valibot object schema of the kinds form elicitation allows (see {@link ElicitForm}). */
-export type ElicitObjectSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined> | v.LooseObjectSchema<v.ObjectEntries, v.ErrorMessage<v.LooseObjectIssue> | undefined>;
+export type ElicitObjectSchema =
+  | v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>
+  | v.StrictObjectSchema<v.ObjectEntries, v.ErrorMessage<v.StrictObjectIssue> | undefined>
+  | v.LooseObjectSchema<v.ObjectEntries, v.ErrorMessage<v.LooseObjectIssue> | undefined>;
 
 /**
  * A form built once from a valibot object schema: its `requestedSchema` per protocol version and
@@ -141,5 +144,9 @@ export interface Asker {
    * @returns the client's result (its shape checked).
    * @throws AskError as {@link Asker.elicit} (`unsupported` when the client lacks the capability).
    */
-  forward?(method: string, params: Record<string, unknown> | undefined, options?: { readonly timeoutMs?: number; readonly key?: string }): Promise<Record<string, unknown>>;
+  forward?(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: { readonly timeoutMs?: number; readonly key?: string },
+  ): Promise<Record<string, unknown>>;
 }

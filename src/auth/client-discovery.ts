@@ -26,7 +26,8 @@ export function insecureAllowed(url: URL): boolean {
 }
 
 async function getJson(url: URL, what: string, fetchImpl: typeof fetch): Promise<Record<string, unknown> | undefined> {
-  if (url.protocol !== "https:" && !insecureAllowed(url)) throw new OAuthClientError(`${what} at ${url.origin} must be https`);
+  if (url.protocol !== "https:" && !insecureAllowed(url))
+    throw new OAuthClientError(`${what} at ${url.origin} must be https`);
   const res = await fetchImpl(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(FETCH_MS) });
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
@@ -47,7 +48,11 @@ async function getJson(url: URL, what: string, fetchImpl: typeof fetch): Promise
  * @returns the metadata, or undefined when the server publishes none.
  * @throws OAuthClientError when the document names another resource.
  */
-export async function resourceMetadata(server: URL, fromChallenge: string | undefined, fetchImpl: typeof fetch = fetch): Promise<ResourceMetadata | undefined> {
+export async function resourceMetadata(
+  server: URL,
+  fromChallenge: string | undefined,
+  fetchImpl: typeof fetch = fetch,
+): Promise<ResourceMetadata | undefined> {
   const tries: URL[] = [];
   if (fromChallenge) {
     try {
@@ -61,7 +66,9 @@ export async function resourceMetadata(server: URL, fromChallenge: string | unde
     const doc = await getJson(url, "the protected-resource metadata", fetchImpl).catch(() => undefined);
     if (doc === undefined || typeof doc.resource !== "string") continue;
     if (!resourceMatches(doc.resource, server)) {
-      throw new OAuthClientError(`the server's protected-resource metadata names the resource ${JSON.stringify(doc.resource)}, not ${server.origin}${server.pathname}: refusing to sign in for it`);
+      throw new OAuthClientError(
+        `the server's protected-resource metadata names the resource ${JSON.stringify(doc.resource)}, not ${server.origin}${server.pathname}: refusing to sign in for it`,
+      );
     }
     return doc as unknown as ResourceMetadata;
   }
@@ -95,9 +102,13 @@ function resourceMatches(resource: string, server: URL): boolean {
  * @returns the metadata.
  * @throws OAuthClientError when none is found or one names another issuer.
  */
-export async function serverMetadata(issuer: string, fetchImpl: typeof fetch = fetch): Promise<oauth.AuthorizationServer> {
+export async function serverMetadata(
+  issuer: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<oauth.AuthorizationServer> {
   const url = new URL(issuer);
-  if (url.protocol !== "https:" && !insecureAllowed(url)) throw new OAuthClientError(`the authorization server ${issuer} must be https`);
+  if (url.protocol !== "https:" && !insecureAllowed(url))
+    throw new OAuthClientError(`the authorization server ${issuer} must be https`);
   const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
   const candidates = [new URL(`/.well-known/oauth-authorization-server${path}`, url.origin)];
   if (path) candidates.push(new URL(`/.well-known/openid-configuration${path}`, url.origin));
@@ -116,7 +127,9 @@ export async function serverMetadata(issuer: string, fetchImpl: typeof fetch = f
     try {
       return await oauth.processDiscoveryResponse(url, res);
     } catch (e) {
-      throw new OAuthClientError(`the authorization server's metadata at ${c.href} is not acceptable: ${(e as Error).message}`);
+      throw new OAuthClientError(
+        `the authorization server's metadata at ${c.href} is not acceptable: ${(e as Error).message}`,
+      );
     }
   }
   throw new OAuthClientError(`no authorization-server metadata found for ${issuer} (RFC 8414 or OpenID discovery)`);

@@ -18,15 +18,34 @@ export type KnownClient = StoredClient & { readonly redirect_uri?: string };
  * @returns the client.
  * @throws OAuthClientError when there is no way to get one.
  */
-export async function clientFor(as: oauth.AuthorizationServer, o: OAuthClientOptions, stored: KnownClient | undefined, redirectUri: string): Promise<KnownClient> {
+export async function clientFor(
+  as: oauth.AuthorizationServer,
+  o: OAuthClientOptions,
+  stored: KnownClient | undefined,
+  redirectUri: string,
+): Promise<KnownClient> {
   if (o.clientId) {
     const method = o.clientPrivateKey ? "private_key_jwt" : authMethod(as, o.clientSecret);
-    return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}), kind: "given", token_endpoint_auth_method: method };
+    return {
+      client_id: o.clientId,
+      ...(o.clientSecret ? { client_secret: o.clientSecret } : {}),
+      kind: "given",
+      token_endpoint_auth_method: method,
+    };
   }
-  if (stored && stored.kind !== "given" && (o.grant === "client_credentials" || stored.redirect_uri === redirectUri)) return stored;
-  if (o.clientMetadataUrl && as.client_id_metadata_document_supported === true) return { client_id: o.clientMetadataUrl, kind: "metadata-document", token_endpoint_auth_method: "none", redirect_uri: redirectUri };
+  if (stored && stored.kind !== "given" && (o.grant === "client_credentials" || stored.redirect_uri === redirectUri))
+    return stored;
+  if (o.clientMetadataUrl && as.client_id_metadata_document_supported === true)
+    return {
+      client_id: o.clientMetadataUrl,
+      kind: "metadata-document",
+      token_endpoint_auth_method: "none",
+      redirect_uri: redirectUri,
+    };
   if (!as.registration_endpoint) {
-    throw new OAuthClientError(`the authorization server ${as.issuer} offers no dynamic registration: give a pre-registered client id (auth.clientId, or --client-id)`);
+    throw new OAuthClientError(
+      `the authorization server ${as.issuer} offers no dynamic registration: give a pre-registered client id (auth.clientId, or --client-id)`,
+    );
   }
   const metadata = {
     client_name: o.clientName ?? "mcpbin",
@@ -38,11 +57,21 @@ export async function clientFor(as: oauth.AuthorizationServer, o: OAuthClientOpt
     token_endpoint_auth_method: "none",
   };
   try {
-    const res = await oauth.dynamicClientRegistrationRequest(as, metadata, { [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.registration_endpoint)), signal: AbortSignal.timeout(15_000) });
+    const res = await oauth.dynamicClientRegistrationRequest(as, metadata, {
+      [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.registration_endpoint)),
+      signal: AbortSignal.timeout(15_000),
+    });
     const c = await registrationOf(res);
     const secret = typeof c.client_secret === "string" ? c.client_secret : undefined;
-    const method = typeof c.token_endpoint_auth_method === "string" ? c.token_endpoint_auth_method : authMethod(as, secret);
-    return { client_id: c.client_id, ...(secret ? { client_secret: secret } : {}), token_endpoint_auth_method: method, kind: "registered", redirect_uri: redirectUri };
+    const method =
+      typeof c.token_endpoint_auth_method === "string" ? c.token_endpoint_auth_method : authMethod(as, secret);
+    return {
+      client_id: c.client_id,
+      ...(secret ? { client_secret: secret } : {}),
+      token_endpoint_auth_method: method,
+      kind: "registered",
+      redirect_uri: redirectUri,
+    };
   } catch (e) {
     throw new OAuthClientError(`dynamic registration at ${as.registration_endpoint} failed: ${(e as Error).message}`);
   }
@@ -52,10 +81,15 @@ export async function clientFor(as: oauth.AuthorizationServer, o: OAuthClientOpt
  * The registration response (RFC 7591 §3.2.1), read leniently where servers commonly differ: oauth4webapi's own
  * check refuses a `client_secret` without `client_secret_expires_at`, which several servers leave out.
  */
-async function registrationOf(res: Response): Promise<{ client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown }> {
+async function registrationOf(
+  res: Response,
+): Promise<{ client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown }> {
   const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
   if (res.status !== 201 && res.status !== 200) {
-    const why = typeof body?.error === "string" ? `${body.error}${typeof body.error_description === "string" ? ` (${body.error_description})` : ""}` : `HTTP ${res.status}`;
+    const why =
+      typeof body?.error === "string"
+        ? `${body.error}${typeof body.error_description === "string" ? ` (${body.error_description})` : ""}`
+        : `HTTP ${res.status}`;
     throw new Error(why);
   }
   if (typeof body?.client_id !== "string" || body.client_id === "") throw new Error("the response has no client_id");
@@ -78,9 +112,11 @@ function authMethod(as: oauth.AuthorizationServer, secret: string | undefined): 
 export function clientAuthOf(c: KnownClient, key?: OAuthClientOptions["clientPrivateKey"]): oauth.ClientAuth {
   if (c.token_endpoint_auth_method === "private_key_jwt" && key) {
     // The assertion is signed by oauth4webapi with the key jose imports (RFC 7523).
-    return async (as, client, body, headers) => oauth.PrivateKeyJwt(await importPKCS8(key.pem, key.alg))(as, client, body, headers);
+    return async (as, client, body, headers) =>
+      oauth.PrivateKeyJwt(await importPKCS8(key.pem, key.alg))(as, client, body, headers);
   }
-  if (c.client_secret && c.token_endpoint_auth_method === "client_secret_post") return oauth.ClientSecretPost(c.client_secret);
+  if (c.client_secret && c.token_endpoint_auth_method === "client_secret_post")
+    return oauth.ClientSecretPost(c.client_secret);
   if (c.client_secret && c.token_endpoint_auth_method !== "none") return secretBasic(c.client_id, c.client_secret);
   return oauth.None();
 }

@@ -1,6 +1,12 @@
 /** @module One client's OAuth session with one MCP server: the token to send, sign-in from a 401, step-up from a 403, refresh, and what is kept (MCP 2025-11-25 basic/authorization). */
 import * as oauth from "oauth4webapi";
-import { canonicalResource, insecureAllowed, OAuthClientError, resourceMetadata, serverMetadata } from "./client-discovery.ts";
+import {
+  canonicalResource,
+  insecureAllowed,
+  OAuthClientError,
+  resourceMetadata,
+  serverMetadata,
+} from "./client-discovery.ts";
 import { clientAuthOf, clientFor, type KnownClient } from "./client-identity.ts";
 import type { OAuthClientOptions } from "./client-options.ts";
 import { loopbackListener } from "./loopback.ts";
@@ -72,7 +78,12 @@ export class OAuthSession {
     const as = await serverMetadata(issuer, this.#fetch).catch((e: unknown) => {
       // MCP 2025-03-26: a server without any metadata has its endpoints at default paths of its origin.
       if (prm !== undefined) throw e;
-      return { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, registration_endpoint: `${issuer}/register` } as oauth.AuthorizationServer;
+      return {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        registration_endpoint: `${issuer}/register`,
+      } as oauth.AuthorizationServer;
     });
     const resource = prm?.resource ?? canonicalResource(this.server);
     const sent = this.o.resource === false ? undefined : (this.o.resource ?? resource);
@@ -87,12 +98,19 @@ export class OAuthSession {
     let client = kept?.client as KnownClient | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        const tokens = cc ? await this.#clientCredentials(as, (client = await clientFor(as, this.o, client, "")), scope, sent) : await this.#authorizationCode(as, client, scope, sent, (c) => (client = c));
+        const tokens = cc
+          ? await this.#clientCredentials(as, (client = await clientFor(as, this.o, client, "")), scope, sent)
+          : await this.#authorizationCode(as, client, scope, sent, (c) => (client = c));
         await this.#save({ issuer: as.issuer, resource, client, tokens });
         return;
       } catch (e) {
         // A registration the server forgot (invalid_client): register once more instead of looping.
-        if (attempt === 0 && e instanceof oauth.ResponseBodyError && e.error === "invalid_client" && client?.kind === "registered") {
+        if (
+          attempt === 0 &&
+          e instanceof oauth.ResponseBodyError &&
+          e.error === "invalid_client" &&
+          client?.kind === "registered"
+        ) {
           client = undefined;
           continue;
         }
@@ -101,8 +119,15 @@ export class OAuthSession {
     }
   }
 
-  async #authorizationCode(as: oauth.AuthorizationServer, kept: KnownClient | undefined, scope: string | undefined, resource: string | undefined, keep: (c: KnownClient) => void): Promise<StoredTokens> {
-    if (!as.authorization_endpoint) throw new OAuthClientError(`the authorization server ${as.issuer} has no authorization endpoint`);
+  async #authorizationCode(
+    as: oauth.AuthorizationServer,
+    kept: KnownClient | undefined,
+    scope: string | undefined,
+    resource: string | undefined,
+    keep: (c: KnownClient) => void,
+  ): Promise<StoredTokens> {
+    if (!as.authorization_endpoint)
+      throw new OAuthClientError(`the authorization server ${as.issuer} has no authorization endpoint`);
     const port = this.o.redirectPort ?? portOf(kept?.redirect_uri);
     const listener = this.o.authorize ? undefined : listen(port);
     try {
@@ -121,7 +146,12 @@ export class OAuthSession {
       q.set("state", state);
       if (scope) q.set("scope", scope);
       // OpenID Connect Core §11: offline_access is granted on a consent prompt (OpenID providers drop it otherwise).
-      if (scope?.split(" ").includes("offline_access") && ((as.prompt_values_supported as string[] | undefined)?.includes("consent") || as.userinfo_endpoint !== undefined)) q.set("prompt", "consent");
+      if (
+        scope?.split(" ").includes("offline_access") &&
+        ((as.prompt_values_supported as string[] | undefined)?.includes("consent") ||
+          as.userinfo_endpoint !== undefined)
+      )
+        q.set("prompt", "consent");
       if (resource) q.set("resource", resource);
       let back: URL;
       if (this.o.authorize) back = new URL(await this.o.authorize(url, redirectUri));
@@ -133,23 +163,45 @@ export class OAuthSession {
       const c: oauth.Client = { client_id: client.client_id };
       // Checks state and, per RFC 9207, the iss parameter against the issuer.
       const params = oauth.validateAuthResponse(as, c, back.searchParams, state);
-      const res = await oauth.authorizationCodeGrantRequest(as, c, clientAuthOf(client, this.o.clientPrivateKey), params, redirectUri, verifier, {
-        ...(resource ? { additionalParameters: { resource } } : {}),
-        [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
-        signal: AbortSignal.timeout(15_000),
-      });
+      const res = await oauth.authorizationCodeGrantRequest(
+        as,
+        c,
+        clientAuthOf(client, this.o.clientPrivateKey),
+        params,
+        redirectUri,
+        verifier,
+        {
+          ...(resource ? { additionalParameters: { resource } } : {}),
+          [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
+          signal: AbortSignal.timeout(15_000),
+        },
+      );
       return tokensOf(await oauth.processAuthorizationCodeResponse(as, c, res));
     } finally {
       listener?.stop();
     }
   }
 
-  async #clientCredentials(as: oauth.AuthorizationServer, client: KnownClient, scope: string | undefined, resource: string | undefined): Promise<StoredTokens> {
+  async #clientCredentials(
+    as: oauth.AuthorizationServer,
+    client: KnownClient,
+    scope: string | undefined,
+    resource: string | undefined,
+  ): Promise<StoredTokens> {
     const c: oauth.Client = { client_id: client.client_id };
     const params: Record<string, string> = {};
     if (scope) params.scope = scope;
     if (resource) params.resource = resource;
-    const res = await oauth.clientCredentialsGrantRequest(as, c, clientAuthOf(client, this.o.clientPrivateKey), params, { [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)), signal: AbortSignal.timeout(15_000) });
+    const res = await oauth.clientCredentialsGrantRequest(
+      as,
+      c,
+      clientAuthOf(client, this.o.clientPrivateKey),
+      params,
+      {
+        [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
+        signal: AbortSignal.timeout(15_000),
+      },
+    );
     return tokensOf(await oauth.processClientCredentialsResponse(as, c, res));
   }
 
@@ -161,17 +213,35 @@ export class OAuthSession {
       const client = e.client as KnownClient;
       const c: oauth.Client = { client_id: client.client_id };
       const resource = this.o.resource === false ? undefined : (this.o.resource ?? e.resource);
-      const res = await oauth.refreshTokenGrantRequest(as, c, clientAuthOf(client, this.o.clientPrivateKey), e.tokens!.refresh_token!, {
-        ...(resource ? { additionalParameters: { resource } } : {}),
-        [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
-        signal: AbortSignal.timeout(15_000),
-      });
+      const res = await oauth.refreshTokenGrantRequest(
+        as,
+        c,
+        clientAuthOf(client, this.o.clientPrivateKey),
+        e.tokens!.refresh_token!,
+        {
+          ...(resource ? { additionalParameters: { resource } } : {}),
+          [oauth.allowInsecureRequests]: insecureAllowed(new URL(as.token_endpoint!)),
+          signal: AbortSignal.timeout(15_000),
+        },
+      );
       const fresh = tokensOf(await oauth.processRefreshTokenResponse(as, c, res));
-      await this.#save({ ...e, tokens: { ...fresh, refresh_token: fresh.refresh_token ?? e.tokens!.refresh_token, scope: fresh.scope ?? e.tokens!.scope } });
+      await this.#save({
+        ...e,
+        tokens: {
+          ...fresh,
+          refresh_token: fresh.refresh_token ?? e.tokens!.refresh_token,
+          scope: fresh.scope ?? e.tokens!.scope,
+        },
+      });
     } catch (err) {
       // A client the server no longer knows is dropped too, so the next sign-in registers anew.
-      const forgotten = err instanceof oauth.ResponseBodyError && err.error === "invalid_client" && e.client?.kind === "registered";
-      await this.#save({ issuer: e.issuer, resource: e.resource, ...(e.client && !forgotten ? { client: e.client } : {}) });
+      const forgotten =
+        err instanceof oauth.ResponseBodyError && err.error === "invalid_client" && e.client?.kind === "registered";
+      await this.#save({
+        issuer: e.issuer,
+        resource: e.resource,
+        ...(e.client && !forgotten ? { client: e.client } : {}),
+      });
     }
   }
 
@@ -218,7 +288,12 @@ function listen(port: number) {
 /** Opens the URL in the person's browser when there is a terminal and a desktop; silent otherwise. */
 function openBrowser(url: string): void {
   if (!process.stderr.isTTY || process.env.CI || process.env.MCPBIN_NO_BROWSER) return;
-  const cmd = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  const cmd =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["cmd", "/c", "start", "", url]
+        : ["xdg-open", url];
   try {
     Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
   } catch {}

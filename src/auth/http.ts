@@ -69,10 +69,16 @@ export class ResourceServer {
     if (path !== PRM_PREFIX && !path.startsWith(PRM_PREFIX + "/")) return undefined;
     const resourcePath = new URL(this.resourceOf(req)).pathname;
     const known = [PRM_PREFIX, PRM_PREFIX + resourcePath, PRM_PREFIX + this.endpoint.path];
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-methods": "GET, OPTIONS", "access-control-allow-headers": "mcp-protocol-version" };
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, OPTIONS",
+      "access-control-allow-headers": "mcp-protocol-version",
+    };
     if (!known.includes(path)) return new Response("Not Found\n", { status: 404, headers: cors });
-    if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...cors, "access-control-max-age": "600" } });
-    if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method Not Allowed\n", { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } });
+    if (req.method === "OPTIONS")
+      return new Response(null, { status: 204, headers: { ...cors, "access-control-max-age": "600" } });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return new Response("Method Not Allowed\n", { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } });
     const doc = {
       resource: this.resourceOf(req),
       authorization_servers: this.auth.issuers,
@@ -87,7 +93,8 @@ export class ResourceServer {
   scopesSupported(): string[] {
     const all = new Set(this.auth.scopes);
     const c = this.server.content;
-    for (const x of [...this.server.tools.values(), ...c.resources.values(), ...c.templates, ...c.prompts.values()]) for (const s of x.definition.scopes ?? []) all.add(s);
+    for (const x of [...this.server.tools.values(), ...c.resources.values(), ...c.templates, ...c.prompts.values()])
+      for (const s of x.definition.scopes ?? []) all.add(s);
     return [...all];
   }
 
@@ -108,7 +115,14 @@ export class ResourceServer {
       throw e;
     }
     const missing = missingScopes(info, this.auth.scopes);
-    if (missing.length > 0) return this.#challenge(req, 403, "insufficient_scope", `the token lacks the scopes ${missing.join(" ")}`, union(info.scopes!, this.auth.scopes));
+    if (missing.length > 0)
+      return this.#challenge(
+        req,
+        403,
+        "insufficient_scope",
+        `the token lacks the scopes ${missing.join(" ")}`,
+        union(info.scopes!, this.auth.scopes),
+      );
     return info;
   }
 
@@ -127,21 +141,40 @@ export class ResourceServer {
     const p = params as { name?: unknown; uri?: unknown } | undefined;
     let what: string;
     let needed: readonly string[] | undefined;
-    if (method === "tools/call" && typeof p?.name === "string") [what, needed] = [`tool ${p.name}`, this.server.tools.get(p.name)?.definition.scopes];
-    else if (method === "prompts/get" && typeof p?.name === "string") [what, needed] = [`prompt ${p.name}`, this.server.content.prompts.get(p.name)?.definition.scopes];
-    else if (method === "resources/read" && typeof p?.uri === "string") [what, needed] = [`resource ${p.uri}`, this.server.content.scopesOf(p.uri)];
+    if (method === "tools/call" && typeof p?.name === "string")
+      [what, needed] = [`tool ${p.name}`, this.server.tools.get(p.name)?.definition.scopes];
+    else if (method === "prompts/get" && typeof p?.name === "string")
+      [what, needed] = [`prompt ${p.name}`, this.server.content.prompts.get(p.name)?.definition.scopes];
+    else if (method === "resources/read" && typeof p?.uri === "string")
+      [what, needed] = [`resource ${p.uri}`, this.server.content.scopesOf(p.uri)];
     else return undefined;
     const missing = missingScopes(caller, needed);
     if (missing.length === 0) return undefined;
-    return this.#challenge(req, 403, "insufficient_scope", `${what} needs the scopes ${missing.join(" ")}`, union(union(caller.scopes, this.auth.scopes), needed!));
+    return this.#challenge(
+      req,
+      403,
+      "insufficient_scope",
+      `${what} needs the scopes ${missing.join(" ")}`,
+      union(union(caller.scopes, this.auth.scopes), needed!),
+    );
   }
 
-  #challenge(req: Request, status: 401 | 403, error: string | undefined, description: string, scope: readonly string[] = this.auth.scopes): Response {
+  #challenge(
+    req: Request,
+    status: 401 | 403,
+    error: string | undefined,
+    description: string,
+    scope: readonly string[] = this.auth.scopes,
+  ): Response {
     const params = [`resource_metadata="${this.metadataUrl(req)}"`];
-    if (error) params.unshift(`error="${error}"`, `error_description="${description.replace(/[^\x20-\x7e]|["\\]/g, "?")}"`);
+    if (error)
+      params.unshift(`error="${error}"`, `error_description="${description.replace(/[^\x20-\x7e]|["\\]/g, "?")}"`);
     if (scope.length > 0) params.push(`scope="${scope.join(" ")}"`);
     const text = status === 401 ? `Unauthorized: ${description}` : `Forbidden: ${description}`;
-    return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer ${params.join(", ")}` } });
+    return new Response(text + "\n", {
+      status,
+      headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": `Bearer ${params.join(", ")}` },
+    });
   }
 }
 

@@ -28,8 +28,12 @@ export function loopbackListener(port = 0, timeoutMs = 300_000): LoopbackListene
       if (url.pathname !== "/callback") return new Response("Not Found\n", { status: 404 });
       resolve(url);
       const ok = !url.searchParams.has("error");
-      const text = ok ? "Signed in. You can close this window and go back to the terminal." : "Sign-in was refused. You can close this window; the terminal says why.";
-      return new Response(`<!doctype html><meta charset="utf-8"><title>mcpbin</title><p>${text}</p>\n`, { headers: { "content-type": "text/html; charset=utf-8" } });
+      const text = ok
+        ? "Signed in. You can close this window and go back to the terminal."
+        : "Sign-in was refused. You can close this window; the terminal says why.";
+      return new Response(`<!doctype html><meta charset="utf-8"><title>mcpbin</title><p>${text}</p>\n`, {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
     },
   });
   const timer = setTimeout(() => reject(new Error(`no sign-in within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);

@@ -14,7 +14,11 @@ import { bearerChallenge } from "./www-authenticate.ts";
  * @param base - the fetch underneath.
  * @returns the fetch, and its session (for tests and `mcpbin auth`).
  */
-export function oauthFetch(server: string | URL, o: OAuthClientOptions = {}, base: typeof fetch = fetch): { fetch: typeof fetch; session: OAuthSession } {
+export function oauthFetch(
+  server: string | URL,
+  o: OAuthClientOptions = {},
+  base: typeof fetch = fetch,
+): { fetch: typeof fetch; session: OAuthSession } {
   const session = new OAuthSession(server, o);
   const origin = session.server.origin;
   const send = async (input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> => {

@@ -61,7 +61,8 @@ export function fileTokenStore(dir: string = configDir()): TokenStore {
   const fs = require("node:fs") as typeof import("node:fs");
   const { join } = require("node:path") as typeof import("node:path");
   const folder = join(dir, "oauth");
-  const fileOf = (issuer: string, resource: string) => join(folder, `${new Bun.CryptoHasher("sha256").update(`${issuer}\n${resource}`).digest("hex").slice(0, 32)}.json`);
+  const fileOf = (issuer: string, resource: string) =>
+    join(folder, `${new Bun.CryptoHasher("sha256").update(`${issuer}\n${resource}`).digest("hex").slice(0, 32)}.json`);
   const read = (file: string): StoredEntry | undefined => {
     try {
       const e = JSON.parse(fs.readFileSync(file, "utf8")) as StoredEntry;

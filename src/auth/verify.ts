@@ -47,7 +47,9 @@ export class TokenVerifier {
     const audience = [...(this.o.audience ?? [resource])];
     if (looksLikeJwt(token)) return this.#verifyJwt(token, audience);
     if (this.o.introspection) return this.#introspect(token, audience);
-    throw new TokenError("the token is not a JWT and no introspection endpoint is configured (http.auth.introspection)");
+    throw new TokenError(
+      "the token is not a JWT and no introspection endpoint is configured (http.auth.introspection)",
+    );
   }
 
   async #verifyJwt(token: string, audience: string[]): Promise<AuthInfo> {
@@ -58,11 +60,17 @@ export class TokenVerifier {
     } catch {
       throw new TokenError("the token is not a well-formed JWT");
     }
-    if (typeof iss !== "string" || !this.o.issuers.includes(iss)) throw new TokenError("the token's issuer is not trusted");
+    if (typeof iss !== "string" || !this.o.issuers.includes(iss))
+      throw new TokenError("the token's issuer is not trusted");
     const jwks = await this.#jwksOf(iss);
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, jwks, { issuer: iss, audience, clockTolerance: this.o.clockSkewSeconds, requiredClaims: ["exp"] }));
+      ({ payload } = await jwtVerify(token, jwks, {
+        issuer: iss,
+        audience,
+        clockTolerance: this.o.clockSkewSeconds,
+        requiredClaims: ["exp"],
+      }));
     } catch (e) {
       throw new TokenError(jwtReason(e));
     }
@@ -73,10 +81,15 @@ export class TokenVerifier {
     const cached = this.#jwks.get(issuer);
     if (cached) return cached;
     const failed = this.#failedAt.get(issuer);
-    if (failed !== undefined && Date.now() - failed < RETRY_MS) return Promise.reject(new TokenError("the issuer's metadata could not be fetched; retry later"));
+    if (failed !== undefined && Date.now() - failed < RETRY_MS)
+      return Promise.reject(new TokenError("the issuer's metadata could not be fetched; retry later"));
     const p = discover(issuer).then((as) => {
       if (typeof as.jwks_uri !== "string") throw new TokenError("the issuer's metadata has no jwks_uri");
-      return createRemoteJWKSet(new URL(as.jwks_uri), { timeoutDuration: FETCH_MS, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+      return createRemoteJWKSet(new URL(as.jwks_uri), {
+        timeoutDuration: FETCH_MS,
+        cooldownDuration: 30_000,
+        cacheMaxAge: 10 * 60_000,
+      });
     });
     this.#jwks.set(issuer, p);
     p.catch((e: unknown) => {
@@ -97,11 +110,20 @@ export class TokenVerifier {
     const as: oauth.AuthorizationServer = { issuer: this.o.issuers[0]!, introspection_endpoint: i.url };
     let claims: Record<string, unknown>;
     try {
-      const res = await oauth.introspectionRequest(as, { client_id: i.clientId }, oauth.ClientSecretBasic(i.clientSecret), token, {
-        [oauth.allowInsecureRequests]: new URL(i.url).protocol === "http:",
-        signal: AbortSignal.timeout(FETCH_MS),
-      });
-      claims = (await oauth.processIntrospectionResponse(as, { client_id: i.clientId }, res)) as Record<string, unknown>;
+      const res = await oauth.introspectionRequest(
+        as,
+        { client_id: i.clientId },
+        oauth.ClientSecretBasic(i.clientSecret),
+        token,
+        {
+          [oauth.allowInsecureRequests]: new URL(i.url).protocol === "http:",
+          signal: AbortSignal.timeout(FETCH_MS),
+        },
+      );
+      claims = (await oauth.processIntrospectionResponse(as, { client_id: i.clientId }, res)) as Record<
+        string,
+        unknown
+      >;
     } catch (e) {
       logLine(`auth: introspection failed: ${(e as Error)?.message ?? e}`);
       throw new TokenError("the token could not be introspected; retry later");
@@ -111,9 +133,11 @@ export class TokenVerifier {
     const skew = this.o.clockSkewSeconds;
     if (typeof claims.exp === "number" && claims.exp + skew < now) throw new TokenError("the token has expired");
     if (typeof claims.nbf === "number" && claims.nbf - skew > now) throw new TokenError("the token is not valid yet");
-    if (claims.iss !== undefined && !this.o.issuers.includes(claims.iss as string)) throw new TokenError("the token's issuer is not trusted");
+    if (claims.iss !== undefined && !this.o.issuers.includes(claims.iss as string))
+      throw new TokenError("the token's issuer is not trusted");
     const aud = typeof claims.aud === "string" ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : undefined;
-    if (aud !== undefined && !aud.some((a) => audience.includes(a))) throw new TokenError("the token is for another audience");
+    if (aud !== undefined && !aud.some((a) => audience.includes(a)))
+      throw new TokenError("the token is for another audience");
     const info = infoOf(token, claims, typeof claims.iss === "string" ? claims.iss : this.o.issuers[0]!);
     if (this.#introspected.size >= MAX_CACHED) this.#introspected.delete(this.#introspected.keys().next().value!);
     const until = Math.min(Date.now() + 60_000, typeof claims.exp === "number" ? claims.exp * 1000 : Infinity);
@@ -137,7 +161,11 @@ export async function discover(issuer: string): Promise<oauth.AuthorizationServe
   let last: unknown;
   for (const algorithm of ["oidc", "oauth2"] as const) {
     try {
-      const res = await oauth.discoveryRequest(url, { algorithm, [oauth.allowInsecureRequests]: insecure, signal: AbortSignal.timeout(FETCH_MS) });
+      const res = await oauth.discoveryRequest(url, {
+        algorithm,
+        [oauth.allowInsecureRequests]: insecure,
+        signal: AbortSignal.timeout(FETCH_MS),
+      });
       return await oauth.processDiscoveryResponse(url, res);
     } catch (e) {
       last = e;
@@ -161,14 +189,20 @@ function jwtReason(e: unknown): string {
   }
   if (e instanceof errors.JWKSNoMatchingKey) return "the token was signed with a key the issuer does not publish";
   if (e instanceof errors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
-  if (e instanceof errors.JOSEAlgNotAllowed || e instanceof errors.JOSENotSupported) return "the token's algorithm is not accepted";
+  if (e instanceof errors.JOSEAlgNotAllowed || e instanceof errors.JOSENotSupported)
+    return "the token's algorithm is not accepted";
   return "the token could not be verified";
 }
 
 /** The caller of a verified token: its subject, client, scopes (`scope` string, or `scp` string or array). */
 function infoOf(token: string, claims: Record<string, unknown>, issuer: string): AuthInfo {
   const raw = claims.scope ?? claims.scp;
-  const scopes = typeof raw === "string" ? raw.split(" ").filter(Boolean) : Array.isArray(raw) ? raw.filter((s): s is string => typeof s === "string") : [];
+  const scopes =
+    typeof raw === "string"
+      ? raw.split(" ").filter(Boolean)
+      : Array.isArray(raw)
+        ? raw.filter((s): s is string => typeof s === "string")
+        : [];
   const clientId = [claims.client_id, claims.azp, claims.appid].find((x): x is string => typeof x === "string");
   return {
     token,

@@ -99,7 +99,14 @@ export function zip(entries: readonly ArchiveEntry[], mtime = archiveEpoch()): U
   });
   // A DOS date has no zone: fflate reads the local fields of a Date, so give it the UTC fields as local ones.
   const t = new Date(mtime * 1000);
-  const when = new Date(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds());
+  const when = new Date(
+    t.getUTCFullYear(),
+    t.getUTCMonth(),
+    t.getUTCDate(),
+    t.getUTCHours(),
+    t.getUTCMinutes(),
+    t.getUTCSeconds(),
+  );
   for (const e of sorted(entries)) {
     const file: ZipInputFile = {
       filename: e.name,

@@ -42,8 +42,14 @@ try {
   const options = await collectScript(entry);
   const registry = new Registry(options);
   const c = registry.content;
-  if (registry.tools.size + c.resources.size + c.templates.length + c.prompts.size === 0 && options.upstreams === undefined && options.sessions === undefined) {
-    throw new Error(`${displayPath(entry)}: serve() was given no tool, resource or prompt, so the server would serve nothing`);
+  if (
+    registry.tools.size + c.resources.size + c.templates.length + c.prompts.size === 0 &&
+    options.upstreams === undefined &&
+    options.sessions === undefined
+  ) {
+    throw new Error(
+      `${displayPath(entry)}: serve() was given no tool, resource or prompt, so the server would serve nothing`,
+    );
   }
   stage = "apps";
   const views: Record<string, string> = {};
@@ -53,7 +59,20 @@ try {
   try {
     validators = await compileValidators(registry);
   } catch {}
-  result = { validators, name: registry.options.name, version: registry.options.version, tools: registry.tools.size, counts: countsOf(options), schemas: Object.fromEntries(store), views, toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })), warnings: contract().schemaWarnings, http: servedHttp(options.http), upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>), upstreamCommands: commandsOf(options.upstreams) };
+  result = {
+    validators,
+    name: registry.options.name,
+    version: registry.options.version,
+    tools: registry.tools.size,
+    counts: countsOf(options),
+    schemas: Object.fromEntries(store),
+    views,
+    toolList: [...registry.tools.values()].map((t) => ({ name: t.name, description: t.definition.description })),
+    warnings: contract().schemaWarnings,
+    http: servedHttp(options.http),
+    upstreamEnv: upstreamVars((options.upstreams ?? {}) as Record<string, unknown>),
+    upstreamCommands: commandsOf(options.upstreams),
+  };
 } catch (e) {
   const message = String((e as Error)?.message ?? e).split("\n")[0]!;
   const name = (e as Error)?.name;
@@ -69,7 +88,9 @@ process.exit(0);
 /** Each enabled upstream's `command` as written (the build refuses a relative one: src/cli/project-build.ts). */
 function commandsOf(upstreams: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, u] of Object.entries((upstreams ?? {}) as Record<string, { command?: unknown; disabled?: unknown }>)) {
+  for (const [name, u] of Object.entries(
+    (upstreams ?? {}) as Record<string, { command?: unknown; disabled?: unknown }>,
+  )) {
     if (typeof u?.command === "string" && u.disabled !== true) out[name] = u.command;
   }
   return out;

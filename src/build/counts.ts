@@ -22,7 +22,9 @@ export interface ServedCounts {
  */
 export function countsOf(options: ServerOptions): ServedCounts {
   const flat = (xs: readonly unknown[] | undefined) => ((xs ?? []) as unknown[]).flat(Infinity);
-  const upstreams = Object.values((options.upstreams ?? {}) as Record<string, { disabled?: unknown }>).filter((u) => u?.disabled !== true).length;
+  const upstreams = Object.values((options.upstreams ?? {}) as Record<string, { disabled?: unknown }>).filter(
+    (u) => u?.disabled !== true,
+  ).length;
   return {
     tools: flat(options.tools).length,
     resources: flat(options.resources).filter((r) => isResource(r) || isResourceTemplate(r)).length,
@@ -39,7 +41,13 @@ export function countsOf(options: ServerOptions): ServedCounts {
  */
 export function countsLine(c: ServedCounts): string {
   const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
-  const parts = [...(c.tools > 0 || c.upstreams === 0 ? [n(c.tools, "tool")] : []), ...(c.resources > 0 ? [n(c.resources, "resource")] : []), ...(c.prompts > 0 ? [n(c.prompts, "prompt")] : []), ...(c.skills ? [n(c.skills, "skill")] : [])];
-  const hub = c.upstreams > 0 ? n(c.upstreams, "upstream server") + " (their tools are listed when the executable starts)" : "";
+  const parts = [
+    ...(c.tools > 0 || c.upstreams === 0 ? [n(c.tools, "tool")] : []),
+    ...(c.resources > 0 ? [n(c.resources, "resource")] : []),
+    ...(c.prompts > 0 ? [n(c.prompts, "prompt")] : []),
+    ...(c.skills ? [n(c.skills, "skill")] : []),
+  ];
+  const hub =
+    c.upstreams > 0 ? n(c.upstreams, "upstream server") + " (their tools are listed when the executable starts)" : "";
   return parts.length > 0 && hub ? `${parts.join(", ")}, and ${hub}` : parts.join(", ") || hub;
 }

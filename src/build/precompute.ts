@@ -60,7 +60,12 @@ export interface ServedHttp {
  */
 export function servedHttp(http: unknown): ServedHttp | undefined {
   if (http === undefined || http === false || http === null) return undefined;
-  const h = (typeof http === "object" ? http : {}) as { host?: unknown; port?: unknown; path?: unknown; token?: unknown };
+  const h = (typeof http === "object" ? http : {}) as {
+    host?: unknown;
+    port?: unknown;
+    path?: unknown;
+    token?: unknown;
+  };
   return {
     host: typeof h.host === "string" ? h.host : "127.0.0.1",
     ...(typeof h.port === "number" ? { port: h.port } : {}),
@@ -97,12 +102,20 @@ export async function inspectScript(entry: string, bun: string): Promise<Inspect
     }, CHECK_TIMEOUT_MS);
     const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
     clearTimeout(timer);
-    if (timedOut) throw new BuildError(`checking ${entry} did not finish within ${CHECK_TIMEOUT_MS / 1000} s: a script must define its tools and call serve() when it loads`);
+    if (timedOut)
+      throw new BuildError(
+        `checking ${entry} did not finish within ${CHECK_TIMEOUT_MS / 1000} s: a script must define its tools and call serve() when it loads`,
+      );
     if (!existsSync(out)) {
       const last = err.trim().split("\n").pop() ?? "";
       throw new BuildError(`checking ${entry} failed (exit ${code})${last ? `: ${last}` : ""}`);
     }
-    const r = JSON.parse(readFileSync(out, "utf8")) as Partial<Inspection> & { error?: string; notServer?: boolean; fatal?: boolean; warnings?: string[] };
+    const r = JSON.parse(readFileSync(out, "utf8")) as Partial<Inspection> & {
+      error?: string;
+      notServer?: boolean;
+      fatal?: boolean;
+      warnings?: string[];
+    };
     if (r.notServer) return { notServer: r.error ?? "" };
     for (const w of r.warnings ?? []) warnOnce(w);
     if (r.error !== undefined) throw r.fatal ? new ViewsError(r.error) : new BuildError(r.error);
@@ -137,7 +150,14 @@ export async function recordSchemas(entry: string, bun: string): Promise<Readonl
  * the bundled views of its apps not (an executable without them could not serve its apps).
  * @throws ViewsError when an app's definition or view bundle fails.
  */
-export async function recordBuildData(entry: string, bun: string): Promise<{ schemas?: Readonly<Record<string, string>>; views?: Readonly<Record<string, string>>; validators?: Readonly<Record<string, string>> }> {
+export async function recordBuildData(
+  entry: string,
+  bun: string,
+): Promise<{
+  schemas?: Readonly<Record<string, string>>;
+  views?: Readonly<Record<string, string>>;
+  validators?: Readonly<Record<string, string>>;
+}> {
   let r: Awaited<ReturnType<typeof inspectScript>> | undefined;
   try {
     r = await inspectScript(entry, bun);
@@ -167,7 +187,12 @@ export interface PrecomputedEntry {
  * @param validators - from {@link inspectScript}: raw JSON Schema validators compiled at build time (src/build/validators.ts).
  * @returns the generated entry, or undefined when there is nothing to embed.
  */
-export function precomputedEntry(entry: string, schemas: Readonly<Record<string, string>>, views: Readonly<Record<string, string>> = {}, validators: Readonly<Record<string, string>> = {}): PrecomputedEntry | undefined {
+export function precomputedEntry(
+  entry: string,
+  schemas: Readonly<Record<string, string>>,
+  views: Readonly<Record<string, string>> = {},
+  validators: Readonly<Record<string, string>> = {},
+): PrecomputedEntry | undefined {
   const pages = Object.entries(views);
   if (Object.keys(schemas).length === 0 && pages.length === 0 && Object.keys(validators).length === 0) return undefined;
   // Files resources declare are embedded as files (src/content/files.ts); the rest are schema texts.
@@ -179,7 +204,9 @@ export function precomputedEntry(entry: string, schemas: Readonly<Record<string,
       `import { contract } from ${JSON.stringify(CONTRACT)};\n` +
       files +
       `contract().schemas = new Map(${JSON.stringify(entries)});\n` +
-      (pages.length ? `// The bundled views of its apps.\ncontract().views = new Map(${JSON.stringify(pages)});\n` : "") +
+      (pages.length
+        ? `// The bundled views of its apps.\ncontract().views = new Map(${JSON.stringify(pages)});\n`
+        : "") +
       validatorsSource(dir, validators),
   );
   const wrapper = join(dir, "entry.ts");

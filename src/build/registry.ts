@@ -42,13 +42,19 @@ export interface ServerJsonInput {
  */
 export function serverJson(i: ServerJsonInput): { json: Record<string, unknown>; todo: string[] } {
   const todo: string[] = [];
-  const slug = i.serverName.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
+  const slug =
+    i.serverName
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "server";
   let name = i.registryName;
   if (name === undefined) {
     name = `io.github.YOUR-GITHUB-USER/${slug}`;
     todo.push(`"name" (${name}): give --registry-name io.github.<user>/${slug}, or "mcpName" in package.json`);
   } else if (!REGISTRY_NAME.test(name)) {
-    throw new Error(`registry name "${name}" is not <namespace>/<name> in reverse-DNS form (e.g. io.github.alice/${slug})`);
+    throw new Error(
+      `registry name "${name}" is not <namespace>/<name> in reverse-DNS form (e.g. io.github.alice/${slug})`,
+    );
   }
   let url = i.downloadUrl;
   if (url === undefined) {
@@ -60,14 +66,22 @@ export function serverJson(i: ServerJsonInput): { json: Record<string, unknown>;
     todo.push(`"description" was cut to ${MAX_DESCRIPTION} characters (the registry's limit): write a shorter one`);
     description = `${description.slice(0, MAX_DESCRIPTION - 1)}…`;
   }
-  const env = i.env.map((e) => ({ name: e.name, description: `Sets ${e.name}, which the server reads`, isRequired: false, isSecret: e.sensitive === true, format: "string" }));
+  const env = i.env.map((e) => ({
+    name: e.name,
+    description: `Sets ${e.name}, which the server reads`,
+    isRequired: false,
+    isSecret: e.sensitive === true,
+    format: "string",
+  }));
   const json: Record<string, unknown> = {
     $schema: SERVER_JSON_SCHEMA,
     name,
     ...(i.title ? { title: i.title } : {}),
     description: description || `MCP server ${i.serverName}`,
     version: i.version,
-    ...(i.repository ? { repository: { url: i.repository, source: new URL(i.repository).hostname.replace(/^www\.|\.com$/g, "") } } : {}),
+    ...(i.repository
+      ? { repository: { url: i.repository, source: new URL(i.repository).hostname.replace(/^www\.|\.com$/g, "") } }
+      : {}),
     packages: i.packages.map((p) => ({
       registryType: "mcpb",
       identifier: url!.replaceAll("{version}", i.version).replaceAll("{file}", p.file),

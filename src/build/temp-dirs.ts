@@ -71,7 +71,10 @@ export function keepTempDir(dir: string): void {
  * Ends a child process of the build with it when the build is interrupted, until it exits.
  * @param child - a spawned process (`Bun.spawn`).
  */
-export function trackChild(child: { kill(signal?: number | NodeJS.Signals): void; readonly exited: Promise<number> }): void {
+export function trackChild(child: {
+  kill(signal?: number | NodeJS.Signals): void;
+  readonly exited: Promise<number>;
+}): void {
   children.add(child);
   void child.exited.finally(() => children.delete(child));
 }

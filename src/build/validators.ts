@@ -30,7 +30,10 @@ export async function compileValidators(registry: Registry): Promise<Record<stri
       standalone ??= (await import("ajv/dist/standalone")).default;
       const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } });
       const code = standalone(ajv, ajv.compile(JSON.parse(key) as object));
-      out[key] = code.replace(/require\("ajv\/(dist\/runtime\/[^"]+)"\)/g, (_, p: string) => `require(${JSON.stringify(join(AJV_DIR, p))})`);
+      out[key] = code.replace(
+        /require\("ajv\/(dist\/runtime\/[^"]+)"\)/g,
+        (_, p: string) => `require(${JSON.stringify(join(AJV_DIR, p))})`,
+      );
     }
   }
   return out;

@@ -21,8 +21,15 @@ export async function authCommand(args: readonly string[], store: TokenStore = f
     }
     for (const e of entries.sort((a, b) => a.resource.localeCompare(b.resource))) {
       const t = e.tokens;
-      const expires = t?.expires_at === undefined ? "" : t.expires_at * 1000 < Date.now() ? ", expired" : `, expires ${new Date(t.expires_at * 1000).toISOString()}`;
-      const state = t ? `signed in${t.scope ? ` (${t.scope})` : ""}${expires}${t.refresh_token ? ", refreshable" : ""}` : "registered, not signed in";
+      const expires =
+        t?.expires_at === undefined
+          ? ""
+          : t.expires_at * 1000 < Date.now()
+            ? ", expired"
+            : `, expires ${new Date(t.expires_at * 1000).toISOString()}`;
+      const state = t
+        ? `signed in${t.scope ? ` (${t.scope})` : ""}${expires}${t.refresh_token ? ", refreshable" : ""}`
+        : "registered, not signed in";
       const client = e.client ? `client ${e.client.client_id} (${e.client.kind})` : "no client";
       process.stdout.write(`${e.resource}\n  issuer ${e.issuer}, ${client}: ${state}\n`);
     }
@@ -41,7 +48,11 @@ export async function authCommand(args: readonly string[], store: TokenStore = f
     }
     const gone = (await store.list()).filter((e) => all || e.resource === resource);
     for (const e of gone) await store.delete(e.issuer, e.resource);
-    process.stdout.write(gone.length === 0 ? `nothing kept for ${resource ?? "any server"}\n` : `signed out of ${gone.map((e) => e.resource).join(", ")}\n`);
+    process.stdout.write(
+      gone.length === 0
+        ? `nothing kept for ${resource ?? "any server"}\n`
+        : `signed out of ${gone.map((e) => e.resource).join(", ")}\n`,
+    );
     return 0;
   }
   throw new CliError('auth needs "list" or "logout URL|--all"', 2);

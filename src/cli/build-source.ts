@@ -13,7 +13,10 @@ import type { Source } from "./source.ts";
  * Compiles a script or project like `mcpbin build` (progress on stderr): the executable's path, the server's
  * name, the environment variables its code reads and the HTTP endpoint it is configured for.
  */
-export async function buildSource(src: Source, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; name: string; serverName: string; env: string[]; http?: ServedHttp }> {
+export async function buildSource(
+  src: Source,
+  o: { outfile?: string; target?: string; smol?: boolean },
+): Promise<{ path: string; name: string; serverName: string; env: string[]; http?: ServedHttp }> {
   const started = performance.now();
   let path: string;
   let name: string;
@@ -32,19 +35,34 @@ export async function buildSource(src: Source, o: { outfile?: string; target?: s
     const left = built.project.modules.length - built.modules.length;
     const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
     const counts = countsOf(built.project.options);
-    const from = built.modules.length > 0 || counts.upstreams === 0 ? ` from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}` : "";
+    const from =
+      built.modules.length > 0 || counts.upstreams === 0
+        ? ` from ${n(built.modules.length, "module")}${left ? ` (${left} without an active tool left out)` : ""}`
+        : "";
     process.stderr.write(`mcpbin: ${countsLine(counts)}${from}\n`);
   } else {
     const checked = await checkScript(src.path);
     // As for a config: a relative upstream command would be resolved from the client's working directory.
-    relativeCommands(Object.fromEntries(Object.entries(checked.upstreamCommands ?? {}).map(([n, command]) => [n, { command }])), src.path, displayPath(src.path) || src.path);
-    path = await compile({ entry: src.path, ...o, schemas: checked.schemas, views: checked.views, validators: checked.validators });
+    relativeCommands(
+      Object.fromEntries(Object.entries(checked.upstreamCommands ?? {}).map(([n, command]) => [n, { command }])),
+      src.path,
+      displayPath(src.path) || src.path,
+    );
+    path = await compile({
+      entry: src.path,
+      ...o,
+      schemas: checked.schemas,
+      views: checked.views,
+      validators: checked.validators,
+    });
     name = basename(path).replace(/\.exe$/, "");
     serverName = checked.name;
     // As for a config: the `${VAR}`s of the script's own `serve({ upstreams })`, which the check run saw.
     env = [...new Set([...scanEnv(src.path).map((e) => e.name), ...(checked.upstreamEnv ?? [])])].sort();
     http = checked.http;
-    process.stderr.write(`mcpbin: ${countsLine(checked.counts ?? { tools: checked.tools, resources: 0, prompts: 0, upstreams: 0 })}\n`);
+    process.stderr.write(
+      `mcpbin: ${countsLine(checked.counts ?? { tools: checked.tools, resources: 0, prompts: 0, upstreams: 0 })}\n`,
+    );
   }
   process.stderr.write(`mcpbin: built in ${Math.round(performance.now() - started)} ms\n`);
   return { path, name, serverName, env, ...(http ? { http } : {}) };

@@ -3,7 +3,13 @@ import { basename, dirname, join, resolve } from "node:path";
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { CliError } from "./errors.ts";
 import { displayPath } from "../config/load.ts";
-import { inspectScript, precomputedEntry, recordBuildData, type Inspection, type ServedHttp } from "../build/precompute.ts";
+import {
+  inspectScript,
+  precomputedEntry,
+  recordBuildData,
+  type Inspection,
+  type ServedHttp,
+} from "../build/precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
 import { META } from "../protocol/meta.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
@@ -55,7 +61,11 @@ export interface BuildOptions {
  * @param outfile - the executable's path.
  * @param main - the author's script, when it is not `o.entry` itself (a generated entry imports it).
  */
-export function compileConfig(o: BuildOptions, outfile: string, main?: string): Bun.BuildConfig & { compile: Bun.CompileBuildOptions } {
+export function compileConfig(
+  o: BuildOptions,
+  outfile: string,
+  main?: string,
+): Bun.BuildConfig & { compile: Bun.CompileBuildOptions } {
   const bytecode = o.bytecode !== false;
   return {
     entrypoints: [o.entry],
@@ -93,7 +103,9 @@ export async function compile(o: BuildOptions): Promise<string> {
   const entry = resolve(o.entry);
   if (!existsSync(entry)) throw new CliError(`entry not found: ${o.entry}`);
   const name = basename(entry).replace(/\.(m?[jt]s|tsx?)$/, "");
-  let outfile = resolve(o.outfile ?? `dist/${name === "mcpbin.config" || name === ".mcpbin-entry" ? basename(dirname(entry)) : name}`);
+  let outfile = resolve(
+    o.outfile ?? `dist/${name === "mcpbin.config" || name === ".mcpbin-entry" ? basename(dirname(entry)) : name}`,
+  );
   if (o.target?.includes("windows") && !outfile.endsWith(".exe")) outfile += ".exe";
   // The compiler replaces its output: never let it replace a device, directory or link (e.g. /dev/null).
   if (existsSync(outfile) && !lstatSync(outfile).isFile()) {
@@ -111,8 +123,16 @@ export async function compile(o: BuildOptions): Promise<string> {
   const root = raw ? undefined : guardedEntry(pre?.entry ?? entry, { warnUnserved: true });
   const run = async (bytecode: boolean, bytecodeOrder = o.bytecodeOrder, out = outfile) => {
     try {
-      const r = await Bun.build(compileConfig({ ...o, entry: root ?? entry, bytecode, bytecodeOrder }, out, raw ? undefined : entry));
-      return { code: r.success ? 0 : 1, text: r.logs.map((l) => String(l)).join("\n").trim() };
+      const r = await Bun.build(
+        compileConfig({ ...o, entry: root ?? entry, bytecode, bytecodeOrder }, out, raw ? undefined : entry),
+      );
+      return {
+        code: r.success ? 0 : 1,
+        text: r.logs
+          .map((l) => String(l))
+          .join("\n")
+          .trim(),
+      };
     } catch (e) {
       return { code: 1, text: String((e as Error)?.message ?? e) };
     }
@@ -121,7 +141,14 @@ export async function compile(o: BuildOptions): Promise<string> {
   if (r.code !== 0 && o.bytecode !== false) {
     // Some targets or modules cannot take a bytecode cache; fall back to plain JS.
     r = await run(false);
-  } else if (r.code === 0 && o.bytecode !== false && o.bytecodeOrder === undefined && o.profile !== false && o.target === undefined && !raw) {
+  } else if (
+    r.code === 0 &&
+    o.bytecode !== false &&
+    o.bytecodeOrder === undefined &&
+    o.profile !== false &&
+    o.target === undefined &&
+    !raw
+  ) {
     // Profile-guided bytecode layout: the bytecode a session's start uses goes together at the front
     // of the executable, so a start touches fewer pages (docs/benchmarks.md). Best effort: without a
     // profile the first build stands.
@@ -142,7 +169,8 @@ export async function compile(o: BuildOptions): Promise<string> {
   if (root) removeTempDir(dirname(root));
   pre?.cleanup();
   // The compiler also writes the maps (the executable's, each chunk's) beside it; the executable carries its own copies.
-  for (const f of readdirSync(dirname(outfile))) if (f.endsWith(".map") && !before.has(f)) rmSync(join(dirname(outfile), f), { force: true });
+  for (const f of readdirSync(dirname(outfile)))
+    if (f.endsWith(".map") && !before.has(f)) rmSync(join(dirname(outfile), f), { force: true });
   if (r.code !== 0) {
     if (r.text) process.stderr.write(r.text + "\n");
     throw new CliError(`compiling ${o.label ?? o.entry}${o.target ? ` for ${o.target}` : ""} failed (Bun.build)`);
@@ -167,7 +195,12 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
   const cleanup = () => removeTempDir(dir);
   const meta = { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {} };
   const session = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcpbin-build", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcpbin-build", version: "1" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
     { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "\u0000", arguments: {} } },
@@ -179,7 +212,12 @@ export async function recordBytecodeOrder(executable: string): Promise<{ file: s
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
     // MCPBIN_STDIO=1 (like --stdio, but no argument a strict script would refuse): a server whose
     // options ask for HTTP must not open a port here.
-    const p = Bun.spawn([executable], { stdin: "pipe", stdout: "ignore", stderr: "ignore", env: { ...env, MCPBIN_STDIO: "1", BUN_BYTECODE_ORDER_OUT: file } });
+    const p = Bun.spawn([executable], {
+      stdin: "pipe",
+      stdout: "ignore",
+      stderr: "ignore",
+      env: { ...env, MCPBIN_STDIO: "1", BUN_BYTECODE_ORDER_OUT: file },
+    });
     trackChild(p);
     const timer = setTimeout(() => p.kill("SIGKILL"), ORDER_TIMEOUT_MS);
     p.stdin.write(session.map((m) => JSON.stringify(m) + "\n").join(""));
@@ -229,13 +267,16 @@ export function guardedEntrySource(entry: string, o: GuardedEntryOptions = {}): 
   const startup = resolve(import.meta.dir, "../runtime/startup.ts");
   const mainModule = resolve(import.meta.dir, "../loader/main-module.ts");
   const contractModule = resolve(import.meta.dir, "../runtime/contract.ts");
-  const who = o.name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(o.name);
+  const who =
+    o.name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(o.name);
   return [
     "// Generated by mcpbin; do not edit.",
     ...(o.stdoutGuard !== false ? [`import ${JSON.stringify(guard)};`] : []),
     `import { exitOnStartupError } from ${JSON.stringify(startup)};`,
     ...(o.warnUnserved ? [`import { contract } from ${JSON.stringify(contractModule)};`] : []),
-    ...(o.runAsMain ? [`import { runAsMain } from ${JSON.stringify(mainModule)};`, `runAsMain(${JSON.stringify(entry)});`] : []),
+    ...(o.runAsMain
+      ? [`import { runAsMain } from ${JSON.stringify(mainModule)};`, `runAsMain(${JSON.stringify(entry)});`]
+      : []),
     "try {",
     `  await import(${JSON.stringify(entry)});`,
     "} catch (e) {",
@@ -316,7 +357,9 @@ export function clientConfig(path: string, name: string, x: ClientConfigExtras =
   const envSlot = env.length > 0 ? { env: Object.fromEntries(env.map((n) => [n, ""])) } : {};
   const key = JSON.stringify(name);
   const lines = [
-    ...(env.length > 0 ? [`The server reads ${env.join(", ")}: give each a value under "env" (or leave it out).`, ``] : []),
+    ...(env.length > 0
+      ? [`The server reads ${env.join(", ")}: give each a value under "env" (or leave it out).`, ``]
+      : []),
     `Claude Desktop (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json or .cursor/mcp.json):`,
     `  { "mcpServers": { ${key}: ${JSON.stringify({ command: path, args, ...envSlot })} } }`,
     ``,
@@ -333,7 +376,11 @@ export function clientConfig(path: string, name: string, x: ClientConfigExtras =
     const url = `http://${host}:${port}${h.path}`;
     const headers = h.token ? { headers: { Authorization: "Bearer TOKEN" } } : {};
     const start =
-      h.port === undefined ? `${shellQuote(path)} --http PORT` : h.port === 0 ? `${shellQuote(path)} (it prints its PORT on stderr)` : shellQuote(path);
+      h.port === undefined
+        ? `${shellQuote(path)} --http PORT`
+        : h.port === 0
+          ? `${shellQuote(path)} (it prints its PORT on stderr)`
+          : shellQuote(path);
     lines.push(
       ``,
       `Over HTTP: start ${start}, then`,

@@ -53,14 +53,25 @@ export async function bundle(src: Source, o: BundleOptions): Promise<BundleResul
   try {
     let env: EnvVar[] = [];
     const r = await compilePlatforms(src, platforms, stage, "bundle", (entry) => (env = scanEnv(entry)));
-    if (r.failed.length) throw new CliError(`bundle: could not compile for ${r.failed.join(", ")} (see above); no bundle written`);
+    if (r.failed.length)
+      throw new CliError(`bundle: could not compile for ${r.failed.join(", ")} (see above); no bundle written`);
     const pkg = readPackage(dirname(src.path));
     const { data, manifest } = mcpbArchive(r, r.built, env, pkg, o);
     const file = resolve(o.outfile ?? join("dist", `${r.name}.mcpb`));
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, data);
-    process.stderr.write(`mcpbin: bundle: ${r.built.map((b) => b.platform).join(", ")} → ${displayPath(file)} (${(data.length / 1048576).toFixed(1)} MiB)${env.length ? `; user_config: ${env.map((e) => e.name).join(", ")}` : ""}\n`);
-    const serverJson = writeServerJson(dirname(file), r, [{ file: file.slice(dirname(file).length + 1), sha256: sha256(data) }], env, pkg, { ...o, description: o.description ?? (manifest.description as string) }, "bundle");
+    process.stderr.write(
+      `mcpbin: bundle: ${r.built.map((b) => b.platform).join(", ")} → ${displayPath(file)} (${(data.length / 1048576).toFixed(1)} MiB)${env.length ? `; user_config: ${env.map((e) => e.name).join(", ")}` : ""}\n`,
+    );
+    const serverJson = writeServerJson(
+      dirname(file),
+      r,
+      [{ file: file.slice(dirname(file).length + 1), sha256: sha256(data) }],
+      env,
+      pkg,
+      { ...o, description: o.description ?? (manifest.description as string) },
+      "bundle",
+    );
     return { file, manifest, env, serverJson };
   } finally {
     removeTempDir(stage);

@@ -21,9 +21,13 @@ export function parseCallArguments(text: string | undefined): Record<string, unk
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`call: the arguments are not valid JSON (${(e as Error).message}); quote them, e.g. '{"x": 1}'`, 2);
+    throw new CliError(
+      `call: the arguments are not valid JSON (${(e as Error).message}); quote them, e.g. '{"x": 1}'`,
+      2,
+    );
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new CliError(`call: the arguments must be a JSON object, e.g. '{"x": 1}'`, 2);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new CliError(`call: the arguments must be a JSON object, e.g. '{"x": 1}'`, 2);
   return value as Record<string, unknown>;
 }
 
@@ -37,12 +41,28 @@ export function parseCallArguments(text: string | undefined): Record<string, unk
  * @returns the result as sent on the wire.
  * @throws CliError for an unknown tool or another JSON-RPC error.
  */
-export async function callTool(registry: Registry, name: string, args: Record<string, unknown>, opts: { task?: boolean } = {}): Promise<CallOutcome> {
+export async function callTool(
+  registry: Registry,
+  name: string,
+  args: Record<string, unknown>,
+  opts: { task?: boolean } = {},
+): Promise<CallOutcome> {
   if (!registry.tools.has(name)) {
     throw new CliError(`call: no tool named "${name}"; tools: ${[...registry.tools.keys()].join(", ") || "none"}`);
   }
-  const session = new Session(registry, (line) => process.stderr.write(opts.task ? taskLine(line) : `mcpbin: notification: ${line}\n`));
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: NEWEST_LEGACY_VERSION, capabilities: {}, clientInfo: { name: "mcpbin-call", version: "1" } } };
+  const session = new Session(registry, (line) =>
+    process.stderr.write(opts.task ? taskLine(line) : `mcpbin: notification: ${line}\n`),
+  );
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: NEWEST_LEGACY_VERSION,
+      capabilities: {},
+      clientInfo: { name: "mcpbin-call", version: "1" },
+    },
+  };
   await session.handleLine(JSON.stringify(init));
   session.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}');
   let id = 1;
@@ -64,7 +84,10 @@ export async function callTool(registry: Registry, name: string, args: Record<st
  * `call --task`: polls the task (MCP 2025-11-25 tasks/get) at its interval, writing each status change to stderr,
  * then returns `tasks/result` without the related-task `_meta`.
  */
-async function followTask(request: (method: string, params: Record<string, unknown>) => Promise<Record<string, any>>, task: Record<string, any>): Promise<Record<string, any>> {
+async function followTask(
+  request: (method: string, params: Record<string, unknown>) => Promise<Record<string, any>>,
+  task: Record<string, any>,
+): Promise<Record<string, any>> {
   const id = String(task.taskId);
   process.stderr.write(`mcpbin: task ${id}: ${task.status}\n`);
   let last = `${task.status}`;
@@ -107,9 +130,11 @@ export function renderResult(result: Record<string, any>): string {
   const blocks = (result.content ?? []) as Record<string, any>[];
   for (const b of blocks) {
     if (b.type === "text") out.push(String(b.text));
-    else if (b.type === "image" || b.type === "audio") out.push(`[${b.type} ${b.mimeType}, ${Math.floor((String(b.data).length * 3) / 4)} bytes]`);
+    else if (b.type === "image" || b.type === "audio")
+      out.push(`[${b.type} ${b.mimeType}, ${Math.floor((String(b.data).length * 3) / 4)} bytes]`);
     else if (b.type === "resource_link") out.push(`[resource link ${b.uri}${b.name ? ` (${b.name})` : ""}]`);
-    else if (b.type === "resource") out.push(`[resource ${b.resource?.uri}]${typeof b.resource?.text === "string" ? `\n${b.resource.text}` : ""}`);
+    else if (b.type === "resource")
+      out.push(`[resource ${b.resource?.uri}]${typeof b.resource?.text === "string" ? `\n${b.resource.text}` : ""}`);
     else out.push(JSON.stringify(b));
   }
   if (result.structuredContent !== undefined) {

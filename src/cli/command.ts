@@ -55,7 +55,9 @@ export function parseErrorLine(command: string, e: Error & { code?: string }, kn
     return `${command}: unknown option ${option} (${command} takes ${known.map((k) => `--${k}`).join(", ") || "no options"}); ${see}`;
   }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
-    return /argument missing/.test(e.message) ? `${command}: ${option} needs a value (${option} VALUE); ${see}` : `${command}: ${option} takes no value; ${see}`;
+    return /argument missing/.test(e.message)
+      ? `${command}: ${option} needs a value (${option} VALUE); ${see}`
+      : `${command}: ${option} takes no value; ${see}`;
   }
   return `${command}: ${e.message.split(". ")[0]}; ${see}`;
 }
@@ -65,7 +67,8 @@ export function parseErrorLine(command: string, e: Error & { code?: string }, kn
  * @throws CliError (exit 2) naming the first extra one.
  */
 export function extra(command: string, positionals: string[], max: number): void {
-  if (positionals.length > max) throw new CliError(`${command}: unexpected argument "${positionals[max]}"; see mcpbin --help`, 2);
+  if (positionals.length > max)
+    throw new CliError(`${command}: unexpected argument "${positionals[max]}"; see mcpbin --help`, 2);
 }
 
 /**

@@ -12,7 +12,8 @@ export interface EnvVar {
 /** Variables mcpbin itself and the runtime read: never asked of the user. */
 const OURS = /^(MCPBIN_|OTEL_|BUN_|NODE_)|^(NODE_ENV|HOME|PATH|PWD|TMPDIR|USER|SHELL|LANG|TZ)$/;
 const SECRET = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION|PAT$/i;
-const MEMBER = /\b(?:process\.env|Bun\.env|import\.meta\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*["'`]([A-Za-z_][A-Za-z0-9_]*)["'`]\s*\])/g;
+const MEMBER =
+  /\b(?:process\.env|Bun\.env|import\.meta\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*["'`]([A-Za-z_][A-Za-z0-9_]*)["'`]\s*\])/g;
 const DESTRUCTURE = /\{([^{}]*)\}\s*=\s*(?:process\.env|Bun\.env|import\.meta\.env)\b/g;
 const SOURCE = /\.(m?[jt]s|[jt]sx|cts|cjs)$/;
 

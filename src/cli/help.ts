@@ -52,12 +52,16 @@ export function didYouMean(word: string, names: readonly string[] = COMMANDS.map
     if (d < bestD) [best, bestD, tie] = [n, d, false];
     else if (d === bestD) tie = true;
   }
-  return best !== undefined && !tie && bestD <= Math.min(2, Math.max(1, Math.floor(word.length / 2))) ? best : undefined;
+  return best !== undefined && !tie && bestD <= Math.min(2, Math.max(1, Math.floor(word.length / 2)))
+    ? best
+    : undefined;
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
 function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

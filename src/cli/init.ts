@@ -13,7 +13,13 @@ export function scaffoldFiles(name: string, mcpbinSpec: string): Record<string, 
     version: "0.1.0",
     private: true,
     type: "module",
-    scripts: { build: "mcpbin build", dev: "mcpbin dev", list: "mcpbin list", test: "bun test", release: "mcpbin release" },
+    scripts: {
+      build: "mcpbin build",
+      dev: "mcpbin dev",
+      list: "mcpbin list",
+      test: "bun test",
+      release: "mcpbin release",
+    },
     dependencies: { mcpbin: mcpbinSpec, valibot: pkg.dependencies.valibot },
     devDependencies: { bun: pkg.dependencies.bun, "bun-types": pkg.devDependencies["bun-types"] },
     // npm runs bun's postinstall (it links the platform binary) only when allowed.
@@ -60,7 +66,16 @@ test("greet refuses an empty name", async () => {
     "tsconfig.json":
       JSON.stringify(
         {
-          compilerOptions: { target: "ESNext", module: "ESNext", moduleResolution: "bundler", types: ["bun-types"], strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true },
+          compilerOptions: {
+            target: "ESNext",
+            module: "ESNext",
+            moduleResolution: "bundler",
+            types: ["bun-types"],
+            strict: true,
+            noEmit: true,
+            allowImportingTsExtensions: true,
+            skipLibCheck: true,
+          },
           include: ["mcpbin.config.ts", "tools", "test"],
         },
         null,
@@ -137,7 +152,11 @@ function installedSpec(project: string): string | undefined {
   for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
     const spec = manifest[field]?.mcpbin;
     if (typeof spec !== "string") continue;
-    const path = spec.startsWith("file:") ? spec.slice(5) : /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(spec) ? spec : undefined;
+    const path = spec.startsWith("file:")
+      ? spec.slice(5)
+      : /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(spec)
+        ? spec
+        : undefined;
     if (path !== undefined) return `file:${resolve(project, path)}`;
     if (/^(git\+|git:|github:|gitlab:|bitbucket:|https?:)/.test(spec)) return spec;
     return undefined;
@@ -167,17 +186,27 @@ skill://${name}/<file> (docs/skills.md in the mcpbin repository).
  * @returns the files written and a summary for stdout.
  * @throws CliError when one of the files already exists (nothing is written then).
  */
-export function initProject(dir: string, mcpbinSpec = defaultMcpbinSpec(resolve(import.meta.dir, "../..")), o: { skill?: string } = {}): { files: string[]; summary: string } {
+export function initProject(
+  dir: string,
+  mcpbinSpec = defaultMcpbinSpec(resolve(import.meta.dir, "../..")),
+  o: { skill?: string } = {},
+): { files: string[]; summary: string } {
   const name = projectName(dir);
   const files = scaffoldFiles(name, mcpbinSpec);
   if (o.skill !== undefined) {
     const bad = nameProblem(o.skill);
     if (bad) throw new CliError(`init: --skill ${JSON.stringify(o.skill)}: ${bad} (e.g. --skill release-notes)`, 2);
-    files["mcpbin.config.ts"] = files["mcpbin.config.ts"]!.replace(/^(  tools: \["tools"\],.*)$/m, `$1\n  skills: ["skills"], // Agent Skills: each folder with a SKILL.md, embedded in the executable`);
+    files["mcpbin.config.ts"] = files["mcpbin.config.ts"]!.replace(
+      /^(  tools: \["tools"\],.*)$/m,
+      `$1\n  skills: ["skills"], // Agent Skills: each folder with a SKILL.md, embedded in the executable`,
+    );
     files[`skills/${o.skill}/SKILL.md`] = skillScaffold(o.skill);
   }
   const taken = Object.keys(files).filter((f) => existsSync(join(dir, f)));
-  if (taken.length) throw new CliError(`init: ${displayPath(join(dir, taken[0]!))} already exists; nothing written (choose an empty directory)`);
+  if (taken.length)
+    throw new CliError(
+      `init: ${displayPath(join(dir, taken[0]!))} already exists; nothing written (choose an empty directory)`,
+    );
   for (const [rel, text] of Object.entries(files)) {
     const path = join(dir, rel);
     mkdirSync(join(path, ".."), { recursive: true });
@@ -194,7 +223,9 @@ export function initProject(dir: string, mcpbinSpec = defaultMcpbinSpec(resolve(
     `${created}: ${Object.keys(files).join(", ")}`,
     ``,
     `Next:`,
-    ...(where === "." ? [] : [`  cd ${/^[A-Za-z0-9_./-]+$/.test(where) ? where : `'${where.replaceAll("'", `'\\''`)}'`}`]),
+    ...(where === "."
+      ? []
+      : [`  cd ${/^[A-Za-z0-9_./-]+$/.test(where) ? where : `'${where.replaceAll("'", `'\\''`)}'`}`]),
     `  npm install && npm test`,
     `  npx mcpbin call greet '{"name": "Ada"}'`,
     `  npx mcpbin build`,

@@ -1,5 +1,17 @@
 /** @module mcpbin install: writes a server into a desktop or editor client's own MCP configuration file (with a backup, no duplicates). */
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CliError } from "./errors.ts";
@@ -66,8 +78,13 @@ export function configFile(
 ): { file: string; key: "mcpServers" | "servers" } {
   const key = client === "vscode" ? "servers" : "mcpServers";
   if (scope === "project") {
-    if (client === "claude-desktop") throw new CliError(`install: Claude Desktop has no project configuration; leave out --scope project`, 2);
-    const rel = { "claude-code": ".mcp.json", cursor: join(".cursor", "mcp.json"), vscode: join(".vscode", "mcp.json") }[client];
+    if (client === "claude-desktop")
+      throw new CliError(`install: Claude Desktop has no project configuration; leave out --scope project`, 2);
+    const rel = {
+      "claude-code": ".mcp.json",
+      cursor: join(".cursor", "mcp.json"),
+      vscode: join(".vscode", "mcp.json"),
+    }[client];
     return { file: resolve(cwd, rel), key };
   }
   const home = env.HOME || env.USERPROFILE || (platform === process.platform ? homedir() : "");
@@ -75,7 +92,11 @@ export function configFile(
   const appData = env.APPDATA || join(home, "AppData", "Roaming");
   const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
   const userDir = (app: string): string =>
-    platform === "darwin" ? join(home, "Library", "Application Support", app) : platform === "win32" ? join(appData, app) : join(xdg, app);
+    platform === "darwin"
+      ? join(home, "Library", "Application Support", app)
+      : platform === "win32"
+        ? join(appData, app)
+        : join(xdg, app);
   switch (client) {
     case "claude-desktop":
       return { file: join(userDir("Claude"), "claude_desktop_config.json"), key };
@@ -112,7 +133,13 @@ function entryFor(r: InstallRequest): Record<string, unknown> {
  * @throws CliError when the file exists but is not JSON, or its servers key is not an object.
  */
 export function install(r: InstallRequest, dryRun = false): InstallOutcome {
-  const { file, key } = configFile(r.client, r.scope ?? "user", r.platform ?? process.platform, r.environment ?? process.env, r.cwd ?? process.cwd());
+  const { file, key } = configFile(
+    r.client,
+    r.scope ?? "user",
+    r.platform ?? process.platform,
+    r.environment ?? process.env,
+    r.cwd ?? process.cwd(),
+  );
   let before = "";
   let doc: Record<string, unknown> = {};
   if (existsSync(file)) {
@@ -122,14 +149,18 @@ export function install(r: InstallRequest, dryRun = false): InstallOutcome {
       try {
         parsed = Bun.JSONC.parse(before);
       } catch (e) {
-        throw new CliError(`install: ${file} is not JSON (${(e as Error).message}); fix it or move it away, then run install again`);
+        throw new CliError(
+          `install: ${file} is not JSON (${(e as Error).message}); fix it or move it away, then run install again`,
+        );
       }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new CliError(`install: ${file} does not hold a JSON object; fix it or move it away`);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        throw new CliError(`install: ${file} does not hold a JSON object; fix it or move it away`);
       doc = parsed as Record<string, unknown>;
     }
   }
   const servers = (doc[key] ?? {}) as Record<string, unknown>;
-  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) throw new CliError(`install: "${key}" in ${file} is not an object; fix it, then run install again`);
+  if (typeof servers !== "object" || servers === null || Array.isArray(servers))
+    throw new CliError(`install: "${key}" in ${file} is not an object; fix it, then run install again`);
   let name = r.name;
   if (!(name in servers)) {
     const same = Object.entries(servers).find(([, v]) => (v as { command?: unknown } | null)?.command === r.command);
@@ -144,7 +175,10 @@ export function install(r: InstallRequest, dryRun = false): InstallOutcome {
   // A symlinked configuration (dotfiles) is written through: the link stays, its target gets the new text.
   const target = linkTarget(file);
   mkdirSync(dirname(target), { recursive: true });
-  const mode = fileMode(existsSync(target) ? statSync(target).mode & 0o777 : undefined, holdsSecret(next[key]) || holdsSecret(servers));
+  const mode = fileMode(
+    existsSync(target) ? statSync(target).mode & 0o777 : undefined,
+    holdsSecret(next[key]) || holdsSecret(servers),
+  );
   let backup: string | undefined;
   if (before !== "") {
     backup = `${file}.bak`;
@@ -199,7 +233,8 @@ export function parseEnvFlags(flags: readonly string[]): Record<string, string> 
   for (const f of flags) {
     const at = f.indexOf("=");
     const k = at > 0 ? f.slice(0, at) : "";
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new CliError(`install: --env ${JSON.stringify(f)} is not KEY=VALUE (KEY: letters, digits, _)`, 2);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+      throw new CliError(`install: --env ${JSON.stringify(f)} is not KEY=VALUE (KEY: letters, digits, _)`, 2);
     out[k] = f.slice(at + 1);
   }
   return out;

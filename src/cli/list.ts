@@ -34,7 +34,9 @@ export function toolRow(t: Tool, script: string): ToolRow {
     description: t.definition.description,
     parameters: props && typeof props === "object" ? Object.keys(props) : [],
     required: Array.isArray(required) ? required.map(String) : [],
-    source: t.source ? { dir: t.source.dir, file: t.source.file } : { dir: dirname(displayPath(script)), file: basename(script) },
+    source: t.source
+      ? { dir: t.source.dir, file: t.source.file }
+      : { dir: dirname(displayPath(script)), file: basename(script) },
   };
 }
 
@@ -48,13 +50,41 @@ export function toolRow(t: Tool, script: string): ToolRow {
 export function renderList(registry: Registry, src: Source, json: boolean): string {
   const rows = [...registry.tools.values()].map((t) => toolRow(t, src.path));
   const c = registry.content;
-  const where = (s: { dir: string; file: string } | undefined) => (s ? (s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`) : displayPath(src.path));
+  const where = (s: { dir: string; file: string } | undefined) =>
+    s ? (s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`) : displayPath(src.path);
   // Skills (the skills extension): one row each; their files are not repeated as resources.
-  const skillSet = (registry as { skills?: { entries: readonly { uri: string; frontmatter: Record<string, unknown>; resources: readonly unknown[] }[] } }).skills;
-  const skills = (skillSet?.entries ?? []).map((e) => ({ uri: e.uri, name: String(e.frontmatter.name), description: String(e.frontmatter.description), files: e.resources.length }));
-  const resources = c.fixedEntries.filter((e) => !e.uri.startsWith("skill://")).map((e) => ({ uri: e.uri, name: e.listing.name, mimeType: e.listing.mimeType ?? null, source: e.from?.source ?? null }));
-  const templates = c.templates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name, mimeType: t.definition.mimeType ?? null, source: t.source ?? null }));
-  const prompts = [...c.prompts.values()].map((p) => ({ name: p.name, arguments: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)), source: p.source ?? null }));
+  const skillSet = (
+    registry as {
+      skills?: {
+        entries: readonly { uri: string; frontmatter: Record<string, unknown>; resources: readonly unknown[] }[];
+      };
+    }
+  ).skills;
+  const skills = (skillSet?.entries ?? []).map((e) => ({
+    uri: e.uri,
+    name: String(e.frontmatter.name),
+    description: String(e.frontmatter.description),
+    files: e.resources.length,
+  }));
+  const resources = c.fixedEntries
+    .filter((e) => !e.uri.startsWith("skill://"))
+    .map((e) => ({
+      uri: e.uri,
+      name: e.listing.name,
+      mimeType: e.listing.mimeType ?? null,
+      source: e.from?.source ?? null,
+    }));
+  const templates = c.templates.map((t) => ({
+    uriTemplate: t.uriTemplate,
+    name: t.name,
+    mimeType: t.definition.mimeType ?? null,
+    source: t.source ?? null,
+  }));
+  const prompts = [...c.prompts.values()].map((p) => ({
+    name: p.name,
+    arguments: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)),
+    source: p.source ?? null,
+  }));
   // Upstreams are started only when the server runs: named here (never their env, headers or args), so a
   // hub of `tools: []` does not read as an empty server.
   const upstreams = Object.entries(registry.options.upstreams ?? {}).map(([name, u]) => ({
@@ -70,22 +100,58 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
       ...(skills.length ? { skills } : {}),
       ...(upstreams.length ? { upstreams } : {}),
     };
-    return JSON.stringify({ name: registry.options.name, version: registry.options.version, tools: rows, ...extra }, null, 2) + "\n";
+    return (
+      JSON.stringify(
+        { name: registry.options.name, version: registry.options.version, tools: rows, ...extra },
+        null,
+        2,
+      ) + "\n"
+    );
   }
   const script = displayPath(src.path);
   const table = [
     ["NAME", "TITLE", "PARAMETERS", "REQUIRED", "SOURCE"],
     ...[...registry.tools.values()].map((t, i) => {
       const r = rows[i]!;
-      return [r.name, r.title ?? "-", r.parameters.join(", ") || "-", r.required.join(", ") || "-", t.source ? sourcePath(t) : script];
+      return [
+        r.name,
+        r.title ?? "-",
+        r.parameters.join(", ") || "-",
+        r.required.join(", ") || "-",
+        t.source ? sourcePath(t) : script,
+      ];
     }),
   ];
   const n = registry.tools.size;
   const sections = [renderTable(table)];
-  if (resources.length) sections.push(renderTable([["RESOURCE", "NAME", "MIME TYPE", "SOURCE"], ...resources.map((r) => [r.uri, r.name, r.mimeType ?? "-", where(r.source ?? undefined)])]));
-  if (templates.length) sections.push(renderTable([["TEMPLATE", "NAME", "MIME TYPE", "SOURCE"], ...templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "-", where(t.source ?? undefined)])]));
-  if (prompts.length) sections.push(renderTable([["PROMPT", "ARGUMENTS", "SOURCE"], ...prompts.map((p) => [p.name, p.arguments.join(", ") || "-", where(p.source ?? undefined)])]));
-  if (skills.length) sections.push(renderTable([["SKILL", "URI", "FILES", "DESCRIPTION"], ...skills.map((s) => [s.name, s.uri, String(s.files), s.description])]));
+  if (resources.length)
+    sections.push(
+      renderTable([
+        ["RESOURCE", "NAME", "MIME TYPE", "SOURCE"],
+        ...resources.map((r) => [r.uri, r.name, r.mimeType ?? "-", where(r.source ?? undefined)]),
+      ]),
+    );
+  if (templates.length)
+    sections.push(
+      renderTable([
+        ["TEMPLATE", "NAME", "MIME TYPE", "SOURCE"],
+        ...templates.map((t) => [t.uriTemplate, t.name, t.mimeType ?? "-", where(t.source ?? undefined)]),
+      ]),
+    );
+  if (prompts.length)
+    sections.push(
+      renderTable([
+        ["PROMPT", "ARGUMENTS", "SOURCE"],
+        ...prompts.map((p) => [p.name, p.arguments.join(", ") || "-", where(p.source ?? undefined)]),
+      ]),
+    );
+  if (skills.length)
+    sections.push(
+      renderTable([
+        ["SKILL", "URI", "FILES", "DESCRIPTION"],
+        ...skills.map((s) => [s.name, s.uri, String(s.files), s.description]),
+      ]),
+    );
   if (upstreams.length)
     sections.push(
       renderTable([["UPSTREAM", "TRANSPORT", "START"], ...upstreams.map((u) => [u.name, u.transport, u.start])]) +
@@ -98,5 +164,7 @@ export function renderList(registry: Registry, src: Source, json: boolean): stri
 /** Columns padded to their widest cell, two spaces apart (the last column unpadded). */
 function renderTable(table: string[][]): string {
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-  return table.map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  ")).join("\n");
+  return table
+    .map((row) => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]!))).join("  "))
+    .join("\n");
 }

@@ -41,7 +41,11 @@ const UNAME: Record<string, string> = {
  * `server/launch.sh`, which picks by `uname -s`/`uname -m` and `exec`s the right one.
  * @returns the config and the launcher's text when one is needed.
  */
-export function mcpConfig(built: readonly Pick<PlatformBuild, "platform" | "exe">[], env: readonly EnvVar[], name: string): { config: Record<string, unknown>; launcher?: string } {
+export function mcpConfig(
+  built: readonly Pick<PlatformBuild, "platform" | "exe">[],
+  env: readonly EnvVar[],
+  name: string,
+): { config: Record<string, unknown>; launcher?: string } {
   const byOs = new Map<string, Pick<PlatformBuild, "platform" | "exe">[]>();
   for (const b of built) {
     const os = OS[b.platform.split("-")[0]!]!;
@@ -51,16 +55,23 @@ export function mcpConfig(built: readonly Pick<PlatformBuild, "platform" | "exe"
   let launcher: string | undefined;
   const overrides: Record<string, { command: string; args: string[] }> = {};
   for (const [os, list] of byOs) {
-    if (list.length === 1) overrides[os] = { command: `\${__dirname}/server/${list[0]!.platform}/${list[0]!.exe}`, args: [] };
+    if (list.length === 1)
+      overrides[os] = { command: `\${__dirname}/server/${list[0]!.platform}/${list[0]!.exe}`, args: [] };
     else {
       overrides[os] = { command: "/bin/sh", args: ["${__dirname}/server/launch.sh"] };
-      launcher ??= launchScript(built.filter((b) => !b.platform.startsWith("windows")), name);
+      launcher ??= launchScript(
+        built.filter((b) => !b.platform.startsWith("windows")),
+        name,
+      );
     }
   }
   const first = overrides[[...byOs.keys()][0]!]!;
   const config: Record<string, unknown> = { command: first.command, args: first.args };
   if (env.length > 0) config.env = envMap;
-  if (byOs.size > 1 || launcher) config.platform_overrides = Object.fromEntries(Object.entries(overrides).map(([os, o]) => [os, env.length ? { ...o, env: envMap } : o]));
+  if (byOs.size > 1 || launcher)
+    config.platform_overrides = Object.fromEntries(
+      Object.entries(overrides).map(([os, o]) => [os, env.length ? { ...o, env: envMap } : o]),
+    );
   return { config, launcher };
 }
 
@@ -92,7 +103,14 @@ export function userConfig(env: readonly EnvVar[]): Record<string, unknown> {
   return Object.fromEntries(
     env.map((e) => [
       userKey(e.name),
-      { type: "string", title: e.name, description: `Sets the environment variable ${e.name}, which the server reads`, required: false, default: "", ...(e.sensitive ? { sensitive: true } : {}) },
+      {
+        type: "string",
+        title: e.name,
+        description: `Sets the environment variable ${e.name}, which the server reads`,
+        required: false,
+        default: "",
+        ...(e.sensitive ? { sensitive: true } : {}),
+      },
     ]),
   );
 }
@@ -109,7 +127,13 @@ export interface ManifestFields {
  * `server/launch.sh`. The environment variables become `user_config` entries, secrets marked `sensitive`.
  * @returns the zip's bytes and the manifest.
  */
-export function mcpbArchive(r: BundledServer, built: readonly PlatformBuild[], env: readonly EnvVar[], pkg: PackageFields, o: ManifestFields = {}): { data: Uint8Array; manifest: Record<string, unknown> } {
+export function mcpbArchive(
+  r: BundledServer,
+  built: readonly PlatformBuild[],
+  env: readonly EnvVar[],
+  pkg: PackageFields,
+  o: ManifestFields = {},
+): { data: Uint8Array; manifest: Record<string, unknown> } {
   const { config, launcher } = mcpConfig(built, env, r.name);
   const tools = r.tools;
   const manifest: Record<string, unknown> = {
@@ -117,7 +141,10 @@ export function mcpbArchive(r: BundledServer, built: readonly PlatformBuild[], e
     name: r.name,
     display_name: r.serverName,
     version: r.version,
-    description: o.description ?? pkg.description ?? `MCP server ${r.serverName}: ${tools.map((t) => t.name).join(", ") || "no tools"}`,
+    description:
+      o.description ??
+      pkg.description ??
+      `MCP server ${r.serverName}: ${tools.map((t) => t.name).join(", ") || "no tools"}`,
     author: { name: o.author ?? pkg.author ?? r.serverName },
     server: { type: "binary", entry_point: `server/${built[0]!.platform}/${built[0]!.exe}`, mcp_config: config },
     tools: tools.map((t) => (t.description ? { name: t.name, description: t.description } : { name: t.name })),
@@ -125,9 +152,12 @@ export function mcpbArchive(r: BundledServer, built: readonly PlatformBuild[], e
   };
   if (env.length > 0) manifest.user_config = userConfig(env);
   if (pkg.license) manifest.license = pkg.license;
-  const entries: ArchiveEntry[] = [{ name: "manifest.json", data: Buffer.from(JSON.stringify(manifest, null, 2) + "\n"), mode: 0o644 }];
+  const entries: ArchiveEntry[] = [
+    { name: "manifest.json", data: Buffer.from(JSON.stringify(manifest, null, 2) + "\n"), mode: 0o644 },
+  ];
   if (launcher) entries.push({ name: "server/launch.sh", data: Buffer.from(launcher), mode: 0o755 });
-  for (const b of built) entries.push({ name: `server/${b.platform}/${b.exe}`, data: readFileSync(b.path), mode: 0o755 });
+  for (const b of built)
+    entries.push({ name: `server/${b.platform}/${b.exe}`, data: readFileSync(b.path), mode: 0o755 });
   return { data: zip(entries), manifest };
 }
 
@@ -145,10 +175,19 @@ export interface PackageFields {
 /** The fields of the nearest package.json (the source's folder) that a manifest can use. */
 export function readPackage(dir: string): PackageFields {
   try {
-    const p = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { description?: unknown; author?: unknown; license?: unknown; mcpName?: unknown; repository?: unknown };
+    const p = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      description?: unknown;
+      author?: unknown;
+      license?: unknown;
+      mcpName?: unknown;
+      repository?: unknown;
+    };
     const repo = typeof p.repository === "string" ? p.repository : (p.repository as { url?: unknown } | undefined)?.url;
     const repository = typeof repo === "string" ? repo.replace(/^git\+/, "").replace(/\.git$/, "") : undefined;
-    const author = typeof p.author === "string" ? p.author.replace(/\s*[<(].*$/, "") : (p.author as { name?: unknown } | undefined)?.name;
+    const author =
+      typeof p.author === "string"
+        ? p.author.replace(/\s*[<(].*$/, "")
+        : (p.author as { name?: unknown } | undefined)?.name;
     return {
       description: typeof p.description === "string" && p.description ? p.description : undefined,
       author: typeof author === "string" && author ? author : undefined,

@@ -48,7 +48,13 @@ function versionOf(doc: OpenApiDocument): string {
 
 /** `Swagger Petstore - OpenAPI 3.0` → `swagger-petstore-openapi-3-0`. */
 export function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "api";
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "api"
+  );
 }
 
 async function load(source: string, o: OpenApiCliOptions): Promise<OpenApiDocument> {
@@ -78,7 +84,8 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
   try {
     tools = toolsOfDocument(doc, resolve(source), opts);
   } catch (e) {
-    if (!(e instanceof OpenApiError && /is relative: pass baseUrl/.test(e.message))) throw new CliError(`openapi: ${(e as Error).message}`);
+    if (!(e instanceof OpenApiError && /is relative: pass baseUrl/.test(e.message)))
+      throw new CliError(`openapi: ${(e as Error).message}`);
     warnings.push(`${e.message.replace("pass baseUrl", "pass --base-url")}`);
     opts = { ...opts, baseUrl: "http://base-url.invalid" };
     tools = toolsOfDocument(doc, resolve(source), opts);
@@ -86,31 +93,52 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
   const registry = new Registry({ name: "check", version: "0", tools });
   const bytes = Buffer.byteLength(registry.toolsListJson(FEATURES.get(NEWEST_LEGACY_VERSION)!));
   const tokens = Math.round(bytes / 4);
-  if (tools.length > TOOL_WARN) warnings.push(`${tools.length} tools is over ${TOOL_WARN}, the cap of several clients (Copilot, OpenAI; Cursor takes 40): select with --include/--exclude/--methods/--read-only, or use --mode dynamic`);
-  if (bytes > BYTES_WARN) warnings.push(`tools/list is ${bytes} bytes (~${tokens} tokens), over ${BYTES_WARN / 1024} KB of every conversation's context: curate the operations or use --mode dynamic`);
-  const lines = [`${titleOf(doc)} ${versionOf(doc)}: ${tools.length} tool${tools.length === 1 ? "" : "s"} (mode ${o.mode ?? "tools"}), tools/list ${bytes} bytes, ~${tokens} tokens`];
+  if (tools.length > TOOL_WARN)
+    warnings.push(
+      `${tools.length} tools is over ${TOOL_WARN}, the cap of several clients (Copilot, OpenAI; Cursor takes 40): select with --include/--exclude/--methods/--read-only, or use --mode dynamic`,
+    );
+  if (bytes > BYTES_WARN)
+    warnings.push(
+      `tools/list is ${bytes} bytes (~${tokens} tokens), over ${BYTES_WARN / 1024} KB of every conversation's context: curate the operations or use --mode dynamic`,
+    );
+  const lines = [
+    `${titleOf(doc)} ${versionOf(doc)}: ${tools.length} tool${tools.length === 1 ? "" : "s"} (mode ${o.mode ?? "tools"}), tools/list ${bytes} bytes, ~${tokens} tokens`,
+  ];
   lines.push("", "tools:");
   const ops = operationsOf(doc, o);
-  if (o.mode === "dynamic") lines.push(...tools.map((t) => `  ${t.name}`), "", `operations behind them (${ops.length}):`);
+  if (o.mode === "dynamic")
+    lines.push(...tools.map((t) => `  ${t.name}`), "", `operations behind them (${ops.length}):`);
   lines.push(...operationLines(ops));
   const schemes = schemesOf(doc, "convention");
   const env = [...new Set([...schemes.values()].flatMap((s) => conventionalEnv(s.name, s.kind)))];
   if (schemes.size > 0) {
     lines.push("", "credentials, read from the environment at each call:");
     for (const s of schemes.values()) {
-      const what = s.kind === "apiKey" ? `apiKey in ${s.in} ${s.param}` : s.kind === "basic" ? "HTTP basic" : "bearer token";
+      const what =
+        s.kind === "apiKey" ? `apiKey in ${s.in} ${s.param}` : s.kind === "basic" ? "HTTP basic" : "bearer token";
       lines.push(`  ${s.name} (${what}): ${conventionalEnv(s.name, s.kind).join(", ")}`);
     }
   }
   if (warnings.length > 0) lines.push("", ...warnings.map((w) => `warning: ${w}`));
-  return { title: titleOf(doc), tools: tools.length, bytes, tokens, names: tools.map((t) => t.name), warnings, env, text: lines.join("\n") + "\n" };
+  return {
+    title: titleOf(doc),
+    tools: tools.length,
+    bytes,
+    tokens,
+    names: tools.map((t) => t.name),
+    warnings,
+    env,
+    text: lines.join("\n") + "\n",
+  };
 }
 
 /**
  * One line per operation in three columns: the name padded to the longest, the method right-aligned
  * (so every path starts in the same column), the path.
  */
-function operationLines(ops: readonly { readonly name: string; readonly method: string; readonly path: string }[]): string[] {
+function operationLines(
+  ops: readonly { readonly name: string; readonly method: string; readonly path: string }[],
+): string[] {
   const nameWidth = Math.max(0, ...ops.map((op) => op.name.length));
   const methodWidth = Math.max(0, ...ops.map((op) => op.method.length));
   return ops.map((op) => `  ${op.name.padEnd(nameWidth)}  ${op.method.padStart(methodWidth)} ${op.path}`);
@@ -121,7 +149,13 @@ function operationLines(ops: readonly { readonly name: string; readonly method: 
  * (JSON, embedded by the compiler, so the executable reads no file at run time) and serves its tools.
  * `MCPBIN_BASE_URL` in the executable's environment overrides the base URL baked in.
  */
-export function openapiEntrySource(documentFile: string, name: string, version: string, o: OpenApiCliOptions, origin: string): string {
+export function openapiEntrySource(
+  documentFile: string,
+  name: string,
+  version: string,
+  o: OpenApiCliOptions,
+  origin: string,
+): string {
   const tools = resolve(import.meta.dir, "../openapi/tools.ts");
   const serve = resolve(import.meta.dir, "../serve/serve.ts");
   return [
@@ -144,7 +178,10 @@ export function openapiEntrySource(documentFile: string, name: string, version: 
  * @returns the executable's path, the server name and the check.
  * @throws CliError when the document cannot be used or the compile fails.
  */
-export async function buildOpenApi(source: string, o: OpenApiCliOptions & { outfile?: string; target?: string; name?: string; smol?: boolean }): Promise<{ path: string; name: string; check: OpenApiCheck }> {
+export async function buildOpenApi(
+  source: string,
+  o: OpenApiCliOptions & { outfile?: string; target?: string; name?: string; smol?: boolean },
+): Promise<{ path: string; name: string; check: OpenApiCheck }> {
   const { outfile, target, name: given, smol, ...opts } = o;
   const doc = await load(source, opts);
   // The tools are made once here, so a bad name or option fails the build, not every start.
@@ -162,7 +199,10 @@ export async function buildOpenApi(source: string, o: OpenApiCliOptions & { outf
     const docFile = join(dir, "document.json");
     writeFileSync(docFile, JSON.stringify(doc));
     const entry = join(dir, ".mcpbin-entry.ts");
-    writeFileSync(entry, openapiEntrySource(docFile, name, versionOf(doc), opts, /^https?:/i.test(source) ? source : resolve(source)));
+    writeFileSync(
+      entry,
+      openapiEntrySource(docFile, name, versionOf(doc), opts, /^https?:/i.test(source) ? source : resolve(source)),
+    );
     const path = await compile({ entry, outfile: outfile ?? `dist/${name}`, target, smol, label: source });
     return { path, name, check };
   } finally {

@@ -37,7 +37,11 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
   const entry = join(dir, "entry.ts");
   // Modules that contribute no active tool, resource or prompt (all filtered out) are left out of the executable.
   const o = project.options;
-  const used = new Set([...o.tools, ...(o.resources ?? []).flat(), ...(o.prompts ?? []).flat()].map((t) => (t as { source?: { dir: string; file: string } }).source).map((s) => `${s?.dir}\0${s?.file}`));
+  const used = new Set(
+    [...o.tools, ...(o.resources ?? []).flat(), ...(o.prompts ?? []).flat()]
+      .map((t) => (t as { source?: { dir: string; file: string } }).source)
+      .map((s) => `${s?.dir}\0${s?.file}`),
+  );
   const modules = project.modules.filter((m) => used.has(`${m.dir}\0${m.file}`));
   writeFileSync(entry, entrySource(project.file, basename(project.file), modules));
   return { entry, project, modules, cleanup: () => removeTempDir(dir) };
@@ -56,7 +60,8 @@ export async function prepareEntry(configPath: string): Promise<PreparedEntry> {
 export function relativeCommands(upstreams: Readonly<Record<string, unknown>>, file: string, label: string): void {
   for (const [name, raw] of Object.entries(upstreams)) {
     const command = typeof raw === "object" && raw !== null ? (raw as { command?: unknown }).command : undefined;
-    if (typeof command !== "string" || isAbsolute(command) || command.startsWith("${") || !/[\\/]/.test(command)) continue;
+    if (typeof command !== "string" || isAbsolute(command) || command.startsWith("${") || !/[\\/]/.test(command))
+      continue;
     throw new CliError(
       `${label}: upstream "${name}": "command" is a relative path (${JSON.stringify(command)}), which a client would resolve from its own working directory; give an absolute path, such as ${JSON.stringify(resolve(dirname(file), command))}`,
     );
@@ -71,12 +76,21 @@ export function relativeCommands(upstreams: Readonly<Record<string, unknown>>, f
  *   variables their code reads.
  * @throws ConfigError, LoaderError, or CliError when the compiler fails.
  */
-export async function buildProject(configPath: string, o: { outfile?: string; target?: string; smol?: boolean }): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[]; env: EnvVar[] }> {
+export async function buildProject(
+  configPath: string,
+  o: { outfile?: string; target?: string; smol?: boolean },
+): Promise<{ path: string; project: LoadedProject; modules: readonly ModuleRef[]; env: EnvVar[] }> {
   const prepared = await prepareEntry(configPath);
   try {
     relativeCommands(prepared.project.options.upstreams ?? {}, prepared.project.file, prepared.project.label);
     const outfile = resolve(o.outfile ?? join("dist", executableName(prepared.project.config.name)));
-    const path = await compile({ entry: prepared.entry, outfile, target: o.target, smol: o.smol, label: prepared.project.label });
+    const path = await compile({
+      entry: prepared.entry,
+      outfile,
+      target: o.target,
+      smol: o.smol,
+      label: prepared.project.label,
+    });
     return { path, project: prepared.project, modules: prepared.modules, env: scanEnv(prepared.entry) };
   } finally {
     prepared.cleanup();

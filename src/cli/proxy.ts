@@ -4,7 +4,13 @@ import { CliError } from "./errors.ts";
 import { startGateway, type Gateway } from "../client/gateway.ts";
 import { NamingError } from "../client/naming.ts";
 import type { NamingStrategy } from "../client/naming.ts";
-import { expandVars, parseServerEntry, readServersFile, ServersFileError, type UpstreamConfig } from "../client/servers-file.ts";
+import {
+  expandVars,
+  parseServerEntry,
+  readServersFile,
+  ServersFileError,
+  type UpstreamConfig,
+} from "../client/servers-file.ts";
 import { TOOL_NAME } from "../tools/name.ts";
 import { serve } from "../serve/serve.ts";
 
@@ -28,7 +34,9 @@ export interface ProxyArgs {
  * The upstream entries of a proxy command: every entry of the servers file, plus the `--url` one.
  * @throws CliError (exit 2) on a bad `--header` or `--naming`, a file that cannot be read, or no upstream at all.
  */
-export async function proxyUpstreams(a: ProxyArgs): Promise<{ servers: Record<string, UpstreamConfig>; naming: NamingStrategy }> {
+export async function proxyUpstreams(
+  a: ProxyArgs,
+): Promise<{ servers: Record<string, UpstreamConfig>; naming: NamingStrategy }> {
   const servers: Record<string, UpstreamConfig> = {};
   if (a.servers !== undefined) {
     let parsed;
@@ -58,10 +66,13 @@ export async function proxyUpstreams(a: ProxyArgs): Promise<{ servers: Record<st
     } catch (e) {
       throw new CliError(`proxy: --url: ${(e as ServersFileError).message}`, 2);
     }
-  } else if (a.headers.length > 0 || a.oauth || a.clientId !== undefined) throw new CliError(`proxy: ${a.headers.length > 0 ? "--header" : "--oauth"} goes with --url`, 2);
-  if (Object.keys(servers).length === 0) throw new CliError("proxy needs --servers FILE (an mcpServers/servers JSON file) or --url URL", 2);
+  } else if (a.headers.length > 0 || a.oauth || a.clientId !== undefined)
+    throw new CliError(`proxy: ${a.headers.length > 0 ? "--header" : "--oauth"} goes with --url`, 2);
+  if (Object.keys(servers).length === 0)
+    throw new CliError("proxy needs --servers FILE (an mcpServers/servers JSON file) or --url URL", 2);
   const naming = (a.naming ?? (a.servers === undefined ? "none" : "on-collision")) as NamingStrategy;
-  if (!["prefix", "on-collision", "none"].includes(naming)) throw new CliError(`proxy: --naming must be prefix, on-collision or none; got ${JSON.stringify(a.naming)}`, 2);
+  if (!["prefix", "on-collision", "none"].includes(naming))
+    throw new CliError(`proxy: --naming must be prefix, on-collision or none; got ${JSON.stringify(a.naming)}`, 2);
   return { servers, naming };
 }
 
@@ -82,15 +93,24 @@ export function checkReport(g: Gateway): { text: string; ok: boolean } {
     const defs = r.listed.filter((t) => r.exposed.has(t.name)).map((t) => ({ ...t, name: r.exposed.get(t.name) }));
     const bytes = Buffer.byteLength(JSON.stringify(defs));
     total += defs.length;
-    lines.push(`${r.server}: up (${r.protocolVersion}), ${defs.length} of ${r.listed.length} tools, ${bytes} bytes of definitions, ~${Math.ceil(bytes / 4)} tokens`);
+    lines.push(
+      `${r.server}: up (${r.protocolVersion}), ${defs.length} of ${r.listed.length} tools, ${bytes} bytes of definitions, ~${Math.ceil(bytes / 4)} tokens`,
+    );
     for (const [from, to] of r.exposed) {
       if (from === to) continue;
-      const why = !TOOL_NAME.test(from) ? (from.length > 64 ? "longer than 64 characters" : "characters outside A-Z a-z 0-9 _ -") : "collides with another server's tool";
+      const why = !TOOL_NAME.test(from)
+        ? from.length > 64
+          ? "longer than 64 characters"
+          : "characters outside A-Z a-z 0-9 _ -"
+        : "collides with another server's tool";
       lines.push(`  ${from} → ${to} (${why})`);
     }
   }
   lines.push(`total: ${total} tools`);
-  if (total > TOOL_CAP) lines.push(`warning: ${total} tools is over ${TOOL_CAP}, where some clients stop (GitHub Copilot); filter with include/exclude`);
+  if (total > TOOL_CAP)
+    lines.push(
+      `warning: ${total} tools is over ${TOOL_CAP}, where some clients stop (GitHub Copilot); filter with include/exclude`,
+    );
   return { text: lines.join("\n") + "\n", ok: g.report.every((r) => r.status === "up") };
 }
 

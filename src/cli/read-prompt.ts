@@ -11,9 +11,23 @@ import { renderResult } from "./call.ts";
  * @returns the result as sent.
  * @throws CliError with the JSON-RPC error's message.
  */
-export async function requestOnce(registry: Registry, command: string, method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+export async function requestOnce(
+  registry: Registry,
+  command: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, any>> {
   const session = new Session(registry, (line) => process.stderr.write(`mcpbin: notification: ${line}\n`));
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: NEWEST_LEGACY_VERSION, capabilities: {}, clientInfo: { name: `mcpbin-${command}`, version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: NEWEST_LEGACY_VERSION,
+      capabilities: {},
+      clientInfo: { name: `mcpbin-${command}`, version: "1" },
+    },
+  };
   await session.handleLine(JSON.stringify(init));
   session.handleLine('{"jsonrpc":"2.0","method":"notifications/initialized"}');
   const line = await session.handleLine(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
@@ -44,7 +58,10 @@ export function renderContents(result: Record<string, any>): string {
   for (const c of contents) {
     if (contents.length > 1) out.push(`--- ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ""}`);
     if (typeof c.text === "string") out.push(c.text);
-    else out.push(`[blob ${c.mimeType ?? "application/octet-stream"}, ${Buffer.from(String(c.blob), "base64").byteLength} bytes]`);
+    else
+      out.push(
+        `[blob ${c.mimeType ?? "application/octet-stream"}, ${Buffer.from(String(c.blob), "base64").byteLength} bytes]`,
+      );
   }
   return out.join("\n") + "\n";
 }
@@ -53,6 +70,7 @@ export function renderContents(result: Record<string, any>): string {
 export function renderMessages(result: Record<string, any>): string {
   const out: string[] = [];
   if (typeof result.description === "string") out.push(`# ${result.description}`);
-  for (const m of (result.messages ?? []) as Record<string, any>[]) out.push(`${m.role}: ${renderResult({ content: [m.content] }).trimEnd()}`);
+  for (const m of (result.messages ?? []) as Record<string, any>[])
+    out.push(`${m.role}: ${renderResult({ content: [m.content] }).trimEnd()}`);
   return out.join("\n") + "\n";
 }

@@ -54,11 +54,16 @@ export interface PlatformBuilds {
  * Checks the platform names.
  * @throws CliError (exit 2) for an unknown platform or an empty list.
  */
-export function checkPlatforms(platforms: readonly string[], command: string): asserts platforms is readonly PlatformBuild["platform"][] {
+export function checkPlatforms(
+  platforms: readonly string[],
+  command: string,
+): asserts platforms is readonly PlatformBuild["platform"][] {
   for (const p of platforms) {
-    if (!(RELEASE_PLATFORMS as readonly string[]).includes(p)) throw new CliError(`${command}: unknown platform "${p}"; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
+    if (!(RELEASE_PLATFORMS as readonly string[]).includes(p))
+      throw new CliError(`${command}: unknown platform "${p}"; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
   }
-  if (platforms.length === 0) throw new CliError(`${command}: --targets is empty; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
+  if (platforms.length === 0)
+    throw new CliError(`${command}: --targets is empty; expected some of ${RELEASE_PLATFORMS.join(",")}`, 2);
 }
 
 /**
@@ -117,7 +122,15 @@ export async function compilePlatforms(
     }
     onEntry?.(resolve(entry));
     try {
-      const host = await compile({ entry, outfile: join(stage, "host", name), label, schemas, views, validators, profile: false });
+      const host = await compile({
+        entry,
+        outfile: join(stage, "host", name),
+        label,
+        schemas,
+        views,
+        validators,
+        profile: false,
+      });
       order = await recordBytecodeOrder(host);
     } catch {
       // no profile: the platforms' builds stand without one
@@ -127,10 +140,21 @@ export async function compilePlatforms(
     for (const platform of platforms) {
       const exe = `${name}${platform.startsWith("windows") ? ".exe" : ""}`;
       try {
-        const path = await compile({ entry, outfile: join(stage, platform, exe), target: `bun-${platform}`, label, schemas, views, validators, bytecodeOrder: order?.file });
+        const path = await compile({
+          entry,
+          outfile: join(stage, platform, exe),
+          target: `bun-${platform}`,
+          label,
+          schemas,
+          views,
+          validators,
+          bytecodeOrder: order?.file,
+        });
         built.push({ platform, exe, path });
       } catch (e) {
-        process.stderr.write(`mcpbin: ${command}: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`);
+        process.stderr.write(
+          `mcpbin: ${command}: ${platform}: ${(e as Error).message} (is the bun-${platform} runtime reachable in the npm registry?)\n`,
+        );
         failed.push(platform);
       }
     }
@@ -151,7 +175,10 @@ export async function compilePlatforms(
  * @throws CliError for an unknown platform, or when a platform could not be compiled (the others are still
  *   written, and named in SHA256SUMS).
  */
-export async function release(src: Source, o: { targets?: readonly string[]; outdir?: string } & RegistryOptions): Promise<ReleaseResult> {
+export async function release(
+  src: Source,
+  o: { targets?: readonly string[]; outdir?: string } & RegistryOptions,
+): Promise<ReleaseResult> {
   const platforms = o.targets ?? RELEASE_PLATFORMS;
   checkPlatforms(platforms, "release");
   const stage = tempDir("mcpbin-release-");
@@ -171,7 +198,9 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       const windows = b.platform.startsWith("windows");
       const base = `${r.name}-${r.version}-${b.platform}`;
       const data = readFileSync(b.path);
-      const archive = windows ? zip([{ name: `${base}/${b.exe}`, data, mode: 0o755 }]) : tarGz([{ name: `${base}/${b.exe}`, data, mode: 0o755 }]);
+      const archive = windows
+        ? zip([{ name: `${base}/${b.exe}`, data, mode: 0o755 }])
+        : tarGz([{ name: `${base}/${b.exe}`, data, mode: 0o755 }]);
       const file = `${base}${windows ? ".zip" : ".tar.gz"}`;
       writeFileSync(join(outdir, file), archive);
       archives.push(join(outdir, file));
@@ -181,16 +210,23 @@ export async function release(src: Source, o: { targets?: readonly string[]; out
       writeFileSync(join(outdir, `${base}.mcpb`), mcpb);
       sums.push(`${sha256(mcpb)}  ${base}.mcpb\n`);
       packages.push({ file: `${base}.mcpb`, sha256: sha256(mcpb) });
-      process.stderr.write(`mcpbin: release: ${b.platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`);
+      process.stderr.write(
+        `mcpbin: release: ${b.platform} → ${displayPath(join(outdir, file))} (${(archive.length / 1048576).toFixed(1)} MiB)\n`,
+      );
     }
   } finally {
     removeTempDir(stage);
   }
   const sumsFile = join(outdir, "SHA256SUMS");
   writeFileSync(sumsFile, sums.join(""));
-  const serverJsonFile = built && packages.length ? writeServerJson(outdir, built, packages, env, readPackage(dirname(src.path)), o, "release") : undefined;
+  const serverJsonFile =
+    built && packages.length
+      ? writeServerJson(outdir, built, packages, env, readPackage(dirname(src.path)), o, "release")
+      : undefined;
   if (failed.length) {
-    throw new CliError(`release: could not compile for ${failed.join(", ")} (see above); ${archives.length} archive(s) and SHA256SUMS were written to ${displayPath(outdir)}`);
+    throw new CliError(
+      `release: could not compile for ${failed.join(", ")} (see above); ${archives.length} archive(s) and SHA256SUMS were written to ${displayPath(outdir)}`,
+    );
   }
   return { archives, sums: sumsFile, ...(serverJsonFile ? { serverJson: serverJsonFile } : {}) };
 }

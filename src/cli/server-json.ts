@@ -22,7 +22,15 @@ export interface RegistryOptions {
  * @returns its path.
  * @throws CliError (exit 2) for a registry name that is not `<namespace>/<name>`.
  */
-export function writeServerJson(dir: string, r: BundledServer, packages: readonly RegistryPackage[], env: readonly EnvVar[], pkg: PackageFields, o: RegistryOptions, command: string): string {
+export function writeServerJson(
+  dir: string,
+  r: BundledServer,
+  packages: readonly RegistryPackage[],
+  env: readonly EnvVar[],
+  pkg: PackageFields,
+  o: RegistryOptions,
+  command: string,
+): string {
   let out: ReturnType<typeof serverJson>;
   try {
     out = serverJson({
@@ -40,6 +48,8 @@ export function writeServerJson(dir: string, r: BundledServer, packages: readonl
   }
   const file = join(dir, "server.json");
   writeFileSync(file, JSON.stringify(out.json, null, 2) + "\n");
-  process.stderr.write(`mcpbin: ${command}: server.json for the MCP Registry → ${displayPath(file)}${out.todo.length ? `; before publishing, edit: ${out.todo.join("; ")}` : ""}\n`);
+  process.stderr.write(
+    `mcpbin: ${command}: server.json for the MCP Registry → ${displayPath(file)}${out.todo.length ? `; before publishing, edit: ${out.todo.join("; ")}` : ""}\n`,
+  );
   return file;
 }

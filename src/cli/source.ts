@@ -18,11 +18,17 @@ const CONFIG_NAME = /^mcpbin\.config\.(ts|mts|js|mjs)$/;
  * @throws CliError when both are given, or nothing is given and there is no ./mcpbin.config.ts.
  */
 export function pickSource(config: string | undefined, positional: string | undefined, command: string): Source {
-  if (config !== undefined && positional !== undefined) throw new CliError(`${command}: give --config FILE or an entry script, not both`, 2);
+  if (config !== undefined && positional !== undefined)
+    throw new CliError(`${command}: give --config FILE or an entry script, not both`, 2);
   if (config !== undefined) return { kind: "config", path: resolve(config) };
-  if (positional !== undefined) return { kind: CONFIG_NAME.test(basename(positional)) ? "config" : "script", path: resolve(positional) };
+  if (positional !== undefined)
+    return { kind: CONFIG_NAME.test(basename(positional)) ? "config" : "script", path: resolve(positional) };
   const def = resolve(DEFAULT_CONFIG);
-  if (!existsSync(def)) throw new CliError(`${command}: no ${DEFAULT_CONFIG} in ${displayPath(process.cwd()) || "."}; pass --config FILE or an entry script (or create a project with: mcpbin init)`, 2);
+  if (!existsSync(def))
+    throw new CliError(
+      `${command}: no ${DEFAULT_CONFIG} in ${displayPath(process.cwd()) || "."}; pass --config FILE or an entry script (or create a project with: mcpbin init)`,
+      2,
+    );
   return { kind: "config", path: def };
 }
 
@@ -31,7 +37,10 @@ export function pickSource(config: string | undefined, positional: string | unde
  * (warnings on stderr), a script through the `serve()` collector.
  * @returns the server options, with `tools` flattened.
  */
-export async function loadSource(src: Source, fresh?: number): Promise<ServerOptions & { tools: ServerOptions["tools"] }> {
+export async function loadSource(
+  src: Source,
+  fresh?: number,
+): Promise<ServerOptions & { tools: ServerOptions["tools"] }> {
   if (src.kind === "config") return (await loadProject(src.path)).options;
   const options = await collectScript(src.path, fresh);
   return { ...options, tools: (options.tools ?? []).flat() };

@@ -41,12 +41,20 @@ export async function devWatch(src: Source): Promise<void> {
       try {
         next = (await loadSource(src, ++reloads)).tools.flat() as Tool[];
       } catch (e) {
-        process.stderr.write(`mcpbin: dev: reload failed, serving the last good tools: ${String((e as Error)?.message ?? e).split("\n")[0]}\n`);
+        process.stderr.write(
+          `mcpbin: dev: reload failed, serving the last good tools: ${String((e as Error)?.message ?? e).split("\n")[0]}\n`,
+        );
         return;
       }
       const change = registry.replaceTools(next);
-      const said = [...change.added.map((n) => `+${n}`), ...change.removed.map((n) => `-${n}`), ...change.changed.map((n) => `~${n}`)];
-      process.stderr.write(`mcpbin: dev: reloaded ${src.path.slice(root.length + 1)}: ${said.length ? said.join(" ") : "no tool changed"}\n`);
+      const said = [
+        ...change.added.map((n) => `+${n}`),
+        ...change.removed.map((n) => `-${n}`),
+        ...change.changed.map((n) => `~${n}`),
+      ];
+      process.stderr.write(
+        `mcpbin: dev: reloaded ${src.path.slice(root.length + 1)}: ${said.length ? said.join(" ") : "no tool changed"}\n`,
+      );
     } finally {
       running = false;
       if (again) {

@@ -1,5 +1,13 @@
 /** @module The MCP client: one connection to one server, both eras, requests and what the server sends back. */
-import { checkEnvelope, ErrorCode, errorLine, notificationLine, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
+import {
+  checkEnvelope,
+  ErrorCode,
+  errorLine,
+  notificationLine,
+  resultLine,
+  RpcError,
+  type RequestId,
+} from "../protocol/jsonrpc.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { Outbound, OutboundError } from "../server/outbound.ts";
 import { ClientTasks } from "./tasks.ts";
@@ -31,7 +39,11 @@ export interface CallToolResult extends JsonObject {
 }
 
 /** A server → client request the caller answers (roots/list, sampling/createMessage, elicitation/create). */
-export type ServerRequestHandler = (method: string, params: JsonObject | undefined, ctx: { readonly signal: AbortSignal; readonly key?: string }) => Promise<unknown>;
+export type ServerRequestHandler = (
+  method: string,
+  params: JsonObject | undefined,
+  ctx: { readonly signal: AbortSignal; readonly key?: string },
+) => Promise<unknown>;
 
 /**
  * Who answers the server's requests that cannot be tied to one of several requests in flight (see
@@ -221,20 +233,26 @@ export class McpClient {
 
   /** @internal starts the transport and runs the handshake. */
   async open(): Promise<void> {
-    await this.#transport.start({ line: (text, relatedId) => this.#receive(text, relatedId), closed: (e) => this.#end(e), oversize: (head, limit) => this.#oversize(head, limit) });
+    await this.#transport.start({
+      line: (text, relatedId) => this.#receive(text, relatedId),
+      closed: (e) => this.#end(e),
+      oversize: (head, limit) => this.#oversize(head, limit),
+    });
     const era = this.#opts.era ?? "auto";
     const budget = this.#opts.startTimeoutMs ?? 10_000;
     const started = performance.now();
     try {
       if (era !== "legacy") {
         // The probe gets at most half the budget (and 5 s): a legacy server that never answers it keeps time to initialize.
-        const probe = budget === 0 ? (era === "auto" ? 5000 : 0) : era === "auto" ? Math.min(5000, Math.ceil(budget / 2)) : budget;
+        const probe =
+          budget === 0 ? (era === "auto" ? 5000 : 0) : era === "auto" ? Math.min(5000, Math.ceil(budget / 2)) : budget;
         const modern = await this.#discover(probe, era === "modern");
         if (modern) return;
       }
       await this.#initialize(budget === 0 ? 0 : Math.max(1, Math.round(budget - (performance.now() - started))));
     } catch (e) {
-      if (e instanceof OutboundError && e.code === "timeout") throw new OutboundError("timeout", `${this.label}: no answer to the handshake within ${budget} ms`);
+      if (e instanceof OutboundError && e.code === "timeout")
+        throw new OutboundError("timeout", `${this.label}: no answer to the handshake within ${budget} ms`);
       throw e;
     }
   }
@@ -245,19 +263,26 @@ export class McpClient {
     try {
       r = (await this.#outbound.request("server/discover", this.#modernParams({}), { timeoutMs })) as JsonObject;
     } catch (e) {
-      if (required || (e instanceof OutboundError && e.code === "closed")) throw this.#wrap("server/discover", e, timeoutMs);
+      if (required || (e instanceof OutboundError && e.code === "closed"))
+        throw this.#wrap("server/discover", e, timeoutMs);
       return false;
     }
     const supported = Array.isArray(r?.supportedVersions) ? r.supportedVersions : [];
     if (!supported.includes(MODERN_VERSION)) {
-      if (required) throw new OutboundError("unavailable", `${this.label}: the server does not speak ${MODERN_VERSION} (supported: ${supported.join(", ")})`);
+      if (required)
+        throw new OutboundError(
+          "unavailable",
+          `${this.label}: the server does not speak ${MODERN_VERSION} (supported: ${supported.join(", ")})`,
+        );
       return false;
     }
     this.era = "modern";
     this.protocolVersion = MODERN_VERSION;
     this.serverCapabilities = (r.capabilities as JsonObject) ?? {};
     this.instructions = typeof r.instructions === "string" ? r.instructions : undefined;
-    this.serverInfo = ((r._meta as JsonObject | undefined)?.[META_KEYS.serverInfo] as Implementation) ?? (r.serverInfo as Implementation | undefined);
+    this.serverInfo =
+      ((r._meta as JsonObject | undefined)?.[META_KEYS.serverInfo] as Implementation) ??
+      (r.serverInfo as Implementation | undefined);
     return true;
   }
 
@@ -267,7 +292,11 @@ export class McpClient {
     try {
       r = (await this.#outbound.request(
         "initialize",
-        { protocolVersion: NEWEST_LEGACY_VERSION, capabilities: this.#opts.capabilities ?? {}, clientInfo: this.#opts.clientInfo ?? DEFAULT_CLIENT_INFO },
+        {
+          protocolVersion: NEWEST_LEGACY_VERSION,
+          capabilities: this.#opts.capabilities ?? {},
+          clientInfo: this.#opts.clientInfo ?? DEFAULT_CLIENT_INFO,
+        },
         { timeoutMs },
       )) as JsonObject;
     } catch (e) {
@@ -275,7 +304,10 @@ export class McpClient {
     }
     const v = r?.protocolVersion;
     if (typeof v !== "string" || !(LEGACY_VERSIONS as readonly string[]).includes(v)) {
-      throw new OutboundError("unavailable", `${this.label}: the server answered initialize with protocol version ${JSON.stringify(v)}, which this client does not speak (it speaks ${LEGACY_VERSIONS.join(", ")})`);
+      throw new OutboundError(
+        "unavailable",
+        `${this.label}: the server answered initialize with protocol version ${JSON.stringify(v)}, which this client does not speak (it speaks ${LEGACY_VERSIONS.join(", ")})`,
+      );
     }
     this.era = "legacy";
     this.protocolVersion = v;
@@ -309,20 +341,39 @@ export class McpClient {
    * @throws OutboundError: "rpc" (the server's error, in `rpc`), "timeout", "cancelled", "closed", "unavailable"; the message names the server.
    */
   async request(method: string, params: JsonObject = {}, opts: RequestOptions = {}): Promise<JsonObject> {
-    const p = this.era === "modern" ? this.#modernParams(params, opts.capabilities) : Object.keys(params).length === 0 && method === "ping" ? undefined : params;
+    const p =
+      this.era === "modern"
+        ? this.#modernParams(params, opts.capabilities)
+        : Object.keys(params).length === 0 && method === "ping"
+          ? undefined
+          : params;
     const route = opts.onRequest || opts.onLog ? this.#nextRoute++ : 0;
     let onId: ((id: string) => void) | undefined;
     if (route) {
       const token = (params._meta as JsonObject | undefined)?.progressToken;
-      const r: Route = { onRequest: opts.onRequest, onLog: opts.onLog, unattributed: opts.unattributed, id: undefined, token, party: undefined, listening: opts.listening };
+      const r: Route = {
+        onRequest: opts.onRequest,
+        onLog: opts.onLog,
+        unattributed: opts.unattributed,
+        id: undefined,
+        token,
+        party: undefined,
+        listening: opts.listening,
+      };
       r.party = opts.party ?? opts.unattributed?.party ?? r;
       this.#routes.set(route, r);
       onId = (id) => (r.id = id);
     }
     try {
-      const r = (await this.#outbound.request(method, p, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000, onId })) as JsonObject;
+      const r = (await this.#outbound.request(method, p, {
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000,
+        onId,
+      })) as JsonObject;
       const answer = opts.onRequest ?? this.#opts.onRequest;
-      return r?.resultType === "input_required" && answer && this.era === "modern" ? await this.#rounds(method, params, r, answer, opts) : r;
+      return r?.resultType === "input_required" && answer && this.era === "modern"
+        ? await this.#rounds(method, params, r, answer, opts)
+        : r;
     } catch (e) {
       throw this.#wrap(method, e, opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000);
     } finally {
@@ -340,7 +391,13 @@ export class McpClient {
    * `answer` and retries with `inputResponses` and its `requestState`, at most 16 rounds.
    * @throws OutboundError "rpc" when an answer fails (its error), "unavailable" after 16 rounds.
    */
-  async #rounds(method: string, params: JsonObject, first: JsonObject, answer: ServerRequestHandler, opts: RequestOptions): Promise<JsonObject> {
+  async #rounds(
+    method: string,
+    params: JsonObject,
+    first: JsonObject,
+    answer: ServerRequestHandler,
+    opts: RequestOptions,
+  ): Promise<JsonObject> {
     let r = first;
     for (let round = 0; round < 16 && r?.resultType === "input_required"; round++) {
       const asked = (r.inputRequests ?? {}) as Record<string, { method?: unknown; params?: unknown }>;
@@ -349,18 +406,33 @@ export class McpClient {
       const signal = opts.signal ? AbortSignal.any([opts.signal, ac.signal]) : ac.signal;
       try {
         // All at once: a proxy in front of a 2026-07-28 client asks them in one round of its own.
-        const answers = await Promise.all(Object.entries(asked).map(([key, q]) => answer(String(q?.method), q?.params as JsonObject | undefined, { signal, key })));
+        const answers = await Promise.all(
+          Object.entries(asked).map(([key, q]) =>
+            answer(String(q?.method), q?.params as JsonObject | undefined, { signal, key }),
+          ),
+        );
         Object.keys(asked).forEach((key, i) => (inputResponses[key] = answers[i]));
       } catch (e) {
         ac.abort();
-        const rpc = e instanceof RpcError ? { code: e.code, message: e.message, data: e.data } : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
-        throw new OutboundError("rpc", `${this.label}: ${method}: the input it asked for could not be given: ${rpc.message}`, rpc);
+        const rpc =
+          e instanceof RpcError
+            ? { code: e.code, message: e.message, data: e.data }
+            : { code: ErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
+        throw new OutboundError(
+          "rpc",
+          `${this.label}: ${method}: the input it asked for could not be given: ${rpc.message}`,
+          rpc,
+        );
       }
       const next: JsonObject = { ...params, inputResponses };
       if (r.requestState !== undefined) next.requestState = r.requestState;
-      r = (await this.#outbound.request(method, this.#modernParams(next, opts.capabilities), { signal: opts.signal, timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000 })) as JsonObject;
+      r = (await this.#outbound.request(method, this.#modernParams(next, opts.capabilities), {
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs ?? this.#opts.timeoutMs ?? 60_000,
+      })) as JsonObject;
     }
-    if (r?.resultType === "input_required") throw new OutboundError("unavailable", `${this.label}: ${method}: still asking for input after 16 rounds`);
+    if (r?.resultType === "input_required")
+      throw new OutboundError("unavailable", `${this.label}: ${method}: still asking for input after 16 rounds`);
     return r;
   }
 
@@ -471,9 +543,17 @@ export class McpClient {
    */
   onToolsChanged(listener: () => void): () => void {
     this.#toolsChanged.add(listener);
-    if (this.era === "modern" && this.#listen === undefined && (this.serverCapabilities.tools as JsonObject | undefined)?.listChanged === true) {
+    if (
+      this.era === "modern" &&
+      this.#listen === undefined &&
+      (this.serverCapabilities.tools as JsonObject | undefined)?.listChanged === true
+    ) {
       const ac = (this.#listen = new AbortController());
-      this.request("subscriptions/listen", { notifications: { toolsListChanged: true } }, { signal: ac.signal, timeoutMs: 0 }).catch(() => {});
+      this.request(
+        "subscriptions/listen",
+        { notifications: { toolsListChanged: true } },
+        { signal: ac.signal, timeoutMs: 0 },
+      ).catch(() => {});
     }
     return () => {
       this.#toolsChanged.delete(listener);
@@ -509,7 +589,10 @@ export class McpClient {
     // A request whose write is still under way fails as unsent if the write fails (the process was already
     // gone), else as closed: a caller may retry only what the server never got. At most a second is waited.
     if (this.#writing.size === 0) this.#outbound.close(reason);
-    else void Promise.race([Promise.allSettled([...this.#writing]), Bun.sleep(1000)]).then(() => this.#outbound.close(reason));
+    else
+      void Promise.race([Promise.allSettled([...this.#writing]), Bun.sleep(1000)]).then(() =>
+        this.#outbound.close(reason),
+      );
     for (const ac of this.#serving.values()) ac.abort();
     this.#serving.clear();
     this.#progress.clear();
@@ -529,7 +612,15 @@ export class McpClient {
       return;
     }
     if (id === undefined) return;
-    this.#outbound.fail(id as RequestId, new OutboundError("closed", `${this.label}: the request could not be sent: ${(e as Error)?.message ?? String(e)}`, undefined, true));
+    this.#outbound.fail(
+      id as RequestId,
+      new OutboundError(
+        "closed",
+        `${this.label}: the request could not be sent: ${(e as Error)?.message ?? String(e)}`,
+        undefined,
+        true,
+      ),
+    );
   }
 
   #wrap(method: string, e: unknown, timeoutMs?: number): Error {
@@ -539,7 +630,10 @@ export class McpClient {
       case "rpc":
         return new OutboundError("rpc", `${where} failed: ${e.rpc?.message ?? "error"} (${e.rpc?.code})`, e.rpc);
       case "timeout":
-        return new OutboundError("timeout", timeoutMs === undefined ? `${where}: no answer in time` : `${where}: no answer within ${timeoutMs} ms`);
+        return new OutboundError(
+          "timeout",
+          timeoutMs === undefined ? `${where}: no answer in time` : `${where}: no answer within ${timeoutMs} ms`,
+        );
       case "cancelled":
         return new OutboundError("cancelled", `${where}: cancelled`);
       default:
@@ -560,7 +654,14 @@ export class McpClient {
     } catch {
       return;
     }
-    this.#outbound.deliver({ jsonrpc: "2.0", id: id as RequestId, error: { code: ErrorCode.InternalError, message: `the server's answer was over ${limit} bytes and was dropped unread` } } as never);
+    this.#outbound.deliver({
+      jsonrpc: "2.0",
+      id: id as RequestId,
+      error: {
+        code: ErrorCode.InternalError,
+        message: `the server's answer was over ${limit} bytes and was dropped unread`,
+      },
+    } as never);
   }
 
   /** One message from the server. */
@@ -590,9 +691,15 @@ export class McpClient {
    * `mixed` when those (for a request, with the requests ended in the last {@link LATE_MS}) are made for more than one party
    * (then it belongs to none of them: it is never guessed).
    */
-  #routeOf(has: "onRequest" | "onLog", params: JsonObject | undefined, relatedId: RequestId | undefined, byToken: boolean): { found?: Route; candidates: Route[]; mixed?: boolean } {
+  #routeOf(
+    has: "onRequest" | "onLog",
+    params: JsonObject | undefined,
+    relatedId: RequestId | undefined,
+    byToken: boolean,
+  ): { found?: Route; candidates: Route[]; mixed?: boolean } {
     const candidates: Route[] = [];
-    for (const r of this.#routes.values()) if (r[has] && (has !== "onLog" || r.listening?.() !== false)) candidates.push(r);
+    for (const r of this.#routes.values())
+      if (r[has] && (has !== "onLog" || r.listening?.() !== false)) candidates.push(r);
     if (relatedId !== undefined) {
       const r = candidates.find((c) => c.id === relatedId);
       if (r) return { found: r, candidates };
@@ -644,7 +751,12 @@ export class McpClient {
    * as {@link RequestOptions.onRequest} says, else the connection's `onRequest` (else -32601, or -32603 when
    * several requests in flight could have caused it).
    */
-  async #serverRequest(id: RequestId, method: string, params: JsonObject | undefined, relatedId: RequestId | undefined): Promise<void> {
+  async #serverRequest(
+    id: RequestId,
+    method: string,
+    params: JsonObject | undefined,
+    relatedId: RequestId | undefined,
+  ): Promise<void> {
     let line: string;
     let answer: ServerRequestHandler | undefined;
     let untied = 0;
@@ -652,13 +764,22 @@ export class McpClient {
     if (method !== "ping") {
       const r = this.#routeOf("onRequest", params, relatedId, true);
       mixed = r.mixed === true;
-      answer = r.found?.onRequest ?? (mixed ? undefined : McpClient.#shared(r.candidates)?.onRequest) ?? this.#opts.onRequest;
+      answer =
+        r.found?.onRequest ?? (mixed ? undefined : McpClient.#shared(r.candidates)?.onRequest) ?? this.#opts.onRequest;
       if (!r.found) untied = r.candidates.length;
     }
     if (method === "ping") line = resultLine(id, {});
     else if (!answer && (untied > 1 || mixed)) {
-      const among = mixed ? "one client's requests (requests of several clients are in flight or just ended)" : `one of the ${untied} requests in flight`;
-      line = errorLine(id, new RpcError(ErrorCode.InternalError, `${method} could not be attributed to ${among} to ${this.label} (a server's request over stdio names no request; over Streamable HTTP it rides on its request's stream), so no client was asked`));
+      const among = mixed
+        ? "one client's requests (requests of several clients are in flight or just ended)"
+        : `one of the ${untied} requests in flight`;
+      line = errorLine(
+        id,
+        new RpcError(
+          ErrorCode.InternalError,
+          `${method} could not be attributed to ${among} to ${this.label} (a server's request over stdio names no request; over Streamable HTTP it rides on its request's stream), so no client was asked`,
+        ),
+      );
     } else if (!answer) line = errorLine(id, new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`));
     else {
       const ac = new AbortController();
@@ -666,7 +787,10 @@ export class McpClient {
       try {
         line = resultLine(id, await answer(method, params, { signal: ac.signal }));
       } catch (e) {
-        line = errorLine(id, e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, (e as Error)?.message ?? String(e)));
+        line = errorLine(
+          id,
+          e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, (e as Error)?.message ?? String(e)),
+        );
       } finally {
         this.#serving.delete(id);
       }

@@ -47,19 +47,26 @@ function shown(x: unknown): string {
  * @throws TypeError naming the key, what it must be and what it got.
  */
 function checkTarget(target: unknown): void {
-  const what = "connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer()";
+  const what =
+    "connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer()";
   if (target === null || typeof target !== "object") throw new TypeError(`${what}; got ${shown(target)}`);
   if (isServer(target as ConnectTarget) || isTransport(target as ConnectTarget)) return;
   const t = target as { command?: unknown; url?: unknown; args?: unknown };
   if ("url" in t) {
     if (t.url instanceof URL || (typeof t.url === "string" && t.url !== "")) return;
-    throw new TypeError(`connect(): "url" must be a non-empty string such as "https://mcp.example.com/mcp"; got ${shown(t.url)} (an unset environment variable?)`);
+    throw new TypeError(
+      `connect(): "url" must be a non-empty string such as "https://mcp.example.com/mcp"; got ${shown(t.url)} (an unset environment variable?)`,
+    );
   }
   if (!("command" in t)) throw new TypeError(`${what}; got an object with neither "command" nor "url"`);
   if (typeof t.command !== "string" || t.command === "")
-    throw new TypeError(`connect(): "command" must be a non-empty string (the server's executable: an absolute path or a name on PATH); got ${shown(t.command)} (an unset environment variable?)`);
+    throw new TypeError(
+      `connect(): "command" must be a non-empty string (the server's executable: an absolute path or a name on PATH); got ${shown(t.command)} (an unset environment variable?)`,
+    );
   if (t.args !== undefined && (!Array.isArray(t.args) || t.args.some((a) => typeof a !== "string")))
-    throw new TypeError(`connect(): "args" must be an array of strings; got ${Array.isArray(t.args) ? `an array holding ${shown(t.args.find((a) => typeof a !== "string"))}` : shown(t.args)}`);
+    throw new TypeError(
+      `connect(): "args" must be an array of strings; got ${Array.isArray(t.args) ? `an array holding ${shown(t.args.find((a) => typeof a !== "string"))}` : shown(t.args)}`,
+    );
 }
 
 /**
@@ -77,7 +84,10 @@ function checkTarget(target: unknown): void {
 export async function connect(target: ConnectTarget, opts: ConnectOptions = {}): Promise<McpClient> {
   checkTarget(target);
   // OAuth (src/auth/): one signing-in fetch for every attempt, so a sign-in is not asked twice.
-  const httpFetch = !isServer(target) && !isTransport(target) && "url" in target && target.auth !== undefined ? oauthFetch(target.url, oauthOptionsOf(target.auth), opts.fetch ?? fetch).fetch : opts.fetch;
+  const httpFetch =
+    !isServer(target) && !isTransport(target) && "url" in target && target.auth !== undefined
+      ? oauthFetch(target.url, oauthOptionsOf(target.auth), opts.fetch ?? fetch).fetch
+      : opts.fetch;
   const make = (): ClientTransport => {
     if (isServer(target)) return inMemoryTransport(target);
     if (isTransport(target)) return target;
@@ -100,8 +110,15 @@ export async function connect(target: ConnectTarget, opts: ConnectOptions = {}):
       return first;
     } catch (e) {
       await first.close().catch(() => {});
-      const retry = !opts.signal?.aborted && (opts.era ?? "auto") === "auto" && !isTransport(target) && "command" in target && e instanceof OutboundError && e.code === "closed";
-      if (!retry) throw e instanceof OutboundError || !(e instanceof Error) ? e : new OutboundError("closed", e.message);
+      const retry =
+        !opts.signal?.aborted &&
+        (opts.era ?? "auto") === "auto" &&
+        !isTransport(target) &&
+        "command" in target &&
+        e instanceof OutboundError &&
+        e.code === "closed";
+      if (!retry)
+        throw e instanceof OutboundError || !(e instanceof Error) ? e : new OutboundError("closed", e.message);
       const second = new McpClient(make(), { ...opts, era: "legacy" });
       try {
         await open(second);

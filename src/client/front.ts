@@ -26,7 +26,11 @@ export interface Front {
  * @param opts - the gateway's options (naming, stderr, fetch, restart delay).
  * @returns the front; nothing is started before `start()` or `ready()`.
  */
-export function attachUpstreams(registry: Registry, upstreams: Readonly<Record<string, UpstreamConfig>>, opts: GatewayOptions = {}): Front {
+export function attachUpstreams(
+  registry: Registry,
+  upstreams: Readonly<Record<string, UpstreamConfig>>,
+  opts: GatewayOptions = {},
+): Front {
   const { servers, problems } = parseEntries(upstreams);
   for (const p of problems) process.stderr.write(`${logName()}: upstreams: ${p}; left out\n`);
   const gateway = createGateway(servers, { ...opts, reserved: [...registry.tools.keys()] });
@@ -34,7 +38,9 @@ export function attachUpstreams(registry: Registry, upstreams: Readonly<Record<s
   // their tools are not known, so the call may have been meant for one of them.
   registry.unknownToolNote = () => {
     const down = gateway.report.filter((r) => r.status === "down" && r.listed.length === 0 && r.error !== undefined);
-    return down.length === 0 ? undefined : down.map((r) => `upstream "${r.server}" is unavailable: ${r.error}`).join("; ");
+    return down.length === 0
+      ? undefined
+      : down.map((r) => `upstream "${r.server}" is unavailable: ${r.error}`).join("; ");
   };
   const own = registry.options.instructions;
   let applied = false;
@@ -43,13 +49,18 @@ export function attachUpstreams(registry: Registry, upstreams: Readonly<Record<s
     applied = true;
     registry.changeTools(gateway.tools, []);
     const theirs = gateway.instructions;
-    if (theirs !== undefined) (registry.options as { instructions?: string }).instructions = own === undefined ? theirs : `${own}\n\n${theirs}`;
+    if (theirs !== undefined)
+      (registry.options as { instructions?: string }).instructions = own === undefined ? theirs : `${own}\n\n${theirs}`;
     gateway.onChange((c) => registry.changeTools(c.added, c.removed));
   };
   return {
     gateway,
     start: () => gateway.start().then(applyOnce),
-    ready: () => gateway.start().then(applyOnce).then(() => gateway.ready()),
+    ready: () =>
+      gateway
+        .start()
+        .then(applyOnce)
+        .then(() => gateway.ready()),
     close: () => gateway.close(),
   };
 }

@@ -129,7 +129,15 @@ class Upstream {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const c = this.config;
-    const target = (c.server as McpServer | undefined) ?? (c.url !== undefined ? { url: c.url, headers: c.headers, ...(c.oauth ? { auth: c.oauth === true ? ("oauth" as const) : c.oauth } : {}) } : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
+    const target =
+      (c.server as McpServer | undefined) ??
+      (c.url !== undefined
+        ? {
+            url: c.url,
+            headers: c.headers,
+            ...(c.oauth ? { auth: c.oauth === true ? ("oauth" as const) : c.oauth } : {}),
+          }
+        : { command: c.command!, args: c.args, env: c.env, cwd: c.cwd });
     const ac = (this.#abort = new AbortController());
     this.#connecting = connect(target, {
       name: this.name,
@@ -153,7 +161,8 @@ class Upstream {
         this.#lastLogged = undefined;
         this.#delay = this.opts.restartDelayMs ?? 500;
         // Its log messages during calls reach our client, which filters them by the level it asked for.
-        if (client.era === "legacy" && client.serverCapabilities.logging) client.request("logging/setLevel", { level: "debug" }).catch(() => {});
+        if (client.era === "legacy" && client.serverCapabilities.logging)
+          client.request("logging/setLevel", { level: "debug" }).catch(() => {});
         void client.closed.then((e) => this.#lost(client, e));
         this.onUp(client);
         return client;
@@ -177,7 +186,10 @@ class Upstream {
     return Promise.race([
       this.connect(),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new OutboundError("timeout", `${this.name}: no answer to the handshake within ${limit} ms`)), limit);
+        timer = setTimeout(
+          () => reject(new OutboundError("timeout", `${this.name}: no answer to the handshake within ${limit} ms`)),
+          limit,
+        );
       }),
     ]).finally(() => clearTimeout(timer));
   }
@@ -204,7 +216,8 @@ class Upstream {
     this.#delay = Math.min(delay * 2, MAX_BACKOFF_MS);
     // The same failure again (a server that is still down) is said once, not every 30 s.
     const said = why.replace(/\d+ ms/g, "");
-    if (said !== this.#lastLogged) process.stderr.write(`${logName()}: ${this.who}: ${why}; restarting in ${delay} ms\n`);
+    if (said !== this.#lastLogged)
+      process.stderr.write(`${logName()}: ${this.who}: ${why}; restarting in ${delay} ms\n`);
     this.#lastLogged = said;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -231,7 +244,10 @@ class Upstream {
         return await (await this.ready()).callTool(tool, args, opts);
       }
       if (!retryable) {
-        throw new OutboundError("closed", `${e.message}; the call was not retried, as ${tool} is not marked readOnlyHint or idempotentHint`);
+        throw new OutboundError(
+          "closed",
+          `${e.message}; the call was not retried, as ${tool} is not marked readOnlyHint or idempotentHint`,
+        );
       }
       const again = await this.ready();
       return await again.callTool(tool, args, opts);
@@ -244,7 +260,13 @@ class Upstream {
     clearTimeout(this.#timer);
     const pending = this.#connecting;
     this.#abort?.abort();
-    await Promise.all([this.client?.close(), pending?.then((c) => c.close(), () => {})]);
+    await Promise.all([
+      this.client?.close(),
+      pending?.then(
+        (c) => c.close(),
+        () => {},
+      ),
+    ]);
     this.client = undefined;
   }
 }
@@ -322,7 +344,10 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     u.listed = listed.filter((t) => typeof t?.name === "string");
     if (!settled) return;
     const change = apply(u);
-    if (joined) process.stderr.write(`${logName()}: upstream "${u.name}" joined: ${u.exposed.size} tool${u.exposed.size === 1 ? "" : "s"}\n`);
+    if (joined)
+      process.stderr.write(
+        `${logName()}: upstream "${u.name}" joined: ${u.exposed.size} tool${u.exposed.size === 1 ? "" : "s"}\n`,
+      );
     if (change.added.length + change.removed.length > 0) for (const l of [...listeners]) l(change);
   };
 
@@ -332,7 +357,10 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     .map(([name, c]) => {
       const u: Upstream = new Upstream(name, c, opts, (client) => {
         // Its prompts are named with the others' once it is up (prompts/get needs the names before any prompts/list).
-        synced.set(u, sync(u, client).then(() => content.refreshPrompts().catch(() => {})));
+        synced.set(
+          u,
+          sync(u, client).then(() => content.refreshPrompts().catch(() => {})),
+        );
         content.follow(u.name, client);
         client.onToolsChanged(() => void sync(u, client));
       });
@@ -354,7 +382,8 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
   );
   for (const u of ups) u.onNotification = (method, params) => content.notify(u.name, method, params);
 
-  const kept = (u: Upstream) => (u.listed ?? []).filter((t) => passesFilters(t.name, u.config.include, u.config.exclude));
+  const kept = (u: Upstream) =>
+    (u.listed ?? []).filter((t) => passesFilters(t.name, u.config.include, u.config.exclude));
   const aliases = Object.fromEntries(ups.map((u) => [u.name, u.config.aliases ?? {}]));
 
   /** The exposed names of every upstream that listed, computed together (own tools' names taken first). */
@@ -362,11 +391,23 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     const OWN = "\u0000own";
     const listedUps = ups.filter((u) => u.listed !== undefined);
     try {
-      return exposedNames([{ server: OWN, tools: [...reserved] }, ...listedUps.map((u) => ({ server: u.name, tools: kept(u).map((t) => t.name) }))], strategy, aliases);
+      return exposedNames(
+        [
+          { server: OWN, tools: [...reserved] },
+          ...listedUps.map((u) => ({ server: u.name, tools: kept(u).map((t) => t.name) })),
+        ],
+        strategy,
+        aliases,
+      );
     } catch (e) {
       if (strict || !(e instanceof NamingError)) throw e;
       // Strategy "none" and a late joiner that collides: its colliding names are decided (and refused) below.
-      return new Map(listedUps.map((u) => [u.name, new Map(kept(u).map((t) => [t.name, safeName(aliases[u.name]?.[t.name] ?? t.name)]))]));
+      return new Map(
+        listedUps.map((u) => [
+          u.name,
+          new Map(kept(u).map((t) => [t.name, safeName(aliases[u.name]?.[t.name] ?? t.name)])),
+        ]),
+      );
     }
   };
 
@@ -380,7 +421,9 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       let name = u.exposed.get(def.name) ?? names.get(u.name)?.get(def.name) ?? safeName(def.name);
       if (taken.has(name)) {
         if (strategy === "none" && a[def.name] === undefined) {
-          process.stderr.write(`${logName()}: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: the name "${name}" is already served (naming strategy "none")\n`);
+          process.stderr.write(
+            `${logName()}: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: the name "${name}" is already served (naming strategy "none")\n`,
+          );
           continue;
         }
         name = safeName(`${u.name}${SEPARATOR}${def.name}`);
@@ -391,16 +434,31 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
       const before = tools.get(name);
       try {
         const rw = content.rewriter;
-        const rewrite = rw.on ? { meta: (m: unknown) => rw.meta(u.name, m), block: (b: unknown) => rw.block(u.name, b) } : undefined;
-        const t = passthroughTool(def, name, (tool, args, o) => u.call(tool, args, o, retryable), u.config.timeoutMs, rewrite, () => u.client?.tasks);
+        const rewrite = rw.on
+          ? { meta: (m: unknown) => rw.meta(u.name, m), block: (b: unknown) => rw.block(u.name, b) }
+          : undefined;
+        const t = passthroughTool(
+          def,
+          name,
+          (tool, args, o) => u.call(tool, args, o, retryable),
+          u.config.timeoutMs,
+          rewrite,
+          () => u.client?.tasks,
+        );
         taken.add(name);
         next.set(def.name, name);
-        if (!before || JSON.stringify(before.definition) !== JSON.stringify(t.definition) || JSON.stringify(before.inputSchema) !== JSON.stringify(t.inputSchema)) {
+        if (
+          !before ||
+          JSON.stringify(before.definition) !== JSON.stringify(t.definition) ||
+          JSON.stringify(before.inputSchema) !== JSON.stringify(t.inputSchema)
+        ) {
           tools.set(name, t);
           added.push(t);
         }
       } catch (e) {
-        process.stderr.write(`${logName()}: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
+        process.stderr.write(
+          `${logName()}: upstream "${u.name}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`,
+        );
       }
     }
     const removed = [...u.exposed.values()].filter((n) => ![...next.values()].includes(n));
@@ -507,7 +565,10 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
  * reported on stderr and left out; the others are unaffected.
  * @throws NamingError when strategy "none" meets two tools of one name.
  */
-export async function startGateway(servers: Readonly<Record<string, UpstreamConfig>>, opts: GatewayOptions = {}): Promise<Gateway> {
+export async function startGateway(
+  servers: Readonly<Record<string, UpstreamConfig>>,
+  opts: GatewayOptions = {},
+): Promise<Gateway> {
   const g = createGateway(servers, opts);
   try {
     await g.start();

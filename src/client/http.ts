@@ -31,7 +31,14 @@ export interface HttpTransportOptions {
 }
 
 /** Methods whose `Mcp-Name` header mirrors a params field (2026-07-28 Streamable HTTP, standard headers; the tasks extension's routing headers). */
-const NAME_FIELD: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
+const NAME_FIELD: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 /** A header value as the 2026-07-28 standard headers carry it: as is when printable ASCII, else `=?base64?…?=`. */
 const headerValue = encodeHeaderValue;
@@ -64,18 +71,29 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
   const listIds = new Set<RequestId>();
 
   const baseHeaders = (): Record<string, string> => {
-    const h: Record<string, string> = { ...target.headers, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const h: Record<string, string> = {
+      ...target.headers,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     if (sessionId !== undefined) h["mcp-session-id"] = sessionId;
     if (legacyVersion !== undefined) h["mcp-protocol-version"] = legacyVersion;
     return h;
   };
 
   const fail = (id: RequestId, message: string) => {
-    sink?.line(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `${label}: ${message}` } }));
+    sink?.line(
+      JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: `${label}: ${message}` } }),
+    );
   };
 
   /** Delivers a reply body (JSON or SSE); returns whether a response for `id` was among it, or "too large" when a message was over the limit. */
-  const deliver = async (res: Response, id: RequestId | undefined, signal: AbortSignal, sse: SseState = { events: 0 }): Promise<boolean | "too large"> => {
+  const deliver = async (
+    res: Response,
+    id: RequestId | undefined,
+    signal: AbortSignal,
+    sse: SseState = { events: 0 },
+  ): Promise<boolean | "too large"> => {
     const type = res.headers.get("content-type") ?? "";
     let answered = false;
     let tooLarge = false;
@@ -169,7 +187,13 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
         // The server ended the stream (a drain, a replica gone): reconnect after `retry` from the last id, elsewhere
         // behind a load balancer; a few failures in a row without an event stop it.
         const tries = sse.events > 1 ? 0 : failures + 1;
-        if (!closed && !ac.signal.aborted && (ok || sse.lastId !== undefined) && tries < 5 && sse.lastId !== undefined) {
+        if (
+          !closed &&
+          !ac.signal.aborted &&
+          (ok || sse.lastId !== undefined) &&
+          tries < 5 &&
+          sse.lastId !== undefined
+        ) {
           setTimeout(() => openGetStream(sse.lastId, tries), sse.retryMs ?? 1000).unref?.();
         }
       });
@@ -185,7 +209,11 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
     },
     async send(line: string): Promise<void> {
       if (closed) throw new Error(`${label}: the connection is closed`);
-      const msg = JSON.parse(line) as { id?: RequestId; method?: string; params?: { _meta?: Record<string, unknown>; [k: string]: unknown } };
+      const msg = JSON.parse(line) as {
+        id?: RequestId;
+        method?: string;
+        params?: { _meta?: Record<string, unknown>; [k: string]: unknown };
+      };
       const h = baseHeaders();
       const isRequest = msg.method !== undefined && msg.id !== undefined;
       const modern = msg.params?._meta?.[META_KEYS.protocolVersion];
@@ -196,7 +224,8 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
         const name = field === undefined ? undefined : msg.params?.[field];
         if (typeof name === "string") h["mcp-name"] = headerValue(name);
         if (msg.method === "tools/list" && msg.id !== undefined) listIds.add(msg.id);
-        if (msg.method === "tools/call" && typeof name === "string") Object.assign(h, toolHeaders.headersFor(name, msg.params?.arguments));
+        if (msg.method === "tools/call" && typeof name === "string")
+          Object.assign(h, toolHeaders.headersFor(name, msg.params?.arguments));
       }
       if (msg.method === "notifications/cancelled") {
         // Closing the request's stream is how an HTTP client stops listening for it.
@@ -216,7 +245,8 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       if (sid !== null && msg.method === "initialize") sessionId = sid;
       if (!isRequest) {
         await res.body?.cancel().catch(() => {});
-        if (!res.ok && res.status !== 202) throw new Error(`${label}: ${refusal(res)} for ${msg.method ?? "a response"}`);
+        if (!res.ok && res.status !== 202)
+          throw new Error(`${label}: ${refusal(res)} for ${msg.method ?? "a response"}`);
         if (msg.method === "notifications/initialized") openGetStream();
         return;
       }
@@ -235,7 +265,11 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
           let ok = await deliver(res, id, ac.signal, sse);
           if (ok === false && sse.lastId !== undefined && res.ok) ok = await resume(id, ac.signal, sse);
           if (ok === "too large") fail(id, `the server's answer was over ${maxBytes} bytes and was dropped unread`);
-          else if (!ok && !ac.signal.aborted) fail(id, res.ok ? "the server ended the reply without a response" : `HTTP ${res.status} ${res.statusText}`.trim());
+          else if (!ok && !ac.signal.aborted)
+            fail(
+              id,
+              res.ok ? "the server ended the reply without a response" : `HTTP ${res.status} ${res.statusText}`.trim(),
+            );
         } finally {
           open.delete(id);
         }
@@ -271,8 +305,10 @@ interface SseState {
  */
 function refusal(res: Response): string {
   const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
-  if (res.status === 401) return `sign-in failed: the server answered ${status} (it did not accept the credentials sent; check the token or Authorization header)`;
-  if (res.status === 403) return `sign-in failed: the server answered ${status} (the credentials sent are not allowed this)`;
+  if (res.status === 401)
+    return `sign-in failed: the server answered ${status} (it did not accept the credentials sent; check the token or Authorization header)`;
+  if (res.status === 403)
+    return `sign-in failed: the server answered ${status} (the credentials sent are not allowed this)`;
   return status;
 }
 

@@ -27,7 +27,8 @@ export function inMemoryTransport(server: McpServer): ClientTransport {
       session = new Session(registry, (line) => deliver(line));
     },
     async send(line) {
-      if (!open || session === undefined) throw new Error(`in-memory ${registry.options.name}: the transport is closed`);
+      if (!open || session === undefined)
+        throw new Error(`in-memory ${registry.options.name}: the transport is closed`);
       const reply = session.handleLine(line);
       if (typeof reply === "string") deliver(reply);
       else if (reply !== undefined) void reply.then(deliver, () => {});

@@ -76,6 +76,10 @@ export async function getSkill(client: McpClient, uri: string): Promise<SkillEnt
  * @returns the bytes, and the text when the server sent text.
  * @throws SkillVerificationError when a check fails: do not use the content; get the entry again.
  */
-export async function readSkillFile(client: McpClient, entry: SkillEntry, uri?: string): Promise<{ bytes: Uint8Array; text?: string }> {
+export async function readSkillFile(
+  client: McpClient,
+  entry: SkillEntry,
+  uri?: string,
+): Promise<{ bytes: Uint8Array; text?: string }> {
   return (await import("./skills.ts")).readSkillFile(client, entry, uri);
 }

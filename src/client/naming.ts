@@ -67,7 +67,11 @@ export function withHash(name: string, key: string): string {
  *   `^[A-Za-z0-9_-]{1,64}$`; names that mapping made equal are told apart by a hash suffix.
  * @throws NamingError under "none" when two servers expose one name, or when an alias is taken twice.
  */
-export function exposedNames(servers: readonly NamedTools[], strategy: NamingStrategy = "on-collision", aliases: Readonly<Record<string, Readonly<Record<string, string>>>> = {}): Map<string, Map<string, string>> {
+export function exposedNames(
+  servers: readonly NamedTools[],
+  strategy: NamingStrategy = "on-collision",
+  aliases: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+): Map<string, Map<string, string>> {
   const count = new Map<string, number>();
   for (const s of servers) for (const t of new Set(s.tools)) count.set(t, (count.get(t) ?? 0) + 1);
   const wanted: { server: string; tool: string; raw: string; alias: boolean }[] = [];
@@ -75,7 +79,12 @@ export function exposedNames(servers: readonly NamedTools[], strategy: NamingStr
     for (const tool of s.tools) {
       const alias = aliases[s.server]?.[tool];
       const prefixed = strategy === "prefix" || (strategy === "on-collision" && count.get(tool)! > 1);
-      wanted.push({ server: s.server, tool, raw: alias ?? (prefixed ? `${s.server}${SEPARATOR}${tool}` : tool), alias: alias !== undefined });
+      wanted.push({
+        server: s.server,
+        tool,
+        raw: alias ?? (prefixed ? `${s.server}${SEPARATOR}${tool}` : tool),
+        alias: alias !== undefined,
+      });
     }
   }
   // Names that end up equal after mapping: explicit names (aliases, and unmapped ones) keep theirs, mapped ones get a hash.
@@ -87,10 +96,15 @@ export function exposedNames(servers: readonly NamedTools[], strategy: NamingStr
   const out = new Map<string, Map<string, string>>(servers.map((s) => [s.server, new Map()]));
   for (const [name, ws] of byName) {
     if (ws.length > 1 && strategy === "none" && ws.every((w) => w.raw === name)) {
-      throw new NamingError(`the tool name "${name}" is exposed by ${ws.map((w) => `"${w.server}"`).join(" and ")}: use the naming strategy "on-collision" or "prefix", or give one an alias`);
+      throw new NamingError(
+        `the tool name "${name}" is exposed by ${ws.map((w) => `"${w.server}"`).join(" and ")}: use the naming strategy "on-collision" or "prefix", or give one an alias`,
+      );
     }
     const aliased = ws.filter((w) => w.alias && w.raw === name);
-    if (aliased.length > 1) throw new NamingError(`the alias "${name}" is given to ${aliased.map((w) => `"${w.server}.${w.tool}"`).join(" and ")}: give each a name of its own`);
+    if (aliased.length > 1)
+      throw new NamingError(
+        `the alias "${name}" is given to ${aliased.map((w) => `"${w.server}.${w.tool}"`).join(" and ")}: give each a name of its own`,
+      );
     ws.forEach((w, i) => {
       // The first one that needed no mapping keeps the plain name; every other one is told apart by its hash.
       const keeps = ws.length === 1 || (w.raw === name && ws.findIndex((x) => x.raw === name) === i);

@@ -45,7 +45,8 @@ export class ToolHeaders {
     const h: Record<string, string> = {};
     for (const a of this.#byTool.get(tool) ?? []) {
       let v: unknown = args;
-      for (const k of a.path) v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+      for (const k of a.path)
+        v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
       if (typeof v === "string") h[`mcp-param-${a.name.toLowerCase()}`] = encodeHeaderValue(v);
       else if (typeof v === "number" && Number.isFinite(v)) h[`mcp-param-${a.name.toLowerCase()}`] = String(v);
       else if (typeof v === "boolean") h[`mcp-param-${a.name.toLowerCase()}`] = String(v);

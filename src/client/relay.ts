@@ -12,7 +12,11 @@ import type { LoggingLevel } from "../protocol/logging.ts";
 /** What the relay needs of the request being served (the server's RequestContext has it). */
 export interface RelayContext {
   readonly signal: AbortSignal;
-  forward?(method: string, params: Record<string, unknown> | undefined, options?: { readonly key?: string }): Promise<Record<string, unknown>>;
+  forward?(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: { readonly key?: string },
+  ): Promise<Record<string, unknown>>;
   /** The capabilities of the client in front (a 2026-07-28 upstream is told them per request). */
   readonly clientCapabilities?: Readonly<Record<string, unknown>>;
   /** 2026-07-28: the call's id, the same in every round. */
@@ -26,7 +30,13 @@ export interface RelayContext {
   log?(level: LoggingLevel, data: unknown, logger?: string): void;
   /** The connection the request came on (legacy: the client's session): where an ask no call can claim goes. */
   readonly connection?: {
-    readonly outbound: { request(method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; timeoutMs?: number; relatedId?: string | number }): Promise<unknown> };
+    readonly outbound: {
+      request(
+        method: string,
+        params: Record<string, unknown> | undefined,
+        options: { signal?: AbortSignal; timeoutMs?: number; relatedId?: string | number },
+      ): Promise<unknown>;
+    };
     readonly registry: { readonly options: { readonly askTimeoutMs: number } };
   };
 }
@@ -36,7 +46,12 @@ export interface RelayContext {
  * go, and `current()`: the request being served now (a 2026-07-28 call's current round), undefined while the
  * call waits between rounds with no client to hear it (its log messages then have nowhere to go).
  */
-export type RelayRun<T> = (onRequest: ServerRequestHandler, signal: AbortSignal, unattributed: UnattributedAsks | undefined, current: () => RelayContext | undefined) => Promise<T>;
+export type RelayRun<T> = (
+  onRequest: ServerRequestHandler,
+  signal: AbortSignal,
+  unattributed: UnattributedAsks | undefined,
+  current: () => RelayContext | undefined,
+) => Promise<T>;
 
 /** The most upstream calls parked between rounds at once (memory stays bounded). */
 export const MAX_PARKED = 256;
@@ -52,9 +67,14 @@ export const ABANDONED_MS = 60_000;
 export function upstreamError(method: string, e: unknown): RpcError {
   if (e instanceof RpcError) return e;
   if (e instanceof AskError) {
-    if (e.code === "unsupported") return new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (${e.message}: the client in front of this proxy did not declare it)`);
+    if (e.code === "unsupported")
+      return new RpcError(
+        ErrorCode.MethodNotFound,
+        `Method not found: ${method} (${e.message}: the client in front of this proxy did not declare it)`,
+      );
     const rpc = e.data as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-    if (e.code === "client-error" && typeof rpc?.code === "number") return new RpcError(rpc.code, String(rpc.message ?? e.message), rpc.data);
+    if (e.code === "client-error" && typeof rpc?.code === "number")
+      return new RpcError(rpc.code, String(rpc.message ?? e.message), rpc.data);
     return new RpcError(ErrorCode.InternalError, `${method}: ${e.message}`);
   }
   return new RpcError(ErrorCode.InternalError, `${method}: ${(e as Error)?.message ?? String(e)}`);
@@ -81,10 +101,15 @@ function plainAsks(ctx: RelayContext): UnattributedAsks | undefined {
       let answer: unknown;
       try {
         p = prepareForward(method, params, version, ctx.clientCapabilities ?? {});
-        answer = await c.outbound.request(p.method, p.params, { signal: o.signal, timeoutMs: c.registry.options.askTimeoutMs, relatedId: ctx.requestId });
+        answer = await c.outbound.request(p.method, p.params, {
+          signal: o.signal,
+          timeoutMs: c.registry.options.askTimeoutMs,
+          relatedId: ctx.requestId,
+        });
         return p.finish(answer) as Record<string, unknown>;
       } catch (e) {
-        if (e instanceof OutboundError && e.code === "rpc" && e.rpc) throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);
+        if (e instanceof OutboundError && e.code === "rpc" && e.rpc)
+          throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);
         throw upstreamError(method, e);
       }
     },
@@ -94,7 +119,8 @@ function plainAsks(ctx: RelayContext): UnattributedAsks | undefined {
 /** Forwards each ask through `ctx` at once (legacy eras, or no round). */
 function direct(ctx: RelayContext): ServerRequestHandler {
   return async (method, params, o) => {
-    if (!ctx.forward) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (there is no client to forward it to)`);
+    if (!ctx.forward)
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (there is no client to forward it to)`);
     try {
       return await ctx.forward(method, params, { key: o.key });
     } catch (e) {
@@ -156,13 +182,20 @@ class Parked<T> {
     clearTimeout(this.#timer);
     // The client has as long to come back with the input as an ask has to be answered (askTimeoutMs).
     const limit = ctx.connection?.registry.options.askTimeoutMs || ABANDONED_MS;
-    this.#timer = setTimeout(() => this.drop(new Error("the client did not come back with the input asked for")), Math.min(limit, STATE_TTL_MS));
+    this.#timer = setTimeout(
+      () => this.drop(new Error("the client did not come back with the input asked for")),
+      Math.min(limit, STATE_TTL_MS),
+    );
     this.#timer.unref?.();
     this.#current = ctx;
-    ctx.signal.addEventListener("abort", () => {
-      if (this.#current === ctx) this.#current = undefined;
-      if (!(ctx.signal.reason instanceof RoundEnded)) this.drop(ctx.signal.reason);
-    }, { once: true });
+    ctx.signal.addEventListener(
+      "abort",
+      () => {
+        if (this.#current === ctx) this.#current = undefined;
+        if (!(ctx.signal.reason instanceof RoundEnded)) this.drop(ctx.signal.reason);
+      },
+      { once: true },
+    );
     const settle = (a: Ask, ok: boolean, value: unknown) => {
       if (a.settled) return;
       a.settled = true;
@@ -170,7 +203,7 @@ class Parked<T> {
       else a.reject(upstreamError(a.method, value));
     };
     try {
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const next = await Promise.race([this.done, this.#ask(i)]);
         if ("value" in next) {
           this.drop(undefined);

@@ -23,7 +23,9 @@ export async function fetchSameOrigin(send: typeof fetch, url: URL, init: Reques
     await res.body?.cancel().catch(() => {});
     const next = new URL(location, current);
     if (next.origin !== url.origin) {
-      throw new Error(`the endpoint redirected to ${next.origin}${next.pathname}, another origin: not followed, since its headers and body are for ${url.origin} (configure that URL instead if it is right)`);
+      throw new Error(
+        `the endpoint redirected to ${next.origin}${next.pathname}, another origin: not followed, since its headers and body are for ${url.origin} (configure that URL instead if it is right)`,
+      );
     }
     if (hop >= max) throw new Error(`the endpoint redirected more than ${max} times`);
     current = next;

@@ -93,7 +93,8 @@ export function expandVars(s: string, env: NodeJS.ProcessEnv = process.env): str
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
-const stringMap = (x: unknown): x is Record<string, string> => isObject(x) && Object.values(x).every((s) => typeof s === "string");
+const stringMap = (x: unknown): x is Record<string, string> =>
+  isObject(x) && Object.values(x).every((s) => typeof s === "string");
 
 /**
  * Checks and expands one entry.
@@ -103,7 +104,11 @@ const stringMap = (x: unknown): x is Record<string, string> => isObject(x) && Ob
  * @returns the entry, or undefined when it is disabled.
  * @throws ServersFileError saying which key is wrong and what is expected.
  */
-export function parseServerEntry(name: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): UpstreamConfig | undefined {
+export function parseServerEntry(
+  name: string,
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): UpstreamConfig | undefined {
   if (!isObject(raw)) throw new ServersFileError(`"${name}" must be an object with "command" or "url"`);
   if (raw.disabled === true) return undefined;
   const x = (s: string) => expandVars(s, env);
@@ -124,7 +129,10 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
       out.cwd = x(raw.cwd);
     }
   } else if (typeof raw.url === "string" && raw.url !== "") {
-    if (type === "sse") throw new ServersFileError(`"${name}": the old HTTP+SSE transport (type "sse") is not supported; use the server's Streamable HTTP endpoint`);
+    if (type === "sse")
+      throw new ServersFileError(
+        `"${name}": the old HTTP+SSE transport (type "sse") is not supported; use the server's Streamable HTTP endpoint`,
+      );
     const url = x(raw.url);
     try {
       new URL(url);
@@ -137,11 +145,14 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
       out.headers = Object.fromEntries(Object.entries(raw.headers).map(([k, v]) => [k, x(v)]));
     }
     if (raw.oauth !== undefined) {
-      if (raw.oauth !== true && raw.oauth !== false && !isObject(raw.oauth)) throw new ServersFileError(`"${name}".oauth must be true or an object { clientId?, scopes?, … }`);
+      if (raw.oauth !== true && raw.oauth !== false && !isObject(raw.oauth))
+        throw new ServersFileError(`"${name}".oauth must be true or an object { clientId?, scopes?, … }`);
       if (raw.oauth !== false) out.oauth = raw.oauth;
     }
   } else {
-    throw new ServersFileError(`"${name}" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint)`);
+    throw new ServersFileError(
+      `"${name}" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint)`,
+    );
   }
   if (raw.env !== undefined) {
     if (!stringMap(raw.env)) throw new ServersFileError(`"${name}".env must be an object of strings`);
@@ -153,21 +164,25 @@ export function parseServerEntry(name: string, raw: unknown, env: NodeJS.Process
     out[k] = raw[k];
   }
   if (raw.aliases !== undefined) {
-    if (!stringMap(raw.aliases)) throw new ServersFileError(`"${name}".aliases must be an object of upstream tool name → exposed name`);
+    if (!stringMap(raw.aliases))
+      throw new ServersFileError(`"${name}".aliases must be an object of upstream tool name → exposed name`);
     out.aliases = raw.aliases;
   }
   for (const k of ["startTimeoutMs", "timeoutMs"] as const) {
     if (raw[k] === undefined) continue;
     const n = raw[k];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2_147_483_647) throw new ServersFileError(`"${name}".${k} must be an integer number of milliseconds 0-2147483647`);
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2_147_483_647)
+      throw new ServersFileError(`"${name}".${k} must be an integer number of milliseconds 0-2147483647`);
     out[k] = n;
   }
   if (raw.instructions !== undefined) {
-    if (typeof raw.instructions !== "boolean") throw new ServersFileError(`"${name}".instructions must be true or false`);
+    if (typeof raw.instructions !== "boolean")
+      throw new ServersFileError(`"${name}".instructions must be true or false`);
     out.instructions = raw.instructions;
   }
   if (raw.start !== undefined) {
-    if (raw.start !== "eager" && raw.start !== "lazy") throw new ServersFileError(`"${name}".start must be "eager" or "lazy"; got ${JSON.stringify(raw.start)}`);
+    if (raw.start !== "eager" && raw.start !== "lazy")
+      throw new ServersFileError(`"${name}".start must be "eager" or "lazy"; got ${JSON.stringify(raw.start)}`);
     out.start = raw.start;
   }
   // Marked as parsed (its ${VAR}s expanded): the gateway does not expand it a second time.
@@ -185,15 +200,25 @@ export const PARSED = Symbol.for("mcpbin.upstream.parsed");
  * @param env - the variables for `${VAR}`.
  * @returns as {@link parseServers}.
  */
-export function parseEntries(entries: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv = process.env): ParsedServers {
+export function parseEntries(
+  entries: Readonly<Record<string, unknown>>,
+  env: NodeJS.ProcessEnv = process.env,
+): ParsedServers {
   const servers: Record<string, UpstreamConfig> = {};
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(entries)) {
     try {
-      const s = typeof raw === "object" && raw !== null && PARSED in raw ? (raw as UpstreamConfig) : parseServerEntry(name, raw, env);
+      const s =
+        typeof raw === "object" && raw !== null && PARSED in raw
+          ? (raw as UpstreamConfig)
+          : parseServerEntry(name, raw, env);
       if (s && !s.disabled) servers[name] = s;
     } catch (e) {
-      problems.push(e instanceof ServersFileError && !e.message.startsWith(`"${name}"`) ? `"${name}": ${e.message}` : (e as Error).message);
+      problems.push(
+        e instanceof ServersFileError && !e.message.startsWith(`"${name}"`)
+          ? `"${name}": ${e.message}`
+          : (e as Error).message,
+      );
     }
   }
   return { servers, problems };

@@ -3,7 +3,6 @@ import type { JsonObject, McpClient } from "./client.ts";
 import { parseFrontmatter } from "../skills/frontmatter.ts";
 import { SKILLS_EXTENSION, SkillVerificationError, type SkillEntry } from "../skills/types.ts";
 
-
 /** True when the server declared the skills extension. */
 export function servesSkills(client: McpClient): boolean {
   const ext = (client.serverCapabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
@@ -55,21 +54,31 @@ export async function getSkill(client: McpClient, uri: string): Promise<SkillEnt
  * @returns the file's bytes, and its text when the server sent text.
  * @throws SkillVerificationError when any check fails (the content must not be used: get the entry again).
  */
-export async function readSkillFile(client: McpClient, entry: SkillEntry, uri: string = entry.uri): Promise<{ bytes: Uint8Array; text?: string }> {
+export async function readSkillFile(
+  client: McpClient,
+  entry: SkillEntry,
+  uri: string = entry.uri,
+): Promise<{ bytes: Uint8Array; text?: string }> {
   const listed = Array.isArray(entry.resources) ? entry.resources.find((r) => r.uri === uri) : undefined;
-  if (!listed) throw new SkillVerificationError(`${uri} is not a file of skill ${entry.uri} (its entry does not list it)`);
+  if (!listed)
+    throw new SkillVerificationError(`${uri} is not a file of skill ${entry.uri} (its entry does not list it)`);
   const r = await client.readResource(uri);
-  const item = ((r.contents as JsonObject[] | undefined) ?? []).find((c) => c.uri === uri) ?? (r.contents as JsonObject[] | undefined)?.[0];
+  const item =
+    ((r.contents as JsonObject[] | undefined) ?? []).find((c) => c.uri === uri) ??
+    (r.contents as JsonObject[] | undefined)?.[0];
   if (!item) throw new SkillVerificationError(`${uri}: the server sent no contents`);
   const text = typeof item.text === "string" ? item.text : undefined;
   const bytes = text !== undefined ? new TextEncoder().encode(text) : Buffer.from(String(item.blob ?? ""), "base64");
-  if (bytes.byteLength !== listed.size) throw new SkillVerificationError(`${uri}: ${bytes.byteLength} bytes, its entry says ${listed.size}`);
+  if (bytes.byteLength !== listed.size)
+    throw new SkillVerificationError(`${uri}: ${bytes.byteLength} bytes, its entry says ${listed.size}`);
   const digest = `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
-  if (digest !== listed.digest) throw new SkillVerificationError(`${uri}: its digest is ${digest}, its entry says ${listed.digest}`);
+  if (digest !== listed.digest)
+    throw new SkillVerificationError(`${uri}: its digest is ${digest}, its entry says ${listed.digest}`);
   if (uri === entry.uri) {
     const fm = parseFrontmatter(text ?? new TextDecoder().decode(bytes));
     if (!fm.ok) throw new SkillVerificationError(`${uri}: ${fm.problem}`);
-    if (!sameJson(fm.data, entry.frontmatter)) throw new SkillVerificationError(`${uri}: its frontmatter differs from its entry's`);
+    if (!sameJson(fm.data, entry.frontmatter))
+      throw new SkillVerificationError(`${uri}: its frontmatter differs from its entry's`);
   }
   return text !== undefined ? { bytes, text } : { bytes };
 }
@@ -77,17 +86,31 @@ export async function readSkillFile(client: McpClient, entry: SkillEntry, uri: s
 /** A skill entry's shape checked as it arrives (uri, frontmatter with name and description, resources or "dynamic"). */
 function checkEntry(e: unknown): SkillEntry {
   const x = e as Partial<SkillEntry> | undefined;
-  if (!x || typeof x.uri !== "string" || !x.frontmatter || typeof x.frontmatter !== "object") throw new SkillVerificationError(`a skill entry without uri or frontmatter: ${JSON.stringify(e)?.slice(0, 200)}`);
+  if (!x || typeof x.uri !== "string" || !x.frontmatter || typeof x.frontmatter !== "object")
+    throw new SkillVerificationError(`a skill entry without uri or frontmatter: ${JSON.stringify(e)?.slice(0, 200)}`);
   const name = (x.frontmatter as { name?: unknown }).name;
   const segments = x.uri.split("/");
-  if (segments.at(-1) !== "SKILL.md" || segments.at(-2) !== name) throw new SkillVerificationError(`skill ${x.uri}: the last folder of its URI must be its frontmatter name ${JSON.stringify(name)}`);
+  if (segments.at(-1) !== "SKILL.md" || segments.at(-2) !== name)
+    throw new SkillVerificationError(
+      `skill ${x.uri}: the last folder of its URI must be its frontmatter name ${JSON.stringify(name)}`,
+    );
   return x as SkillEntry;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }

@@ -56,10 +56,33 @@ export interface StdioOptions {
  * (BEYOND-TOOLS §3, security: no secrets of ours reach a server that did not ask for them by name).
  */
 export const INHERITED_ENV: readonly string[] = [
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP",
-  "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TERM",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "XDG_RUNTIME_DIR",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
   // Windows needs these for most programs to start at all.
-  "SYSTEMROOT", "SystemRoot", "WINDIR", "COMSPEC", "PATHEXT", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "PROGRAMDATA", "ProgramFiles",
+  "SYSTEMROOT",
+  "SystemRoot",
+  "WINDIR",
+  "COMSPEC",
+  "PATHEXT",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "USERPROFILE",
+  "PROGRAMDATA",
+  "ProgramFiles",
 ];
 
 /**
@@ -69,7 +92,11 @@ export const INHERITED_ENV: readonly string[] = [
  * @param from - our environment; default `process.env`.
  * @returns a fresh object.
  */
-export function childEnv(env: Readonly<Record<string, string>> | undefined, inherit: readonly string[] = [], from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function childEnv(
+  env: Readonly<Record<string, string>> | undefined,
+  inherit: readonly string[] = [],
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of [...INHERITED_ENV, ...inherit]) {
     const v = from[k];
@@ -128,7 +155,8 @@ export function stdioTransport(target: StdioTarget, opts: StdioOptions = {}): Cl
       });
     },
     async send(line: string): Promise<void> {
-      if (!proc || closing || proc.exitCode !== null || proc.signalCode !== null) throw new Error(`${label}: the server process is not running`);
+      if (!proc || closing || proc.exitCode !== null || proc.signalCode !== null)
+        throw new Error(`${label}: the server process is not running`);
       try {
         const wrote: unknown = await proc.stdin.write(line + "\n");
         const flushed: unknown = await proc.stdin.flush();

@@ -43,7 +43,12 @@ export interface UpstreamContent extends ContentProvider {
 
 /** One capability of an upstream: what it advertised, or (not started yet) everything it could. */
 function caps(u: ContentUpstream, key: string): JsonObject | undefined {
-  if (u.capabilities === undefined) return key === "resources" ? { subscribe: true, listChanged: true } : key === "prompts" ? { listChanged: true } : {};
+  if (u.capabilities === undefined)
+    return key === "resources"
+      ? { subscribe: true, listChanged: true }
+      : key === "prompts"
+        ? { listChanged: true }
+        : {};
   const c = u.capabilities[key];
   return typeof c === "object" && c !== null ? (c as JsonObject) : undefined;
 }
@@ -54,7 +59,11 @@ function wireError(e: unknown): unknown {
   const rpc = e.rpc;
   if (e.code === "rpc" && rpc) {
     const data = rpc.data as { uri?: unknown } | undefined;
-    if (rpc.code === ErrorCode.ResourceNotFound || (rpc.code === ErrorCode.InvalidParams && typeof data?.uri === "string")) return new RpcError(ErrorCode.ResourceNotFound, rpc.message, rpc.data);
+    if (
+      rpc.code === ErrorCode.ResourceNotFound ||
+      (rpc.code === ErrorCode.InvalidParams && typeof data?.uri === "string")
+    )
+      return new RpcError(ErrorCode.ResourceNotFound, rpc.message, rpc.data);
     return new RpcError(rpc.code, rpc.message, rpc.data);
   }
   return new RpcError(ErrorCode.InternalError, e.message);
@@ -64,7 +73,9 @@ function wireError(e: unknown): unknown {
 function hintsOf(r: JsonObject): CacheHints | undefined {
   const ttl = r.ttlMs;
   const scope = r.cacheScope;
-  return Number.isSafeInteger(ttl) && (ttl as number) >= 0 && (scope === "public" || scope === "private") ? { ttlMs: ttl as number, scope } : undefined;
+  return Number.isSafeInteger(ttl) && (ttl as number) >= 0 && (scope === "public" || scope === "private")
+    ? { ttlMs: ttl as number, scope }
+    : undefined;
 }
 
 /**
@@ -77,7 +88,11 @@ function hintsOf(r: JsonObject): CacheHints | undefined {
  * @param naming - the tool naming strategy, applied to prompt names.
  * @param rewrite - whether URIs are rewritten (two or more upstreams with resources, or strategy "prefix").
  */
-export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: NamingStrategy, rewrite: boolean): UpstreamContent {
+export function contentOfUpstreams(
+  ups: readonly ContentUpstream[],
+  naming: NamingStrategy,
+  rewrite: boolean,
+): UpstreamContent {
   const rw = new UriRewriter(
     ups.map((u) => u.name),
     rewrite,
@@ -99,12 +114,33 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
   };
   /** The prompts of these upstreams, named together (the names then in force for prompts/get). */
   const promptsOf = async (list: readonly ContentUpstream[]): Promise<WireObject[]> => {
-    const lists = await Promise.all(list.map(async (u) => ({ u, items: await u.connect().then((c) => c.listPrompts()).catch(left(u, "its prompts")) })));
-    prompts = nameAll(lists.map((l) => ({ server: l.u.name, names: l.items.filter((p) => typeof p?.name === "string").map((p) => p.name as string) })), naming);
+    const lists = await Promise.all(
+      list.map(async (u) => ({
+        u,
+        items: await u
+          .connect()
+          .then((c) => c.listPrompts())
+          .catch(left(u, "its prompts")),
+      })),
+    );
+    prompts = nameAll(
+      lists.map((l) => ({
+        server: l.u.name,
+        names: l.items.filter((p) => typeof p?.name === "string").map((p) => p.name as string),
+      })),
+      naming,
+    );
     const exposed = new Map([...prompts].map(([k, v]) => [`${v.server}\u0000${v.name}`, k]));
-    return lists.flatMap((l) => l.items.filter((p) => typeof p?.name === "string").map((p) => ({ ...p, name: exposed.get(`${l.u.name}\u0000${p.name}`)! })));
+    return lists.flatMap((l) =>
+      l.items
+        .filter((p) => typeof p?.name === "string")
+        .map((p) => ({ ...p, name: exposed.get(`${l.u.name}\u0000${p.name}`)! })),
+    );
   };
-  const message = (server: string, m: JsonObject): PromptMessage => ({ role: m.role as PromptMessage["role"], content: rw.block(server, m.content) as PromptMessage["content"] });
+  const message = (server: string, m: JsonObject): PromptMessage => ({
+    role: m.role as PromptMessage["role"],
+    content: rw.block(server, m.content) as PromptMessage["content"],
+  });
 
   const provider = contentProvider({
     rewriter: rw,
@@ -133,13 +169,21 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
     },
     async listResources(): Promise<WireObject[]> {
       const one = async (u: ContentUpstream): Promise<JsonObject[]> =>
-        (await (await u.connect()).listResources()).filter((r) => typeof r?.uri === "string").map((r) => ({ ...r, uri: rw.out(u.name, r.uri as string), ...(r._meta !== undefined ? { _meta: rw.meta(u.name, r._meta) } : {}) }));
+        (await (await u.connect()).listResources())
+          .filter((r) => typeof r?.uri === "string")
+          .map((r) => ({
+            ...r,
+            uri: rw.out(u.name, r.uri as string),
+            ...(r._meta !== undefined ? { _meta: rw.meta(u.name, r._meta) } : {}),
+          }));
       const lists = await Promise.all(withCap("resources").map((u) => one(u).catch(left(u, "its resources"))));
       return lists.flat();
     },
     async listTemplates(): Promise<WireObject[]> {
       const one = async (u: ContentUpstream): Promise<JsonObject[]> =>
-        (await (await u.connect()).listResourceTemplates()).filter((t) => typeof t?.uriTemplate === "string").map((t) => ({ ...t, uriTemplate: rw.out(u.name, t.uriTemplate as string) }));
+        (await (await u.connect()).listResourceTemplates())
+          .filter((t) => typeof t?.uriTemplate === "string")
+          .map((t) => ({ ...t, uriTemplate: rw.out(u.name, t.uriTemplate as string) }));
       const lists = await Promise.all(withCap("resources").map((u) => one(u).catch(left(u, "its resource templates"))));
       return lists.flat();
     },
@@ -149,12 +193,27 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       let r: JsonObject;
       try {
         const client = await to.u.connect();
-        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.readResource(to.uri, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject, party: (ctx as RelayContext).connection }));
+        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) =>
+          client.readResource(to.uri, {
+            signal,
+            onRequest,
+            unattributed,
+            capabilities: ctx.clientCapabilities as JsonObject,
+            party: (ctx as RelayContext).connection,
+          }),
+        );
       } catch (e) {
         throw wireError(e);
       }
-      const contents = (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : []).map((c) => ({ ...c, uri: rw.out(to.u.name, c.uri) }));
-      if (contents.length === 0) throw new RpcError(ErrorCode.InternalError, `upstream "${to.u.name}" answered the read of ${to.uri} with no contents`);
+      const contents = (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : []).map((c) => ({
+        ...c,
+        uri: rw.out(to.u.name, c.uri),
+      }));
+      if (contents.length === 0)
+        throw new RpcError(
+          ErrorCode.InternalError,
+          `upstream "${to.u.name}" answered the read of ${to.uri} with no contents`,
+        );
       return { contents, cache: hintsOf(r) };
     },
     listPrompts: (): Promise<WireObject[]> => promptsOf(withCap("prompts")),
@@ -164,14 +223,31 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       let r: JsonObject;
       try {
         const client = await byName.get(to.server)!.connect();
-        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) => client.getPrompt(to.name, args as Record<string, string>, { signal, onRequest, unattributed, capabilities: ctx.clientCapabilities as JsonObject, party: (ctx as RelayContext).connection }));
+        r = await relay(ctx as RelayContext, (onRequest, signal, unattributed) =>
+          client.getPrompt(to.name, args as Record<string, string>, {
+            signal,
+            onRequest,
+            unattributed,
+            capabilities: ctx.clientCapabilities as JsonObject,
+            party: (ctx as RelayContext).connection,
+          }),
+        );
       } catch (e) {
         throw wireError(e);
       }
-      const messages = (Array.isArray(r.messages) ? (r.messages as JsonObject[]) : []).map((m) => message(to.server, m));
+      const messages = (Array.isArray(r.messages) ? (r.messages as JsonObject[]) : []).map((m) =>
+        message(to.server, m),
+      );
       return typeof r.description === "string" ? { description: r.description, messages } : { messages };
     },
-    complete(params: { ref: { type: string; uri?: string; name?: string }; argument: { name: string; value: string }; context?: unknown }, ctx: ContentContext) {
+    complete(
+      params: {
+        ref: { type: string; uri?: string; name?: string };
+        argument: { name: string; value: string };
+        context?: unknown;
+      },
+      ctx: ContentContext,
+    ) {
       let server: string | undefined;
       let ref: JsonObject | undefined;
       if (params.ref.type === "ref/prompt" && typeof params.ref.name === "string") {
@@ -186,10 +262,24 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       if (!caps(u, "completions")) return Promise.resolve({ values: [] });
       return (async () => {
         try {
-          const r = await (await u.connect()).request("completion/complete", { ref: ref!, argument: params.argument, ...(params.context !== undefined ? { context: params.context } : {}) }, { signal: ctx.signal });
+          const r = await (
+            await u.connect()
+          ).request(
+            "completion/complete",
+            {
+              ref: ref!,
+              argument: params.argument,
+              ...(params.context !== undefined ? { context: params.context } : {}),
+            },
+            { signal: ctx.signal },
+          );
           const c = (r.completion ?? {}) as { values?: unknown; total?: number; hasMore?: boolean };
           const values = Array.isArray(c.values) ? c.values.filter((x): x is string => typeof x === "string") : [];
-          return { values, ...(typeof c.total === "number" ? { total: c.total } : {}), ...(typeof c.hasMore === "boolean" ? { hasMore: c.hasMore } : {}) };
+          return {
+            values,
+            ...(typeof c.total === "number" ? { total: c.total } : {}),
+            ...(typeof c.hasMore === "boolean" ? { hasMore: c.hasMore } : {}),
+          };
         } catch (e) {
           throw wireError(e);
         }
@@ -207,9 +297,15 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
           // A 2026-07-28 upstream: a listen stream for this URI, open until the last subscriber leaves.
           const ac = new AbortController();
           listens.set(uri, ac);
-          return c.request("subscriptions/listen", { notifications: { resourceSubscriptions: [to.uri] } }, { signal: ac.signal, timeoutMs: 0 }).catch((e: unknown) => {
-            if (!ac.signal.aborted) throw e;
-          });
+          return c
+            .request(
+              "subscriptions/listen",
+              { notifications: { resourceSubscriptions: [to.uri] } },
+              { signal: ac.signal, timeoutMs: 0 },
+            )
+            .catch((e: unknown) => {
+              if (!ac.signal.aborted) throw e;
+            });
         })
         .catch(left(to.u, `the subscription to ${to.uri}`));
     },
@@ -221,12 +317,17 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       listens.delete(uri);
       const to = upstreamOf(uri);
       if (!to || caps(to.u, "resources")?.subscribe !== true) return;
-      void to.u.connect().then((c) => (c.era === "legacy" ? c.request("resources/unsubscribe", { uri: to.uri }) : undefined)).catch(() => {});
+      void to.u
+        .connect()
+        .then((c) => (c.era === "legacy" ? c.request("resources/unsubscribe", { uri: to.uri }) : undefined))
+        .catch(() => {});
     },
     notify(server: string, method: string, params: JsonObject | undefined): void {
-      if (method === "notifications/resources/updated" && typeof params?.uri === "string") emitContentChange({ kind: "resource", uri: rw.out(server, params.uri), source: provider });
+      if (method === "notifications/resources/updated" && typeof params?.uri === "string")
+        emitContentChange({ kind: "resource", uri: rw.out(server, params.uri), source: provider });
       else if (method === "notifications/resources/list_changed") emitContentChange({ kind: "list", source: provider });
-      else if (method === "notifications/prompts/list_changed") void provider.refreshPrompts().then(() => emitContentChange({ kind: "prompts", source: provider }));
+      else if (method === "notifications/prompts/list_changed")
+        void provider.refreshPrompts().then(() => emitContentChange({ kind: "prompts", source: provider }));
     },
     async refreshPrompts(): Promise<void> {
       await promptsOf(withCap("prompts").filter((u) => u.connected));
@@ -236,10 +337,16 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
       const resourcesListChanged = (c.resources as JsonObject | undefined)?.listChanged === true;
       const promptsListChanged = (c.prompts as JsonObject | undefined)?.listChanged === true;
       if (client.era !== "modern" || !(resourcesListChanged || promptsListChanged)) return;
-      const notifications = { ...(resourcesListChanged ? { resourcesListChanged } : {}), ...(promptsListChanged ? { promptsListChanged } : {}) };
+      const notifications = {
+        ...(resourcesListChanged ? { resourcesListChanged } : {}),
+        ...(promptsListChanged ? { promptsListChanged } : {}),
+      };
       // Ends with the connection (the request then fails "closed", which is its normal end).
       client.request("subscriptions/listen", { notifications }, { timeoutMs: 0 }).catch((e: unknown) => {
-        if (!(e instanceof OutboundError && e.code === "closed")) process.stderr.write(`${logName()}: upstream "${server}": its list changes are not followed: ${(e as Error).message}\n`);
+        if (!(e instanceof OutboundError && e.code === "closed"))
+          process.stderr.write(
+            `${logName()}: upstream "${server}": its list changes are not followed: ${(e as Error).message}\n`,
+          );
       });
     },
   });
@@ -260,7 +367,18 @@ export function contentOfUpstreams(ups: readonly ContentUpstream[], naming: Nami
  * @throws OutboundError when listing the prompts fails.
  */
 export async function upstreamContent(client: McpClient): Promise<ContentProvider> {
-  const p = contentOfUpstreams([{ name: client.label, connect: () => Promise.resolve(client), capabilities: client.serverCapabilities, connected: true }], "none", false);
+  const p = contentOfUpstreams(
+    [
+      {
+        name: client.label,
+        connect: () => Promise.resolve(client),
+        capabilities: client.serverCapabilities,
+        connected: true,
+      },
+    ],
+    "none",
+    false,
+  );
   client.onNotification((method, params) => p.notify(client.label, method, params));
   p.follow(client.label, client);
   await p.refreshPrompts();
@@ -268,15 +386,25 @@ export async function upstreamContent(client: McpClient): Promise<ContentProvide
 }
 
 /** Exposed prompt name → the upstream and its name there, by the naming strategy (as tools are named). */
-function nameAll(servers: readonly { server: string; names: readonly string[] }[], naming: NamingStrategy): Map<string, { server: string; name: string }> {
+function nameAll(
+  servers: readonly { server: string; names: readonly string[] }[],
+  naming: NamingStrategy,
+): Map<string, { server: string; name: string }> {
   let names: Map<string, Map<string, string>>;
   try {
-    names = exposedNames(servers.map((s) => ({ server: s.server, tools: s.names })), naming);
+    names = exposedNames(
+      servers.map((s) => ({ server: s.server, tools: s.names })),
+      naming,
+    );
   } catch {
     // Strategy "none" with two prompts of one name: prompts are not a start error; they are told apart as on-collision.
-    names = exposedNames(servers.map((s) => ({ server: s.server, tools: s.names })), "on-collision");
+    names = exposedNames(
+      servers.map((s) => ({ server: s.server, tools: s.names })),
+      "on-collision",
+    );
   }
   const out = new Map<string, { server: string; name: string }>();
-  for (const s of servers) for (const n of s.names) out.set(names.get(s.server)!.get(n)!, { server: s.server, name: n });
+  for (const s of servers)
+    for (const n of s.names) out.set(names.get(s.server)!.get(n)!, { server: s.server, name: n });
   return out;
 }

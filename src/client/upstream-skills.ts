@@ -39,7 +39,9 @@ export function upstreamSkills(ups: readonly ContentUpstream[], rw: UriRewriter)
   const entryOf = (server: string, e: SkillEntry): SkillEntry => ({
     ...e,
     uri: rw.out(server, e.uri),
-    resources: Array.isArray(e.resources) ? e.resources.map((r) => ({ ...r, uri: rw.out(server, r.uri) })) : e.resources,
+    resources: Array.isArray(e.resources)
+      ? e.resources.map((r) => ({ ...r, uri: rw.out(server, r.uri) }))
+      : e.resources,
   });
   const upstreamOf = (uri: string): { u: ContentUpstream; uri: string } | undefined => {
     const b = rw.back(uri);
@@ -55,14 +57,16 @@ export function upstreamSkills(ups: readonly ContentUpstream[], rw: UriRewriter)
     },
     async list() {
       const lists = await Promise.all(
-        declaring().map(async (u) =>
-          (await listSkills(await u.connect())).map((e) => entryOf(u.name, e)),
-        ).map((p, i) =>
-          p.catch((e: unknown) => {
-            process.stderr.write(`${logName()}: upstream "${declaring()[i]?.name}": its skills left out: ${(e as Error)?.message ?? e}\n`);
-            return [] as SkillEntry[];
-          }),
-        ),
+        declaring()
+          .map(async (u) => (await listSkills(await u.connect())).map((e) => entryOf(u.name, e)))
+          .map((p, i) =>
+            p.catch((e: unknown) => {
+              process.stderr.write(
+                `${logName()}: upstream "${declaring()[i]?.name}": its skills left out: ${(e as Error)?.message ?? e}\n`,
+              );
+              return [] as SkillEntry[];
+            }),
+          ),
       );
       return lists.flat();
     },
@@ -79,9 +83,12 @@ export function upstreamSkills(ups: readonly ContentUpstream[], rw: UriRewriter)
       const out: Record<string, unknown>[] = [];
       let cursor: unknown;
       for (let pages = 0; pages < 1000; pages++) {
-        const r = await client.request("resources/directory/read", { uri: at.uri, ...(typeof cursor === "string" ? { cursor } : {}) }).catch(notHere);
+        const r = await client
+          .request("resources/directory/read", { uri: at.uri, ...(typeof cursor === "string" ? { cursor } : {}) })
+          .catch(notHere);
         if (!r) return undefined;
-        for (const x of (r.resources as JsonObject[] | undefined) ?? []) if (typeof x?.uri === "string") out.push({ ...x, uri: rw.out(at.u.name, x.uri) });
+        for (const x of (r.resources as JsonObject[] | undefined) ?? [])
+          if (typeof x?.uri === "string") out.push({ ...x, uri: rw.out(at.u.name, x.uri) });
         cursor = r.nextCursor;
         if (typeof cursor !== "string") break;
       }

@@ -53,9 +53,12 @@ export function passesFilters(name: string, include?: readonly string[], exclude
  * §2): linked to its view here too, so a client in front that did not declare the extension neither lists nor
  * calls it (as the upstream would treat that client). Other tools keep their `_meta.ui` as sent and no link.
  */
-function viewOnly(meta: Record<string, unknown> | undefined): { app: string; visibility: ("model" | "app")[] } | undefined {
+function viewOnly(
+  meta: Record<string, unknown> | undefined,
+): { app: string; visibility: ("model" | "app")[] } | undefined {
   const ui = meta?.ui as { resourceUri?: unknown; visibility?: unknown } | undefined;
-  if (typeof ui?.resourceUri !== "string" || !ui.resourceUri.startsWith("ui://") || !Array.isArray(ui.visibility)) return undefined;
+  if (typeof ui?.resourceUri !== "string" || !ui.resourceUri.startsWith("ui://") || !Array.isArray(ui.visibility))
+    return undefined;
   const vis = ui.visibility as unknown[];
   if (vis.length === 0 || vis.includes("model") || !vis.every((x) => x === "app")) return undefined;
   return { app: ui.resourceUri, visibility: ["app"] };
@@ -79,9 +82,17 @@ function viewOnly(meta: Record<string, unknown> | undefined): { app: string; vis
  * @returns the tool.
  * @throws ToolDefinitionError when the upstream's schemas are not usable JSON Schemas (the caller leaves such a tool out).
  */
-export function passthroughTool(def: UpstreamTool, exposed: string, call: UpstreamCall, timeoutMs?: number, rewrite?: ToolUriRewrite, tasks?: () => ClientTasks | undefined): Tool {
+export function passthroughTool(
+  def: UpstreamTool,
+  exposed: string,
+  call: UpstreamCall,
+  timeoutMs?: number,
+  rewrite?: ToolUriRewrite,
+  tasks?: () => ClientTasks | undefined,
+): Tool {
   const upstreamName = def.name;
-  const meta = (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as Record<string, unknown> | undefined;
+  const meta = (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as
+    Record<string, unknown> | undefined;
   const task = taskSupportOf(def, tasks?.());
   return tool({
     task,
@@ -101,35 +112,41 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
       const upstream = ctx.taskId !== undefined ? tasks?.() : undefined;
       try {
         // Running as a task here, on an upstream that takes tasks: a task there too, cancelled with ours.
-        if (upstream?.supported) r = (await upstreamTask(upstream, upstreamName, args as JsonObject, ctx)) as CallToolResult;
+        if (upstream?.supported)
+          r = (await upstreamTask(upstream, upstreamName, args as JsonObject, ctx)) as CallToolResult;
         else
-        r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed, current) =>
-          call(upstreamName, args as JsonObject, {
-            signal,
-            unattributed,
-            onProgress: (p) => {
-              relayed = true;
-              ctx.progress(p.progress, p.total, p.message);
-            },
-            timeoutMs,
-            onRequest,
-            capabilities: (ctx as unknown as RelayContext).clientCapabilities as JsonObject | undefined,
-            // Made for the client session in front: an ask or log message not tied to this call goes to it only
-            // when no other session's call could have caused it.
-            party: (ctx as unknown as RelayContext).connection,
-            // Its log messages reach the client of the round being served, when it asked for their level (ctx.log
-            // filters); between rounds there is no one to hear them, and the call takes none of another call's.
-            onLog: (p) => current()?.log?.(p.level as LoggingLevel, p.data, typeof p.logger === "string" ? p.logger : undefined),
-            listening: () => current() !== undefined,
-            meta: { [META_KEYS.logLevel]: "debug" },
-          }),
-        );
+          r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed, current) =>
+            call(upstreamName, args as JsonObject, {
+              signal,
+              unattributed,
+              onProgress: (p) => {
+                relayed = true;
+                ctx.progress(p.progress, p.total, p.message);
+              },
+              timeoutMs,
+              onRequest,
+              capabilities: (ctx as unknown as RelayContext).clientCapabilities as JsonObject | undefined,
+              // Made for the client session in front: an ask or log message not tied to this call goes to it only
+              // when no other session's call could have caused it.
+              party: (ctx as unknown as RelayContext).connection,
+              // Its log messages reach the client of the round being served, when it asked for their level (ctx.log
+              // filters); between rounds there is no one to hear them, and the call takes none of another call's.
+              onLog: (p) =>
+                current()?.log?.(p.level as LoggingLevel, p.data, typeof p.logger === "string" ? p.logger : undefined),
+              listening: () => current() !== undefined,
+              meta: { [META_KEYS.logLevel]: "debug" },
+            }),
+          );
       } catch (e) {
         // The upstream's protocol error, a timeout, a lost connection: the model reads what happened and where.
         if (!(e instanceof OutboundError)) throw e;
         // A capability our client lacks (2026-07-28 -32021): the client learns it as the upstream said it.
-        if (e.rpc?.code === ErrorCode.MissingRequiredClientCapability && ctx.protocolVersion === MODERN_VERSION) throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);
-        return receivedResult({ content: [{ type: "text", text: `Tool ${exposed} failed: ${e.message}` }], isError: true });
+        if (e.rpc?.code === ErrorCode.MissingRequiredClientCapability && ctx.protocolVersion === MODERN_VERSION)
+          throw new RpcError(e.rpc.code, e.rpc.message, e.rpc.data);
+        return receivedResult({
+          content: [{ type: "text", text: `Tool ${exposed} failed: ${e.message}` }],
+          isError: true,
+        });
       }
       // Progress relayed in the same turn as the result would leave in the same write as the response; the
       // SDK v1 client runs progress handlers a microtask late and drops those that come after the response
@@ -141,11 +158,23 @@ export function passthroughTool(def: UpstreamTool, exposed: string, call: Upstre
         meta = Object.keys(rest).length > 0 ? rest : undefined;
       }
       if (r.resultType !== undefined && r.resultType !== "complete") {
-        return receivedResult({ content: [{ type: "text", text: `Tool ${exposed}: the upstream answered with resultType ${JSON.stringify(r.resultType)}, which is not a result` }], isError: true });
+        return receivedResult({
+          content: [
+            {
+              type: "text",
+              text: `Tool ${exposed}: the upstream answered with resultType ${JSON.stringify(r.resultType)}, which is not a result`,
+            },
+          ],
+          isError: true,
+        });
       }
       if (rewrite) {
         const content = Array.isArray(r.content) ? r.content.map((b) => rewrite.block(b) as JsonObject) : r.content;
-        return receivedResult({ ...r, content, _meta: meta === undefined ? undefined : (rewrite.meta(meta) as JsonObject) });
+        return receivedResult({
+          ...r,
+          content,
+          _meta: meta === undefined ? undefined : (rewrite.meta(meta) as JsonObject),
+        });
       }
       return receivedResult({ ...r, _meta: meta });
     },
@@ -175,7 +204,9 @@ export async function upstreamTools(client: McpClient, opts: UpstreamToolsOption
     try {
       out.push(passthroughTool(def, name, call, opts.timeoutMs, undefined, tasks));
     } catch (e) {
-      process.stderr.write(`${logName()}: [${client.label}] tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`);
+      process.stderr.write(
+        `${logName()}: [${client.label}] tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`,
+      );
     }
   }
   return out;
@@ -194,7 +225,9 @@ function taskSupportOf(def: UpstreamTool, tasks: ClientTasks | undefined): "opti
 
 /** One call as a task of the upstream's: created, its questions relayed to our client, cancelled when ours is, its result. */
 async function upstreamTask(tasks: ClientTasks, name: string, args: JsonObject, ctx: ToolContext): Promise<JsonObject> {
-  const made = await relay(ctx as unknown as RelayContext, (onRequest, signal) => tasks.call(name, args, { signal, onRequest }));
+  const made = await relay(ctx as unknown as RelayContext, (onRequest, signal) =>
+    tasks.call(name, args, { signal, onRequest }),
+  );
   if ("result" in made) return made.result;
   const id = made.task.taskId;
   const cancel = () => void tasks.cancel(id).catch(() => {});

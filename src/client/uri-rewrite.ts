@@ -99,8 +99,8 @@ export class UriRewriter {
     const m = { ...(meta as JsonObject) };
     if (typeof m["ui/resourceUri"] === "string") m["ui/resourceUri"] = this.out(server, m["ui/resourceUri"] as string);
     const ui = m.ui as JsonObject | undefined;
-    if (typeof ui === "object" && ui !== null && typeof ui.resourceUri === "string") m.ui = { ...ui, resourceUri: this.out(server, ui.resourceUri) };
+    if (typeof ui === "object" && ui !== null && typeof ui.resourceUri === "string")
+      m.ui = { ...ui, resourceUri: this.out(server, ui.resourceUri) };
     return m;
   }
 }
-

@@ -35,7 +35,9 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
   const file = resolve(path);
   const label = displayPath(file);
   if (!existsSync(file) || !statSync(file).isFile()) {
-    throw new ConfigError(`${label}: config file not found${basename(path) === DEFAULT_CONFIG ? " (create one with: mcpbin init)" : ""}`);
+    throw new ConfigError(
+      `${label}: config file not found${basename(path) === DEFAULT_CONFIG ? " (create one with: mcpbin init)" : ""}`,
+    );
   }
   let mod: Record<string, unknown>;
   try {
@@ -43,7 +45,8 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
   } catch (e) {
     throw new ConfigError(`${label}: the config file failed to load: ${firstLine(e)}`);
   }
-  if (!("default" in mod)) throw new ConfigError(`${label}: no default export; end the file with: export default defineConfig({ ... })`);
+  if (!("default" in mod))
+    throw new ConfigError(`${label}: no default export; end the file with: export default defineConfig({ ... })`);
   return { config: checkConfig(mod.default, label), file, dir: dirname(file), label };
 }
 

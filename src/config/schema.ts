@@ -1,7 +1,15 @@
 /** @module The config file's schema (valibot) and its check, with messages naming file, key and expectation. */
 import * as v from "valibot";
 import { ConfigError, type McpbinConfig } from "./define.ts";
-import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, keyProblem, SESSIONS_KEYS, UPSTREAMS_KEYS, type OptionKey } from "../shared/option-keys.ts";
+import {
+  HTTP_KEYS,
+  JSON_KEYS,
+  KNOB_KEYS,
+  keyProblem,
+  SESSIONS_KEYS,
+  UPSTREAMS_KEYS,
+  type OptionKey,
+} from "../shared/option-keys.ts";
 
 const text = v.pipe(v.string(), v.nonEmpty());
 const patterns = v.array(text);
@@ -12,7 +20,10 @@ export { HTTP_KEYS, JSON_KEYS };
 
 const plainObject = v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x));
 const anObject = v.optional(plainObject);
-const shape = (keys: Record<string, ConfigKey>) => `{ ${Object.keys(keys).map((k) => `${k}?`).join(", ")} }`;
+const shape = (keys: Record<string, ConfigKey>) =>
+  `{ ${Object.keys(keys)
+    .map((k) => `${k}?`)
+    .join(", ")} }`;
 
 /**
  * Every key a config file may hold: its schema and what is expected, in words. Add a key here and
@@ -28,9 +39,17 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
     expected: 'a non-empty array of paths to tool modules or directories, relative to the config file (e.g. ["tools"])',
   },
   include: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["admin_*"])' },
-  skills: { schema: v.optional(v.array(text)), expected: 'an array of folders holding skills (folders with a SKILL.md), relative to the config file (e.g. ["skills"])' },
+  skills: {
+    schema: v.optional(v.array(text)),
+    expected:
+      'an array of folders holding skills (folders with a SKILL.md), relative to the config file (e.g. ["skills"])',
+  },
   exclude: { schema: v.optional(patterns), expected: 'an array of tool-name glob patterns (e.g. ["debug_*"])' },
-  json: { schema: anObject, expected: `an object ${shape(JSON_KEYS)} (payload JSON; see docs/tools.md)`, keys: JSON_KEYS },
+  json: {
+    schema: anObject,
+    expected: `an object ${shape(JSON_KEYS)} (payload JSON; see docs/tools.md)`,
+    keys: JSON_KEYS,
+  },
   ...KNOB_KEYS,
   http: {
     schema: v.optional(v.union([v.boolean(), plainObject])),
@@ -40,7 +59,8 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
   ...UPSTREAMS_KEYS,
   tasks: {
     schema: v.optional(plainObject),
-    expected: "an object { store?, dir?, url?, ttlMs?, maxTtlMs?, pollIntervalMs?, prefix?, maxRunning? } (where tasks are kept; see docs/tasks.md)",
+    expected:
+      "an object { store?, dir?, url?, ttlMs?, maxTtlMs?, pollIntervalMs?, prefix?, maxRunning? } (where tasks are kept; see docs/tasks.md)",
   },
   ...SESSIONS_KEYS,
 };
@@ -54,16 +74,22 @@ export const CONFIG_KEYS: Record<string, ConfigKey> = {
  */
 export function checkConfig(value: unknown, file: string): McpbinConfig {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigError(`${file}: the default export must be a config object: export default defineConfig({ name, version, tools: ["tools"] })`);
+    throw new ConfigError(
+      `${file}: the default export must be a config object: export default defineConfig({ name, version, tools: ["tools"] })`,
+    );
   }
   const rec = value as Record<string, unknown>;
   checkKeys(rec, CONFIG_KEYS, "", file);
   // A project may be only other servers fronted as one: "tools" may then be empty.
   if (Array.isArray(rec.tools) && rec.tools.length === 0 && rec.upstreams === undefined && rec.sessions === undefined) {
-    throw new ConfigError(`${file}: "tools" must be ${CONFIG_KEYS.tools!.expected}; got an array (empty; it may be empty only beside "upstreams" or "sessions")`);
+    throw new ConfigError(
+      `${file}: "tools" must be ${CONFIG_KEYS.tools!.expected}; got an array (empty; it may be empty only beside "upstreams" or "sessions")`,
+    );
   }
   if (Array.isArray(rec.include) && rec.include.length === 0) {
-    throw new ConfigError(`${file}: "include" is empty, so no tool would be served; remove it or name the tools to serve`);
+    throw new ConfigError(
+      `${file}: "include" is empty, so no tool would be served; remove it or name the tools to serve`,
+    );
   }
   return value as McpbinConfig;
 }

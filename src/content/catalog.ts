@@ -1,13 +1,21 @@
 /** @module A server's resources, templates and prompts: the duplicate guard, look-up by URI and name, listing and completion. No I/O. */
 import { ContentDefinitionError, type CacheHints, type ContentContext, type ContentSource } from "./common.ts";
-import { isResource, isResourceTemplate, type ListedResource, type Resource, type ResourceTemplate } from "./resource.ts";
+import {
+  isResource,
+  isResourceTemplate,
+  type ListedResource,
+  type Resource,
+  type ResourceTemplate,
+} from "./resource.ts";
 import { isPrompt, type Prompt } from "./prompt.ts";
 import { isContentProvider, type ContentProvider } from "./provider.ts";
 
 /** What `serve()` takes for content; nested arrays are flattened. */
 export interface ContentOptions {
   /** Resources and templates; a {@link ContentProvider} (e.g. `gateway.content`) here serves its resources and prompts too. */
-  readonly resources?: readonly (Resource | ResourceTemplate | ContentProvider | readonly (Resource | ResourceTemplate | ContentProvider)[])[];
+  readonly resources?: readonly (
+    Resource | ResourceTemplate | ContentProvider | readonly (Resource | ResourceTemplate | ContentProvider)[]
+  )[];
   /** Prompts; a {@link ContentProvider} may be given here as well (it counts once). */
   readonly prompts?: readonly (Prompt | ContentProvider | readonly (Prompt | ContentProvider)[])[];
 }
@@ -27,7 +35,8 @@ export function listingOf(w: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Where a URI leads: a resource, or the first template that matches it with the matched variables. */
-export type Found = { readonly resource: Resource } | { readonly template: ResourceTemplate; readonly vars: Record<string, string> };
+export type Found =
+  { readonly resource: Resource } | { readonly template: ResourceTemplate; readonly vars: Record<string, string> };
 
 /**
  * A URI with every non-ASCII character percent-encoded (UTF-8) and every escape's hex in upper case: the form
@@ -69,23 +78,32 @@ export class Catalog {
     const prompts = new Map<string, Prompt>();
     const providers = new Set<ContentProvider>();
     const fix = (a: { source?: ContentSource }, b: { source?: ContentSource }, key: string) =>
-      a.source && b.source ? `rename one, or filter one out with include/exclude in the config` : `keep only one of them in serve()'s "${key}"`;
+      a.source && b.source
+        ? `rename one, or filter one out with include/exclude in the config`
+        : `keep only one of them in serve()'s "${key}"`;
     for (const x of (o.resources ?? []).flat()) {
       // Resources first: a server may have thousands of them.
       if (isResource(x)) {
         const uri = x.uri;
         if (resources.has(uri)) {
           const prev = resources.get(uri)!;
-          throw new ContentDefinitionError(`two resources have the URI "${uri}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
+          throw new ContentDefinitionError(
+            `two resources have the URI "${uri}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`,
+          );
         }
         resources.set(uri, x);
       } else if (isContentProvider(x)) providers.add(x);
       else if (isResourceTemplate(x)) {
         const prev = templates.get(x.uriTemplate);
-        if (prev) throw new ContentDefinitionError(`two resource templates have the template "${x.uriTemplate}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`);
+        if (prev)
+          throw new ContentDefinitionError(
+            `two resource templates have the template "${x.uriTemplate}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "resources")}`,
+          );
         templates.set(x.uriTemplate, x);
       } else {
-        throw new ContentDefinitionError(`serve(): every entry of "resources" must be made by resource() or resourceTemplate(); got ${x === null ? "null" : typeof x}`);
+        throw new ContentDefinitionError(
+          `serve(): every entry of "resources" must be made by resource() or resourceTemplate(); got ${x === null ? "null" : typeof x}`,
+        );
       }
     }
     for (const x of (o.prompts ?? []).flat()) {
@@ -93,9 +111,15 @@ export class Catalog {
         providers.add(x);
         continue;
       }
-      if (!isPrompt(x)) throw new ContentDefinitionError(`serve(): every entry of "prompts" must be made by prompt(); got ${x === null ? "null" : typeof x}`);
+      if (!isPrompt(x))
+        throw new ContentDefinitionError(
+          `serve(): every entry of "prompts" must be made by prompt(); got ${x === null ? "null" : typeof x}`,
+        );
       const prev = prompts.get(x.name);
-      if (prev) throw new ContentDefinitionError(`two prompts are named "${x.name}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "prompts")}`);
+      if (prev)
+        throw new ContentDefinitionError(
+          `two prompts are named "${x.name}"${where(prev.source)}${where(x.source)}: ${fix(prev, x, "prompts")}`,
+        );
       prompts.set(x.name, x);
     }
     this.resources = resources;
@@ -120,12 +144,18 @@ export class Catalog {
 
   /** The fixed resources as listed, in the order given (computed once). */
   get fixedEntries(): readonly ListedEntry[] {
-    return (this.#fixed ??= [...this.resources.values()].map((r) => ({ uri: r.uri, listing: { ...r.definition, mimeType: r.mimeType, size: r.size }, from: r })));
+    return (this.#fixed ??= [...this.resources.values()].map((r) => ({
+      uri: r.uri,
+      listing: { ...r.definition, mimeType: r.mimeType, size: r.size },
+      from: r,
+    })));
   }
 
   /** Whether a resource, template or prompt declares OAuth `scopes` (lists then differ between callers). */
   get scoped(): boolean {
-    return (this.#scoped ??= [...this.resources.values(), ...this.templates, ...this.prompts.values()].some((x) => x.definition.scopes?.length));
+    return (this.#scoped ??= [...this.resources.values(), ...this.templates, ...this.prompts.values()].some(
+      (x) => x.definition.scopes?.length,
+    ));
   }
 
   #scoped: boolean | undefined;
@@ -148,12 +178,17 @@ export class Catalog {
 
   /** Whether `resources/list` is computed per request (a template has `list`, or a provider lists): it can change, and is private. */
   get dynamicList(): boolean {
-    return this.templates.some((t) => t.definition.list !== undefined) || this.providers.some((p) => p.serves.resources);
+    return (
+      this.templates.some((t) => t.definition.list !== undefined) || this.providers.some((p) => p.serves.resources)
+    );
   }
 
   /** Whether `resources/list` can change while a client is connected (a template lists, or a provider says so). */
   get listChanges(): boolean {
-    return this.templates.some((t) => t.definition.list !== undefined) || this.providers.some((p) => p.serves.resourcesListChanged);
+    return (
+      this.templates.some((t) => t.definition.list !== undefined) ||
+      this.providers.some((p) => p.serves.resourcesListChanged)
+    );
   }
 
   /** Whether `prompts/list` can change while a client is connected (only a provider's can). */
@@ -173,7 +208,11 @@ export class Catalog {
 
   /** Whether anything can be completed (the `completions` capability). */
   get hasCompletions(): boolean {
-    return this.providers.some((p) => p.serves.completions) || this.templates.some((t) => t.definition.complete !== undefined) || [...this.prompts.values()].some((p) => p.definition.complete !== undefined || Object.keys(p.options).length > 0);
+    return (
+      this.providers.some((p) => p.serves.completions) ||
+      this.templates.some((t) => t.definition.complete !== undefined) ||
+      [...this.prompts.values()].some((p) => p.definition.complete !== undefined || Object.keys(p.options).length > 0)
+    );
   }
 
   /** Cache hints of `resources/list` (2026-07-28): every page of it has the same. */
@@ -188,17 +227,30 @@ export class Catalog {
    */
   async listed(ctx: ContentContext): Promise<ListedEntry[]> {
     const out: ListedEntry[] = [...this.fixedEntries];
-    const fromProviders = await Promise.all(this.providers.filter((p) => p.serves.resources).map((p) => p.listResources(ctx)));
+    const fromProviders = await Promise.all(
+      this.providers.filter((p) => p.serves.resources).map((p) => p.listResources(ctx)),
+    );
     const seen = new Set(this.resources.keys());
     for (const t of this.templates) {
       if (!t.definition.list) continue;
       const items = await t.definition.list(ctx);
-      if (!Array.isArray(items)) throw new Error(`the list() of resource template ${t.uriTemplate} must return an array of { uri, name }`);
+      if (!Array.isArray(items))
+        throw new Error(`the list() of resource template ${t.uriTemplate} must return an array of { uri, name }`);
       for (const item of items as ListedResource[]) {
-        if (typeof item?.uri !== "string" || typeof item.name !== "string") throw new Error(`the list() of resource template ${t.uriTemplate} returned an entry without a string "uri" and "name"`);
+        if (typeof item?.uri !== "string" || typeof item.name !== "string")
+          throw new Error(
+            `the list() of resource template ${t.uriTemplate} returned an entry without a string "uri" and "name"`,
+          );
         if (seen.has(item.uri)) continue;
         seen.add(item.uri);
-        out.push({ uri: item.uri, listing: item.mimeType === undefined && t.definition.mimeType !== undefined ? { ...item, mimeType: t.definition.mimeType } : item, from: t });
+        out.push({
+          uri: item.uri,
+          listing:
+            item.mimeType === undefined && t.definition.mimeType !== undefined
+              ? { ...item, mimeType: t.definition.mimeType }
+              : item,
+          from: t,
+        });
       }
     }
     for (const items of fromProviders) {
@@ -222,7 +274,8 @@ export class Catalog {
 
   /** Where a URI leads (a resource's URI as written or percent-encoded, else a template's match), or undefined when nothing serves it. */
   find(uri: string): Found | undefined {
-    const r = this.resources.get(uri) ?? (/[^\x00-\x7f]|%/.test(uri) ? this.#byEncodedForm().get(encodedForm(uri)) : undefined);
+    const r =
+      this.resources.get(uri) ?? (/[^\x00-\x7f]|%/.test(uri) ? this.#byEncodedForm().get(encodedForm(uri)) : undefined);
     if (r) return { resource: r };
     for (const t of this.templates) {
       const vars = t.match(uri);
@@ -236,7 +289,16 @@ export class Catalog {
    * URI it matches) or a prompt's argument (its `complete`, else a picklist's options).
    * @returns the completer, or undefined when there is none; null when the reference names nothing.
    */
-  completer(ref: { type: string; uri?: string; name?: string }, argument: string): ((value: string, ctx: ContentContext & { arguments: Readonly<Record<string, string>> }) => Promise<readonly string[]>) | undefined | null {
+  completer(
+    ref: { type: string; uri?: string; name?: string },
+    argument: string,
+  ):
+    | ((
+        value: string,
+        ctx: ContentContext & { arguments: Readonly<Record<string, string>> },
+      ) => Promise<readonly string[]>)
+    | undefined
+    | null {
     if (ref.type === "ref/prompt") {
       const p = typeof ref.name === "string" ? this.prompts.get(ref.name) : undefined;
       if (!p) return null;
@@ -247,7 +309,9 @@ export class Catalog {
       return undefined;
     }
     if (ref.type === "ref/resource") {
-      const t = this.templates.find((x) => x.uriTemplate === ref.uri) ?? (typeof ref.uri === "string" ? this.templates.find((x) => x.match(ref.uri!)) : undefined);
+      const t =
+        this.templates.find((x) => x.uriTemplate === ref.uri) ??
+        (typeof ref.uri === "string" ? this.templates.find((x) => x.match(ref.uri!)) : undefined);
       if (!t) return this.resources.has(ref.uri ?? "") ? undefined : null;
       const fn = t.definition.complete?.[argument];
       return fn ? async (value, ctx) => fn(value, ctx) : undefined;
@@ -262,7 +326,8 @@ export class Catalog {
  * @throws Error when the completer returned something other than an array of strings.
  */
 export function completionOf(values: unknown): { values: string[]; total?: number; hasMore?: boolean } {
-  if (!Array.isArray(values) || values.some((x) => typeof x !== "string")) throw new Error("a completer must return an array of strings");
+  if (!Array.isArray(values) || values.some((x) => typeof x !== "string"))
+    throw new Error("a completer must return an array of strings");
   if (values.length <= MAX_COMPLETIONS) return { values: values as string[] };
   return { values: (values as string[]).slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true };
 }

@@ -86,7 +86,9 @@ export interface DisplayFields {
  * `title`, `description` and `mimeType` strings or absent; none of the others): then {@link checkDisplay}
  * has nothing to say, and a definition need not make the name its messages use.
  */
-export function plainDisplay(d: DisplayFields & { readonly cache?: unknown; readonly annotations?: unknown; readonly mimeType?: unknown }): boolean {
+export function plainDisplay(
+  d: DisplayFields & { readonly cache?: unknown; readonly annotations?: unknown; readonly mimeType?: unknown },
+): boolean {
   return (
     typeof d.name === "string" &&
     d.name !== "" &&
@@ -106,32 +108,65 @@ export function plainDisplay(d: DisplayFields & { readonly cache?: unknown; read
  * @param what - how messages call it, e.g. `resource "docs://readme"`.
  * @throws ContentDefinitionError naming the field.
  */
-export function checkDisplay(what: string, d: DisplayFields & { readonly cache?: CacheHints; readonly annotations?: ResourceAnnotations; readonly mimeType?: string }): void {
-  if (typeof d.name !== "string" || d.name === "") throw new ContentDefinitionError(`${what}: "name" must be a non-empty string`);
+export function checkDisplay(
+  what: string,
+  d: DisplayFields & {
+    readonly cache?: CacheHints;
+    readonly annotations?: ResourceAnnotations;
+    readonly mimeType?: string;
+  },
+): void {
+  if (typeof d.name !== "string" || d.name === "")
+    throw new ContentDefinitionError(`${what}: "name" must be a non-empty string`);
   for (const k of ["title", "description", "mimeType"] as const) {
     const value = (d as unknown as Record<string, unknown>)[k];
-    if (value !== undefined && typeof value !== "string") throw new ContentDefinitionError(`${what}: "${k}" must be a string; got ${typeof value}`);
+    if (value !== undefined && typeof value !== "string")
+      throw new ContentDefinitionError(`${what}: "${k}" must be a string; got ${typeof value}`);
   }
   if (d.icons !== undefined && (!Array.isArray(d.icons) || d.icons.some((i) => typeof i?.src !== "string"))) {
     throw new ContentDefinitionError(`${what}: "icons" must be an array of { src, mimeType?, sizes?, theme? }`);
   }
-  if (d.meta !== undefined && (typeof d.meta !== "object" || d.meta === null || Array.isArray(d.meta))) throw new ContentDefinitionError(`${what}: "meta" must be an object`);
-  if (d.scopes !== undefined && !isScopes(d.scopes)) throw new ContentDefinitionError(`${what}: "scopes" must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:read"]`);
+  if (d.meta !== undefined && (typeof d.meta !== "object" || d.meta === null || Array.isArray(d.meta)))
+    throw new ContentDefinitionError(`${what}: "meta" must be an object`);
+  if (d.scopes !== undefined && !isScopes(d.scopes))
+    throw new ContentDefinitionError(
+      `${what}: "scopes" must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:read"]`,
+    );
   const a = d.annotations;
   if (a !== undefined) {
-    if (typeof a !== "object" || a === null) throw new ContentDefinitionError(`${what}: "annotations" must be an object { audience?, priority?, lastModified? }`);
-    if (a.priority !== undefined && !(typeof a.priority === "number" && a.priority >= 0 && a.priority <= 1)) throw new ContentDefinitionError(`${what}: annotations.priority must be a number from 0 to 1`);
-    if (a.audience !== undefined && (!Array.isArray(a.audience) || a.audience.some((x) => x !== "user" && x !== "assistant"))) {
+    if (typeof a !== "object" || a === null)
+      throw new ContentDefinitionError(
+        `${what}: "annotations" must be an object { audience?, priority?, lastModified? }`,
+      );
+    if (a.priority !== undefined && !(typeof a.priority === "number" && a.priority >= 0 && a.priority <= 1))
+      throw new ContentDefinitionError(`${what}: annotations.priority must be a number from 0 to 1`);
+    if (
+      a.audience !== undefined &&
+      (!Array.isArray(a.audience) || a.audience.some((x) => x !== "user" && x !== "assistant"))
+    ) {
       throw new ContentDefinitionError(`${what}: annotations.audience must be an array of "user" and/or "assistant"`);
     }
-    if (a.lastModified !== undefined && (typeof a.lastModified !== "string" || Number.isNaN(Date.parse(a.lastModified)))) {
-      throw new ContentDefinitionError(`${what}: annotations.lastModified must be an ISO 8601 timestamp, e.g. "2026-01-01T00:00:00Z"`);
+    if (
+      a.lastModified !== undefined &&
+      (typeof a.lastModified !== "string" || Number.isNaN(Date.parse(a.lastModified)))
+    ) {
+      throw new ContentDefinitionError(
+        `${what}: annotations.lastModified must be an ISO 8601 timestamp, e.g. "2026-01-01T00:00:00Z"`,
+      );
     }
   }
   const c = d.cache;
   if (c !== undefined) {
-    if (typeof c !== "object" || c === null || !Number.isSafeInteger(c.ttlMs) || c.ttlMs < 0 || (c.scope !== "public" && c.scope !== "private")) {
-      throw new ContentDefinitionError(`${what}: "cache" must be { ttlMs: a whole number of milliseconds ≥ 0, scope: "public" | "private" }`);
+    if (
+      typeof c !== "object" ||
+      c === null ||
+      !Number.isSafeInteger(c.ttlMs) ||
+      c.ttlMs < 0 ||
+      (c.scope !== "public" && c.scope !== "private")
+    ) {
+      throw new ContentDefinitionError(
+        `${what}: "cache" must be { ttlMs: a whole number of milliseconds ≥ 0, scope: "public" | "private" }`,
+      );
     }
   }
 }

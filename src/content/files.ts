@@ -3,7 +3,8 @@
 // server start, and most servers declare no file (docs/benchmarks.md, issue 20).
 const nodeFs = (): typeof import("node:fs") => require("node:fs") as typeof import("node:fs");
 const nodePath = (): typeof import("node:path") => require("node:path") as typeof import("node:path");
-const fileURLToPath = (url: string | URL): string => (require("node:url") as typeof import("node:url")).fileURLToPath(url);
+const fileURLToPath = (url: string | URL): string =>
+  (require("node:url") as typeof import("node:url")).fileURLToPath(url);
 import { contract } from "../runtime/contract.ts";
 
 /**
@@ -66,12 +67,20 @@ export function declareFile(uri: string, given: string | URL, from: string | und
   let path: string;
   if (embedded !== undefined) path = embedded;
   else if (typeof given !== "string" || given.startsWith("file://")) path = fileURLToPath(given);
-  else path = nodePath().isAbsolute(given) ? given : nodePath().resolve(from ? nodePath().dirname(from) : process.cwd(), given);
+  else
+    path = nodePath().isAbsolute(given)
+      ? given
+      : nodePath().resolve(from ? nodePath().dirname(from) : process.cwd(), given);
   if (embedded === undefined) {
     if (COMPILED) {
-      throw new Error(`the file ${JSON.stringify(written)} was not embedded in this executable; build it with mcpbin build, which embeds the files resources declare`);
+      throw new Error(
+        `the file ${JSON.stringify(written)} was not embedded in this executable; build it with mcpbin build, which embeds the files resources declare`,
+      );
     }
-    if (!nodeFs().existsSync(path) || !nodeFs().statSync(path).isFile()) throw new Error(`file ${JSON.stringify(written)} not found (looked at ${path}); fix the path (a relative path is resolved against the module that declares the resource)`);
+    if (!nodeFs().existsSync(path) || !nodeFs().statSync(path).isFile())
+      throw new Error(
+        `file ${JSON.stringify(written)} not found (looked at ${path}); fix the path (a relative path is resolved against the module that declares the resource)`,
+      );
     if (recording) c.schemas?.set(FILE_KEY_PREFIX + key, path);
   }
   let bytes: Uint8Array | undefined;
@@ -88,11 +97,16 @@ export function declareFile(uri: string, given: string | URL, from: string | und
  * @param recorded - the check run's records; only keys with {@link FILE_KEY_PREFIX} are files (key → absolute path).
  * @returns source lines ("" when there are none), and the records that are not files.
  */
-export function embeddedFilesSource(recorded: readonly (readonly [string, string])[]): { source: string; rest: [string, string][] } {
+export function embeddedFilesSource(recorded: readonly (readonly [string, string])[]): {
+  source: string;
+  rest: [string, string][];
+} {
   const files = recorded.filter(([k]) => k.startsWith(FILE_KEY_PREFIX));
   const rest = recorded.filter(([k]) => !k.startsWith(FILE_KEY_PREFIX)) as [string, string][];
   if (files.length === 0) return { source: "", rest };
   const lines = files.map(([, path], i) => `import f${i} from ${JSON.stringify(path)} with { type: "file" };`);
-  lines.push(`contract().files = new Map([${files.map(([key], i) => `[${JSON.stringify(key.slice(FILE_KEY_PREFIX.length))}, f${i}]`).join(", ")}]);`);
+  lines.push(
+    `contract().files = new Map([${files.map(([key], i) => `[${JSON.stringify(key.slice(FILE_KEY_PREFIX.length))}, f${i}]`).join(", ")}]);`,
+  );
   return { source: lines.join("\n") + "\n", rest };
 }

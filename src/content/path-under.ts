@@ -27,7 +27,10 @@ const node = () => (mods ??= { fs: require("node:fs") as Fs, path: require("node
 export function resolveUnder(base: string, value: string): string {
   const { fs, path } = node();
   const refuse = (why: string): never => {
-    throw new ResourceReadError(`Invalid params: ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)} ${why}; give a path relative to the served directory`, value);
+    throw new ResourceReadError(
+      `Invalid params: ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)} ${why}; give a path relative to the served directory`,
+      value,
+    );
   };
   if (typeof value !== "string" || value === "") refuse("is empty");
   if (value.includes("\0")) refuse("contains a NUL character");
@@ -45,7 +48,12 @@ export function resolveUnder(base: string, value: string): string {
       const real = fs.realpathSync(probe);
       const full = rest.length > 0 ? path.join(real, ...rest.reverse()) : real;
       const rel = path.relative(root, full);
-      if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) refuse(rel === "" ? "names the served directory itself" : "leads outside the served directory (through a symbolic link)");
+      if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel))
+        refuse(
+          rel === ""
+            ? "names the served directory itself"
+            : "leads outside the served directory (through a symbolic link)",
+        );
       return full;
     } catch (e) {
       if (e instanceof ResourceReadError) throw e;

@@ -51,7 +51,14 @@ export interface ContentProvider {
    * Completes an argument (MCP CompleteRequest params, with the reference as the client sent it).
    * @returns the completion, or undefined when the reference is not one of its own.
    */
-  complete(params: { ref: { type: string; uri?: string; name?: string }; argument: { name: string; value: string }; context?: unknown }, ctx: ContentContext): Promise<{ values: string[]; total?: number; hasMore?: boolean }> | undefined;
+  complete(
+    params: {
+      ref: { type: string; uri?: string; name?: string };
+      argument: { name: string; value: string };
+      context?: unknown;
+    },
+    ctx: ContentContext,
+  ): Promise<{ values: string[]; total?: number; hasMore?: boolean }> | undefined;
   /** A session subscribed to a URI it owns (`resources/subscribe`, or a listen stream); the provider counts subscribers. */
   subscribe(uri: string): void;
   /** A session unsubscribed (or its listen stream ended). */
@@ -72,7 +79,14 @@ export function isContentProvider(x: unknown): x is ContentProvider {
   return typeof x === "object" && x !== null && PROVIDER in x;
 }
 
-const NOTHING: ProviderServes = Object.freeze({ resources: false, prompts: false, completions: false, subscribe: false, resourcesListChanged: false, promptsListChanged: false });
+const NOTHING: ProviderServes = Object.freeze({
+  resources: false,
+  prompts: false,
+  completions: false,
+  subscribe: false,
+  resourcesListChanged: false,
+  promptsListChanged: false,
+});
 
 /**
  * A provider whose content comes from one set later (a server's upstreams, attached when it starts): until

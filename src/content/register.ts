@@ -10,7 +10,16 @@ import { resourcesTemplatesList } from "./methods/resources-templates-list.ts";
 
 registerCapability({
   name: "content",
-  methods: [resourcesList, resourcesTemplatesList, resourcesRead, resourcesSubscribe, resourcesUnsubscribe, promptsList, promptsGet, completionComplete],
+  methods: [
+    resourcesList,
+    resourcesTemplatesList,
+    resourcesRead,
+    resourcesSubscribe,
+    resourcesUnsubscribe,
+    promptsList,
+    promptsGet,
+    completionComplete,
+  ],
   /**
    * Advertised when the server has them (MCP ServerCapabilities). `resources.subscribe`: any resource's changed()
    * reaches subscribers (a provider's when it says so); `listChanged` only when the resource list can change (a
@@ -19,9 +28,18 @@ registerCapability({
   capabilities: [
     {
       name: "resources",
-      advertise: (r) => (r.content.hasResources ? { ...(r.content.subscribable ? { subscribe: true } : {}), ...(r.content.listChanges ? { listChanged: true } : {}) } : undefined),
+      advertise: (r) =>
+        r.content.hasResources
+          ? {
+              ...(r.content.subscribable ? { subscribe: true } : {}),
+              ...(r.content.listChanges ? { listChanged: true } : {}),
+            }
+          : undefined,
     },
-    { name: "prompts", advertise: (r) => (r.content.hasPrompts ? (r.content.promptListChanges ? { listChanged: true } : {}) : undefined) },
+    {
+      name: "prompts",
+      advertise: (r) => (r.content.hasPrompts ? (r.content.promptListChanges ? { listChanged: true } : {}) : undefined),
+    },
     { name: "completions", advertise: (r) => (r.content.hasCompletions ? {} : undefined) },
   ],
   // A resource or prompt list that can change is announced to the session (notifications/resources/list_changed, …).

@@ -14,7 +14,14 @@ import {
   type DisplayFields,
   type ResourceAnnotations,
 } from "./common.ts";
-import { escapesPath, expandUriTemplate, matchUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplate } from "./uri-template.ts";
+import {
+  escapesPath,
+  expandUriTemplate,
+  matchUriTemplate,
+  parseUriTemplate,
+  UriTemplateError,
+  type UriTemplate,
+} from "./uri-template.ts";
 import { issueLine } from "../tools/issues.ts";
 import { unknownKey } from "../shared/option-keys.ts";
 
@@ -60,9 +67,25 @@ export interface ResourceDefinition extends DisplayFields {
 
 /** Every key `resource()` takes; any other is refused at definition (the compiler checks none is missing). */
 export const RESOURCE_KEYS = [
-  "uri", "name", "title", "description", "icons", "meta", "scopes", "mimeType", "annotations", "size", "text", "blob", "file", "read", "cache",
+  "uri",
+  "name",
+  "title",
+  "description",
+  "icons",
+  "meta",
+  "scopes",
+  "mimeType",
+  "annotations",
+  "size",
+  "text",
+  "blob",
+  "file",
+  "read",
+  "cache",
 ] as const satisfies readonly (keyof ResourceDefinition)[];
-const RESOURCE_KEYS_COMPLETE: [Exclude<keyof ResourceDefinition, (typeof RESOURCE_KEYS)[number]>] extends [never] ? true : never = true;
+const RESOURCE_KEYS_COMPLETE: [Exclude<keyof ResourceDefinition, (typeof RESOURCE_KEYS)[number]>] extends [never]
+  ? true
+  : never = true;
 void RESOURCE_KEYS_COMPLETE;
 
 /** An entry a template lists as a concrete resource (`resources/list`). */
@@ -82,7 +105,10 @@ type AnyObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, u
 type VarsOf<S> = S extends v.GenericSchema ? v.InferOutput<S> : Record<string, string>;
 
 /** A completer: the values that start a given partial value (at most 100 are sent). */
-export type Completer = (value: string, ctx: ContentContext & { readonly arguments: Readonly<Record<string, string>> }) => readonly string[] | Promise<readonly string[]>;
+export type Completer = (
+  value: string,
+  ctx: ContentContext & { readonly arguments: Readonly<Record<string, string>> },
+) => readonly string[] | Promise<readonly string[]>;
 
 /** What `resourceTemplate()` takes. */
 export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefined = undefined> extends DisplayFields {
@@ -103,9 +129,26 @@ export interface ResourceTemplateDefinition<S extends AnyObjectSchema | undefine
 
 /** Every key `resourceTemplate()` takes; any other is refused at definition (the compiler checks none is missing). */
 export const RESOURCE_TEMPLATE_KEYS = [
-  "uriTemplate", "name", "title", "description", "icons", "meta", "scopes", "mimeType", "annotations", "variables", "list", "complete", "read", "cache",
+  "uriTemplate",
+  "name",
+  "title",
+  "description",
+  "icons",
+  "meta",
+  "scopes",
+  "mimeType",
+  "annotations",
+  "variables",
+  "list",
+  "complete",
+  "read",
+  "cache",
 ] as const satisfies readonly (keyof ResourceTemplateDefinition)[];
-const TEMPLATE_KEYS_COMPLETE: [Exclude<keyof ResourceTemplateDefinition, (typeof RESOURCE_TEMPLATE_KEYS)[number]>] extends [never] ? true : never = true;
+const TEMPLATE_KEYS_COMPLETE: [
+  Exclude<keyof ResourceTemplateDefinition, (typeof RESOURCE_TEMPLATE_KEYS)[number]>,
+] extends [never]
+  ? true
+  : never = true;
 void TEMPLATE_KEYS_COMPLETE;
 
 const RESOURCE = RESOURCE_BRAND;
@@ -159,7 +202,10 @@ export interface ResourceTemplate<S extends AnyObjectSchema | undefined = AnyObj
    * Reads a URI (or the URI of these variables) like `resources/read` does.
    * @throws ResourceReadError when the URI does not match or its variables are refused.
    */
-  read(uriOrVars: string | Readonly<Record<string, string>>, ctx?: Partial<ContentContext>): Promise<ResourceContents[]>;
+  read(
+    uriOrVars: string | Readonly<Record<string, string>>,
+    ctx?: Partial<ContentContext>,
+  ): Promise<ResourceContents[]>;
   /** With a URI: tells its subscribers it changed. Without: the template's list changed (`notifications/resources/list_changed`). */
   changed(uri?: string): void;
   source?: ContentSource;
@@ -183,8 +229,13 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f<>"{}|\\^`]*$/;
 /** Checks an absolute URI; the message names what to change. */
 function checkUri(what: string, uri: unknown): string {
   if (typeof uri !== "string" || !ABSOLUTE_URI.test(uri)) {
-    const hint = typeof uri === "string" && /[{}]/.test(uri) ? `; a URI with {variables} is a template: use resourceTemplate({ uriTemplate: ${JSON.stringify(uri)}, … })` : "";
-    throw new ContentDefinitionError(`${what}: ${JSON.stringify(uri)} is not a URI: give an absolute URI with a scheme and no spaces, e.g. "docs://readme"${hint}`);
+    const hint =
+      typeof uri === "string" && /[{}]/.test(uri)
+        ? `; a URI with {variables} is a template: use resourceTemplate({ uriTemplate: ${JSON.stringify(uri)}, … })`
+        : "";
+    throw new ContentDefinitionError(
+      `${what}: ${JSON.stringify(uri)} is not a URI: give an absolute URI with a scheme and no spaces, e.g. "docs://readme"${hint}`,
+    );
   }
   return uri;
 }
@@ -212,7 +263,12 @@ function asText(bytes: Uint8Array): string | undefined {
  * @param mimeType - the definition's mimeType (the default of each item's).
  * @throws ContentDefinitionError naming the resource when the value is not readable content.
  */
-export function toContents(what: string, value: unknown, uri: string, mimeType: string | undefined): ResourceContents[] {
+export function toContents(
+  what: string,
+  value: unknown,
+  uri: string,
+  mimeType: string | undefined,
+): ResourceContents[] {
   const one = (x: unknown): ResourceContents => {
     if (typeof x === "string") return withMime({ uri, text: x }, mimeType);
     if (x instanceof Uint8Array) return withMime({ uri, blob: base64(x) }, mimeType);
@@ -224,14 +280,22 @@ export function toContents(what: string, value: unknown, uri: string, mimeType: 
       if (typeof it.text === "string" && it.blob === undefined) out.text = it.text;
       else if (it.blob instanceof Uint8Array && it.text === undefined) out.blob = base64(it.blob);
       else if (typeof it.blob === "string" && it.text === undefined) out.blob = it.blob;
-      else throw new ContentDefinitionError(`${what}: each content item needs exactly one of "text" (a string) or "blob" (a Uint8Array or base64 string)`);
+      else
+        throw new ContentDefinitionError(
+          `${what}: each content item needs exactly one of "text" (a string) or "blob" (a Uint8Array or base64 string)`,
+        );
       if (it.meta !== undefined) out._meta = it.meta;
       return out;
     }
-    throw new ContentDefinitionError(`${what}: a reader must return a string, a Uint8Array, or { text | blob, mimeType? } items; got ${x === null ? "null" : typeof x}`);
+    throw new ContentDefinitionError(
+      `${what}: a reader must return a string, a Uint8Array, or { text | blob, mimeType? } items; got ${x === null ? "null" : typeof x}`,
+    );
   };
   if (Array.isArray(value)) {
-    if (value.length === 0) throw new ContentDefinitionError(`${what}: the reader returned no contents (an empty array); a resource that does not exist should throw instead`);
+    if (value.length === 0)
+      throw new ContentDefinitionError(
+        `${what}: the reader returned no contents (an empty array); a resource that does not exist should throw instead`,
+      );
     return value.map(one);
   }
   return [one(value)];
@@ -262,19 +326,27 @@ export function resource(def: ResourceDefinition): Resource {
   if (unknown) throw new ContentDefinitionError(`${named(uri)}: ${unknown}`);
   // The messages' name for it is made only for a message (a start with thousands of resources makes none).
   if (!plainDisplay(def)) checkDisplay(named(uri), def);
-  const n = +(def.text !== undefined) + +(def.blob !== undefined) + +(def.file !== undefined) + +(def.read !== undefined);
+  const n =
+    +(def.text !== undefined) + +(def.blob !== undefined) + +(def.file !== undefined) + +(def.read !== undefined);
   if (n !== 1) {
     const got = (["text", "blob", "file", "read"] as const).filter((k) => def[k] !== undefined);
-    throw new ContentDefinitionError(`${named(uri)}: give exactly one of "text", "blob", "file" or "read"${got.length ? ` (got ${got.join(" and ")})` : ""}`);
+    throw new ContentDefinitionError(
+      `${named(uri)}: give exactly one of "text", "blob", "file" or "read"${got.length ? ` (got ${got.join(" and ")})` : ""}`,
+    );
   }
-  if (def.text !== undefined && typeof def.text !== "string") throw new ContentDefinitionError(`${named(uri)}: "text" must be a string`);
-  if (def.blob !== undefined && !(def.blob instanceof Uint8Array)) throw new ContentDefinitionError(`${named(uri)}: "blob" must be a Uint8Array`);
-  if (def.read !== undefined && typeof def.read !== "function") throw new ContentDefinitionError(`${named(uri)}: "read" must be a function`);
-  if (def.size !== undefined && !(Number.isSafeInteger(def.size) && def.size >= 0)) throw new ContentDefinitionError(`${named(uri)}: "size" must be a whole number of bytes`);
+  if (def.text !== undefined && typeof def.text !== "string")
+    throw new ContentDefinitionError(`${named(uri)}: "text" must be a string`);
+  if (def.blob !== undefined && !(def.blob instanceof Uint8Array))
+    throw new ContentDefinitionError(`${named(uri)}: "blob" must be a Uint8Array`);
+  if (def.read !== undefined && typeof def.read !== "function")
+    throw new ContentDefinitionError(`${named(uri)}: "read" must be a function`);
+  if (def.size !== undefined && !(Number.isSafeInteger(def.size) && def.size >= 0))
+    throw new ContentDefinitionError(`${named(uri)}: "size" must be a whole number of bytes`);
   let file: DeclaredFile | undefined;
   let mimeType = def.mimeType;
   if (def.file !== undefined) {
-    if (typeof def.file !== "string" && !(def.file instanceof URL)) throw new ContentDefinitionError(`${named(uri)}: "file" must be a path or a file: URL`);
+    if (typeof def.file !== "string" && !(def.file instanceof URL))
+      throw new ContentDefinitionError(`${named(uri)}: "file" must be a path or a file: URL`);
     try {
       file = declareFile(uri, def.file, callerFile());
     } catch (e) {
@@ -327,7 +399,13 @@ class ResourceRecord {
 
   async read(ctx?: Partial<ContentContext>): Promise<ResourceContents[]> {
     const d = this.definition;
-    if (d.read) return toContents(`resource ${JSON.stringify(this.uri)}`, await d.read(directContext(ctx)), this.uri, this.mimeType);
+    if (d.read)
+      return toContents(
+        `resource ${JSON.stringify(this.uri)}`,
+        await d.read(directContext(ctx)),
+        this.uri,
+        this.mimeType,
+      );
     return fixedOf(this);
   }
 
@@ -357,7 +435,9 @@ function fixedOf(r: ResourceRecord): ResourceContents[] {
  * @throws ContentDefinitionError on a bad template, a `variables` schema that is not an object or
  *   names variables the template lacks, a completer for an unknown variable, or a missing `read`.
  */
-export function resourceTemplate<S extends AnyObjectSchema | undefined = undefined>(def: ResourceTemplateDefinition<S>): ResourceTemplate<S> {
+export function resourceTemplate<S extends AnyObjectSchema | undefined = undefined>(
+  def: ResourceTemplateDefinition<S>,
+): ResourceTemplate<S> {
   const text = (def as { uriTemplate?: unknown })?.uriTemplate;
   let template: UriTemplate;
   try {
@@ -369,18 +449,30 @@ export function resourceTemplate<S extends AnyObjectSchema | undefined = undefin
   const unknown = unknownKey(def, RESOURCE_TEMPLATE_KEYS);
   if (unknown) throw new ContentDefinitionError(`${what}: ${unknown}`);
   checkDisplay(what, def);
-  if (typeof def.read !== "function") throw new ContentDefinitionError(`${what}: "read" must be a function ({ ...variables }, ctx) => content`);
-  if (def.list !== undefined && typeof def.list !== "function") throw new ContentDefinitionError(`${what}: "list" must be a function returning [{ uri, name }]`);
+  if (typeof def.read !== "function")
+    throw new ContentDefinitionError(`${what}: "read" must be a function ({ ...variables }, ctx) => content`);
+  if (def.list !== undefined && typeof def.list !== "function")
+    throw new ContentDefinitionError(`${what}: "list" must be a function returning [{ uri, name }]`);
   const schema = def.variables as (v.GenericSchema & { entries?: Record<string, unknown> }) | undefined;
   if (schema !== undefined) {
-    if (typeof schema !== "object" || schema === null || !schema.entries) throw new ContentDefinitionError(`${what}: "variables" must be a valibot object schema, e.g. v.object({ path: v.string() })`);
+    if (typeof schema !== "object" || schema === null || !schema.entries)
+      throw new ContentDefinitionError(
+        `${what}: "variables" must be a valibot object schema, e.g. v.object({ path: v.string() })`,
+      );
     for (const k of Object.keys(schema.entries)) {
-      if (!template.variables.includes(k)) throw new ContentDefinitionError(`${what}: "variables" names "${k}", which the template does not have (it has ${template.variables.join(", ") || "none"})`);
+      if (!template.variables.includes(k))
+        throw new ContentDefinitionError(
+          `${what}: "variables" names "${k}", which the template does not have (it has ${template.variables.join(", ") || "none"})`,
+        );
     }
   }
   for (const k of Object.keys(def.complete ?? {})) {
-    if (!template.variables.includes(k)) throw new ContentDefinitionError(`${what}: "complete" names "${k}", which the template does not have (it has ${template.variables.join(", ") || "none"})`);
-    if (typeof def.complete![k] !== "function") throw new ContentDefinitionError(`${what}: complete.${k} must be a function (value, ctx) => string[]`);
+    if (!template.variables.includes(k))
+      throw new ContentDefinitionError(
+        `${what}: "complete" names "${k}", which the template does not have (it has ${template.variables.join(", ") || "none"})`,
+      );
+    if (typeof def.complete![k] !== "function")
+      throw new ContentDefinitionError(`${what}: complete.${k} must be a function (value, ctx) => string[]`);
   }
   const t: ResourceTemplate<S> = {
     [TEMPLATE]: true,
@@ -408,15 +500,28 @@ export function resourceTemplate<S extends AnyObjectSchema | undefined = undefin
  * template's `variables` schema (ResourceReadError, -32602 on the wire), then runs `read`.
  * @param raw - the matched variables.
  */
-export async function readTemplate(t: ResourceTemplate, uri: string, raw: Record<string, string>, ctx?: Partial<ContentContext>): Promise<ResourceContents[]> {
+export async function readTemplate(
+  t: ResourceTemplate,
+  uri: string,
+  raw: Record<string, string>,
+  ctx?: Partial<ContentContext>,
+): Promise<ResourceContents[]> {
   for (const [k, value] of Object.entries(raw)) {
-    if (escapesPath(value)) throw new ResourceReadError(`Invalid params: the variable "${k}" of ${uri} contains a ".." segment, which is refused`, uri);
+    if (escapesPath(value))
+      throw new ResourceReadError(
+        `Invalid params: the variable "${k}" of ${uri} contains a ".." segment, which is refused`,
+        uri,
+      );
   }
   let vars: unknown = raw;
   const schema = t.definition.variables;
   if (schema) {
     const r = v.safeParse(schema, raw);
-    if (!r.success) throw new ResourceReadError(`Invalid params: ${uri} does not fit the template ${t.uriTemplate}: ${r.issues.map(issueLine).join("; ")}`, uri);
+    if (!r.success)
+      throw new ResourceReadError(
+        `Invalid params: ${uri} does not fit the template ${t.uriTemplate}: ${r.issues.map(issueLine).join("; ")}`,
+        uri,
+      );
     vars = r.output;
   }
   const value = await t.definition.read(vars as never, { ...directContext(ctx), uri });

@@ -37,36 +37,48 @@ const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-F
  */
 export function parseUriTemplate(text: string): UriTemplate {
   if (typeof text !== "string" || text === "") throw new UriTemplateError("a URI template must be a non-empty string");
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(text)) throw new UriTemplateError(`URI template ${JSON.stringify(text)} must start with a scheme, e.g. "notes:///{path}"`);
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(text))
+    throw new UriTemplateError(`URI template ${JSON.stringify(text)} must start with a scheme, e.g. "notes:///{path}"`);
   const parts: (string | Expression)[] = [];
   const variables: string[] = [];
   let i = 0;
   while (i < text.length) {
     const open = text.indexOf("{", i);
     const close = text.indexOf("}", i);
-    if (close !== -1 && (open === -1 || close < open)) throw new UriTemplateError(`URI template ${JSON.stringify(text)} has a "}" without its "{" at ${close}`);
+    if (close !== -1 && (open === -1 || close < open))
+      throw new UriTemplateError(`URI template ${JSON.stringify(text)} has a "}" without its "{" at ${close}`);
     if (open === -1) {
       parts.push(text.slice(i));
       break;
     }
     if (open > i) parts.push(text.slice(i, open));
-    if (close === -1) throw new UriTemplateError(`URI template ${JSON.stringify(text)} has a "{" without its "}" at ${open}`);
+    if (close === -1)
+      throw new UriTemplateError(`URI template ${JSON.stringify(text)} has a "{" without its "}" at ${open}`);
     let body = text.slice(open + 1, close);
-    if (body.includes("{")) throw new UriTemplateError(`URI template ${JSON.stringify(text)} nests "{" inside an expression`);
+    if (body.includes("{"))
+      throw new UriTemplateError(`URI template ${JSON.stringify(text)} nests "{" inside an expression`);
     let op: Expression["op"] = "";
     if (OPS.has(body[0] ?? "")) {
       op = body[0] as Expression["op"];
       body = body.slice(1);
     } else if (/^[=,!@|]/.test(body)) {
-      throw new UriTemplateError(`URI template ${JSON.stringify(text)}: the operator "${body[0]}" is reserved by RFC 6570 and not defined`);
+      throw new UriTemplateError(
+        `URI template ${JSON.stringify(text)}: the operator "${body[0]}" is reserved by RFC 6570 and not defined`,
+      );
     }
     const names = body.split(",");
     for (const n of names) {
       if (/[*:]/.test(n)) {
-        throw new UriTemplateError(`URI template ${JSON.stringify(text)}: "{${text.slice(open + 1, close)}}" uses a level-4 modifier (* or :n); use plain variables ({name}, {+name}, {/name}, {?name})`);
+        throw new UriTemplateError(
+          `URI template ${JSON.stringify(text)}: "{${text.slice(open + 1, close)}}" uses a level-4 modifier (* or :n); use plain variables ({name}, {+name}, {/name}, {?name})`,
+        );
       }
-      if (!VARNAME.test(n)) throw new UriTemplateError(`URI template ${JSON.stringify(text)}: ${JSON.stringify(n)} is not a variable name (letters, digits, _ and .)`);
-      if (variables.includes(n)) throw new UriTemplateError(`URI template ${JSON.stringify(text)} uses the variable "${n}" twice`);
+      if (!VARNAME.test(n))
+        throw new UriTemplateError(
+          `URI template ${JSON.stringify(text)}: ${JSON.stringify(n)} is not a variable name (letters, digits, _ and .)`,
+        );
+      if (variables.includes(n))
+        throw new UriTemplateError(`URI template ${JSON.stringify(text)} uses the variable "${n}" twice`);
       variables.push(n);
     }
     parts.push({ op, names });
@@ -95,7 +107,9 @@ function literalRegex(text: string): string {
     if (RESERVED_CHARS.test(ch) || ch === "%") out += escapeRegex(ch);
     else {
       const hex = [...new TextEncoder().encode(ch)].map((b) => b.toString(16).toUpperCase().padStart(2, "0"));
-      const escaped = hex.map((h) => `%${[...h].map((c) => (/[A-F]/.test(c) ? `[${c}${c.toLowerCase()}]` : c)).join("")}`).join("");
+      const escaped = hex
+        .map((h) => `%${[...h].map((c) => (/[A-F]/.test(c) ? `[${c}${c.toLowerCase()}]` : c)).join("")}`)
+        .join("");
       out += `(?:${escapeRegex(ch)}|${escaped})`;
     }
   }

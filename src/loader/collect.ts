@@ -55,7 +55,9 @@ export function collectTools(modules: readonly LoadedModule[], warn: (message: s
     for (const key of Object.keys(m.exports)) take(m.exports[key]);
     if (out.length === before && reexported === 0) {
       const where = m.ref.dir === "." ? m.ref.file : `${m.ref.dir}/${m.ref.file}`;
-      warn(`${where} exports no tool, resource or prompt (export a value made by tool(), resource(), resourceTemplate() or prompt(), or an array of them; helpers belong in files named _*.ts)`);
+      warn(
+        `${where} exports no tool, resource or prompt (export a value made by tool(), resource(), resourceTemplate() or prompt(), or an array of them; helpers belong in files named _*.ts)`,
+      );
     }
   }
   return out;
@@ -81,13 +83,17 @@ export function filterTools(
     list.map((pattern) => {
       const g = new Bun.Glob(pattern);
       if (!tools.some((t) => g.match(t.name)) && !otherNames.some((n) => g.match(n))) {
-        warn(`${key} pattern "${pattern}" matches no tool${otherNames.length ? ", resource or prompt" : ""} (tools: ${tools.map((t) => t.name).join(", ") || "none"})`);
+        warn(
+          `${key} pattern "${pattern}" matches no tool${otherNames.length ? ", resource or prompt" : ""} (tools: ${tools.map((t) => t.name).join(", ") || "none"})`,
+        );
       }
       return g;
     });
   const inc = include ? matcher(include, "include") : undefined;
   const exc = exclude ? matcher(exclude, "exclude") : [];
-  return tools.filter((t) => (inc === undefined || inc.some((g) => g.match(t.name))) && !exc.some((g) => g.match(t.name)));
+  return tools.filter(
+    (t) => (inc === undefined || inc.some((g) => g.match(t.name))) && !exc.some((g) => g.match(t.name)),
+  );
 }
 
 /**
@@ -152,12 +158,19 @@ export function contentNames(x: Resource | ResourceTemplate | Prompt): string[] 
  * Applies include/exclude to content, as {@link filterTools} does to tools (a pattern matches a
  * {@link contentNames} entry).
  */
-export function filterContent(c: CollectedContent, include: readonly string[] | undefined, exclude: readonly string[] | undefined): CollectedContent {
+export function filterContent(
+  c: CollectedContent,
+  include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): CollectedContent {
   const inc = include?.map((p) => new Bun.Glob(p));
   const exc = (exclude ?? []).map((p) => new Bun.Glob(p));
   const keep = (x: Resource | ResourceTemplate | Prompt) => {
     const names = contentNames(x);
-    return (inc === undefined || inc.some((g) => names.some((n) => g.match(n)))) && !exc.some((g) => names.some((n) => g.match(n)));
+    return (
+      (inc === undefined || inc.some((g) => names.some((n) => g.match(n)))) &&
+      !exc.some((g) => names.some((n) => g.match(n)))
+    );
   };
   return { resources: c.resources.filter(keep), prompts: c.prompts.filter(keep) };
 }

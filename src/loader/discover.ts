@@ -62,7 +62,11 @@ function scan(root: string, sub: string, out: string[], seen = new Set<string>()
  * @returns the modules, in load order.
  * @throws LoaderError for a path that does not exist.
  */
-export function discoverModules(paths: readonly string[], baseDir: string, warn: (message: string) => void): ModuleRef[] {
+export function discoverModules(
+  paths: readonly string[],
+  baseDir: string,
+  warn: (message: string) => void,
+): ModuleRef[] {
   const out: ModuleRef[] = [];
   const seen = new Set<string>();
   const add = (ref: ModuleRef) => {

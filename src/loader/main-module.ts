@@ -38,7 +38,10 @@ export function mainModulePlugin(file: string): BunPlugin {
   return {
     name: "mcpbin-main-module",
     setup(build) {
-      build.onLoad({ filter }, async ({ path }) => ({ contents: asMainSource(await Bun.file(path).text()), loader: loaderFor(path) }));
+      build.onLoad({ filter }, async ({ path }) => ({
+        contents: asMainSource(await Bun.file(path).text()),
+        loader: loaderFor(path),
+      }));
     },
   };
 }

@@ -4,7 +4,16 @@ import type { McpbinConfig } from "../config/define.ts";
 import { displayPath, firstLine, loadConfig, type LoadedConfig } from "../config/load.ts";
 import type { ServerOptions } from "../server/options.ts";
 import type { Tool } from "../tools/types.ts";
-import { checkDuplicates, collectContent, collectTools, contentNames, filterContent, filterTools, LoaderError, type LoadedModule } from "./collect.ts";
+import {
+  checkDuplicates,
+  collectContent,
+  collectTools,
+  contentNames,
+  filterContent,
+  filterTools,
+  LoaderError,
+  type LoadedModule,
+} from "./collect.ts";
 import { Catalog } from "../content/catalog.ts";
 import { ContentDefinitionError } from "../content/common.ts";
 import { discoverModules, type ModuleRef } from "./discover.ts";
@@ -24,29 +33,55 @@ export function warnToStderr(message: string): void {
  * @returns the options for `serve()`, with the active tools.
  * @throws LoaderError when two active tools share a name, or nothing is active.
  */
-export function assemble(config: McpbinConfig, label: string, modules: readonly LoadedModule[], warn: (message: string) => void, dir?: string): ServerOptions {
+export function assemble(
+  config: McpbinConfig,
+  label: string,
+  modules: readonly LoadedModule[],
+  warn: (message: string) => void,
+  dir?: string,
+): ServerOptions {
   const { tools: _paths, include, exclude, ...rest } = config;
   // Skill folders are relative to the config file (an executable's entry hands over the folder it was built from).
   const path = (): typeof import("node:path") => require("node:path") as typeof import("node:path"); // on first use: a start evaluates no Node built-in
-  const options = rest.skills && dir ? { ...rest, skills: rest.skills.map((s) => (typeof s === "string" && !path().isAbsolute(s) ? path().resolve(dir, s) : s)) } : rest;
+  const options =
+    rest.skills && dir
+      ? {
+          ...rest,
+          skills: rest.skills.map((s) => (typeof s === "string" && !path().isAbsolute(s) ? path().resolve(dir, s) : s)),
+        }
+      : rest;
   const all = collectTools(modules, warn);
   const content = collectContent(modules);
-  const active = filterTools(all, include, exclude, warn, [...content.resources, ...content.prompts].flatMap(contentNames));
+  const active = filterTools(
+    all,
+    include,
+    exclude,
+    warn,
+    [...content.resources, ...content.prompts].flatMap(contentNames),
+  );
   const activeContent = filterContent(content, include, exclude);
   checkDuplicates(active, label);
   try {
     // The duplicate guard of resources, templates and prompts, with both sources named.
     new Catalog(activeContent);
   } catch (e) {
-    if (e instanceof ContentDefinitionError) throw new LoaderError(`${e.message.replace("in the config", `in ${label}`)}`);
+    if (e instanceof ContentDefinitionError)
+      throw new LoaderError(`${e.message.replace("in the config", `in ${label}`)}`);
     throw e;
   }
   const served = active.length + activeContent.resources.length + activeContent.prompts.length;
   // A project may front only other servers (`upstreams`) or live sessions: their tools come at run time.
   if (served === 0 && config.upstreams === undefined && config.sessions === undefined) {
-    throw new LoaderError(`${label}: no tool, resource or prompt is active${all.length ? " after include/exclude" : ""}, so the server would serve nothing; check "tools"${all.length ? ", \"include\" and \"exclude\"" : ""}`);
+    throw new LoaderError(
+      `${label}: no tool, resource or prompt is active${all.length ? " after include/exclude" : ""}, so the server would serve nothing; check "tools"${all.length ? ', "include" and "exclude"' : ""}`,
+    );
   }
-  return { ...options, tools: active, ...(activeContent.resources.length ? { resources: activeContent.resources } : {}), ...(activeContent.prompts.length ? { prompts: activeContent.prompts } : {}) };
+  return {
+    ...options,
+    tools: active,
+    ...(activeContent.resources.length ? { resources: activeContent.resources } : {}),
+    ...(activeContent.prompts.length ? { prompts: activeContent.prompts } : {}),
+  };
 }
 
 /** A project loaded from source. */
@@ -65,7 +100,10 @@ export interface LoadedProject extends LoadedConfig {
  * @throws ConfigError for a config mistake; LoaderError for a module that fails to import (naming the
  *   file and the cause) or a duplicate tool name.
  */
-export async function loadProject(configPath: string, warn: (message: string) => void = warnToStderr): Promise<LoadedProject> {
+export async function loadProject(
+  configPath: string,
+  warn: (message: string) => void = warnToStderr,
+): Promise<LoadedProject> {
   const loaded = await loadConfig(configPath);
   const refs = discoverModules(loaded.config.tools, loaded.dir, warn);
   const modules: LoadedModule[] = [];

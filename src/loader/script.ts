@@ -34,13 +34,18 @@ export async function collectScript(entry: string, fresh?: number): Promise<Serv
   try {
     // The script sees the arguments it would see run alone with no arguments, not the CLI's (`list --json`).
     // `fresh` (mcpbin dev --watch): a new instance of the entry (the first one never finishes evaluating: its serve() was collected).
-    await asIfAlone(file, () => Promise.race([import(fresh === undefined ? file : `${file}?mcpbin-reload=${fresh}`), served]));
+    await asIfAlone(file, () =>
+      Promise.race([import(fresh === undefined ? file : `${file}?mcpbin-reload=${fresh}`), served]),
+    );
   } catch (e) {
     throw new LoaderError(`${label} failed to load: ${firstLine(e)}`);
   } finally {
     installCollector(undefined);
   }
-  if (!got) throw new LoaderError(`${label} did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config`);
+  if (!got)
+    throw new LoaderError(
+      `${label} did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config`,
+    );
   return got;
 }
 

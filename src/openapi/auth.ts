@@ -10,7 +10,9 @@ export type Credential = { readonly env: string } | { readonly value: string };
  * credential (the key or the token); HTTP basic takes `{ username, password }`.
  * `"convention"` names the variables after the scheme ({@link conventionalEnv}).
  */
-export type AuthOptions = Readonly<Record<string, Credential | { readonly username: Credential; readonly password: Credential }>> | "convention";
+export type AuthOptions =
+  | Readonly<Record<string, Credential | { readonly username: Credential; readonly password: Credential }>>
+  | "convention";
 
 /** A scheme as the request builder applies it. */
 export interface Scheme {
@@ -34,7 +36,11 @@ export interface Applied {
 
 /** `petstore_auth` → `PETSTORE_AUTH`. */
 function envPart(scheme: string): string {
-  return scheme.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
+  return scheme
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
 }
 
 /**
@@ -54,26 +60,43 @@ export function conventionalEnv(scheme: string, kind: Scheme["kind"]): string[] 
  * @throws OpenApiError when `auth` names a scheme the document does not define, or gives the wrong shape.
  */
 export function schemesOf(doc: OpenApiDocument, auth: AuthOptions | undefined): Map<string, Scheme> {
-  const defs = ((doc.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<string, unknown>;
+  const defs = ((doc.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<
+    string,
+    unknown
+  >;
   const out = new Map<string, Scheme>();
   for (const [name, raw] of Object.entries(defs)) {
     const s = deref(doc, raw, `components.securitySchemes.${name}`);
     let kind: Scheme["kind"] | undefined;
     if (s.type === "apiKey") kind = "apiKey";
     else if (s.type === "http" && String(s.scheme).toLowerCase() === "basic") kind = "basic";
-    else if ((s.type === "http" && String(s.scheme).toLowerCase() === "bearer") || s.type === "oauth2" || s.type === "openIdConnect") kind = "bearer";
+    else if (
+      (s.type === "http" && String(s.scheme).toLowerCase() === "bearer") ||
+      s.type === "oauth2" ||
+      s.type === "openIdConnect"
+    )
+      kind = "bearer";
     if (!kind) continue;
     const given = auth === "convention" ? undefined : auth?.[name];
     const env = conventionalEnv(name, kind);
-    let scheme: Scheme = { name, kind, in: kind === "apiKey" ? (s.in as Scheme["in"]) : undefined, param: kind === "apiKey" ? String(s.name) : undefined };
+    let scheme: Scheme = {
+      name,
+      kind,
+      in: kind === "apiKey" ? (s.in as Scheme["in"]) : undefined,
+      param: kind === "apiKey" ? String(s.name) : undefined,
+    };
     if (kind === "basic") {
       const g = given as { username?: Credential; password?: Credential } | undefined;
-      if (g && (!g.username || !g.password)) throw new OpenApiError(`auth.${name}: the scheme is HTTP basic: give { username: { env: "…" }, password: { env: "…" } }`);
+      if (g && (!g.username || !g.password))
+        throw new OpenApiError(
+          `auth.${name}: the scheme is HTTP basic: give { username: { env: "…" }, password: { env: "…" } }`,
+        );
       if (g) scheme = { ...scheme, username: g.username, password: g.password };
       else if (auth === "convention") scheme = { ...scheme, username: { env: env[0]! }, password: { env: env[1]! } };
     } else {
       const g = given as Credential | undefined;
-      if (g && !("env" in g) && !("value" in g)) throw new OpenApiError(`auth.${name}: give { env: "VARIABLE" } (or { value: "…" })`);
+      if (g && !("env" in g) && !("value" in g))
+        throw new OpenApiError(`auth.${name}: give { env: "VARIABLE" } (or { value: "…" })`);
       if (g) scheme = { ...scheme, credential: g };
       else if (auth === "convention") scheme = { ...scheme, credential: { env: env[0]! } };
     }
@@ -81,7 +104,10 @@ export function schemesOf(doc: OpenApiDocument, auth: AuthOptions | undefined): 
   }
   if (auth && auth !== "convention") {
     for (const name of Object.keys(auth)) {
-      if (!out.has(name)) throw new OpenApiError(`auth.${name}: the document has no apiKey, http, oauth2 or openIdConnect security scheme named ${JSON.stringify(name)} (it has: ${[...out.keys()].join(", ") || "none"})`);
+      if (!out.has(name))
+        throw new OpenApiError(
+          `auth.${name}: the document has no apiKey, http, oauth2 or openIdConnect security scheme named ${JSON.stringify(name)} (it has: ${[...out.keys()].join(", ") || "none"})`,
+        );
     }
   }
   return out;
@@ -95,7 +121,9 @@ function read(c: Credential | undefined, env: Record<string, string | undefined>
 
 /** The variables a scheme reads, for messages. */
 export function variablesOf(s: Scheme): string[] {
-  return [s.credential, s.username, s.password].filter((c): c is { env: string } => !!c && "env" in c).map((c) => c.env);
+  return [s.credential, s.username, s.password]
+    .filter((c): c is { env: string } => !!c && "env" in c)
+    .map((c) => c.env);
 }
 
 /**
@@ -105,7 +133,11 @@ export function variablesOf(s: Scheme): string[] {
  * @returns the additions, or `missing` naming the variables to set when no alternative can be met
  *   and credentials are not optional.
  */
-export function applySecurity(security: readonly Readonly<Record<string, readonly string[]>>[], schemes: ReadonlyMap<string, Scheme>, env: Record<string, string | undefined>): Applied & { missing?: string } {
+export function applySecurity(
+  security: readonly Readonly<Record<string, readonly string[]>>[],
+  schemes: ReadonlyMap<string, Scheme>,
+  env: Record<string, string | undefined>,
+): Applied & { missing?: string } {
   const none: Applied = { headers: [], query: [], cookies: [] };
   if (security.length === 0) return none;
   const wants: string[] = [];
@@ -116,13 +148,18 @@ export function applySecurity(security: readonly Readonly<Record<string, readonl
     let ok = true;
     for (const n of names) {
       const s = schemes.get(n);
-      const value = s?.kind === "basic" ? basic(read(s.username, env), read(s.password, env)) : read(s?.credential, env);
+      const value =
+        s?.kind === "basic" ? basic(read(s.username, env), read(s.password, env)) : read(s?.credential, env);
       if (!s || value === undefined) {
         ok = false;
         if (s) wants.push(variablesOf(s).length > 0 ? variablesOf(s).join(" and ") : `auth.${n}`);
         break;
       }
-      if (s.kind === "apiKey") (s.in === "query" ? applied.query : s.in === "cookie" ? applied.cookies : applied.headers).push([s.param!, value]);
+      if (s.kind === "apiKey")
+        (s.in === "query" ? applied.query : s.in === "cookie" ? applied.cookies : applied.headers).push([
+          s.param!,
+          value,
+        ]);
       else applied.headers.push(["authorization", s.kind === "basic" ? `Basic ${value}` : `Bearer ${value}`]);
     }
     if (ok) return applied;

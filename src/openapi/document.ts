@@ -42,13 +42,19 @@ const MAX_FETCH_BYTES = 64 * 1024 * 1024;
  * @throws OpenApiError with `file:line:col: reason` for a parse error, the JSON pointer and reason for
  *   an invalid document, or the `$ref` that is not allowed or does not resolve.
  */
-export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): Promise<{ document: OpenApiDocument; origin: string }> {
+export async function loadDocument(
+  source: OpenApiSource,
+  o: LoadOptions = {},
+): Promise<{ document: OpenApiDocument; origin: string }> {
   let doc: OpenApiDocument;
   let origin: string;
   if (typeof source === "string" || source instanceof URL) {
     const s = String(source);
     if (/^https?:\/\//i.test(s)) {
-      if (!o.allowNetwork) throw new OpenApiError(`${s}: reading a document from the network needs allowNetwork: true (or download it and pass the file)`);
+      if (!o.allowNetwork)
+        throw new OpenApiError(
+          `${s}: reading a document from the network needs allowNetwork: true (or download it and pass the file)`,
+        );
       origin = s;
       doc = await parseText(await fetchText(s), s);
     } else {
@@ -57,7 +63,9 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
       try {
         text = readFileSync(origin, "utf8");
       } catch (e) {
-        throw new OpenApiError(`${s}: cannot read the document (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        throw new OpenApiError(
+          `${s}: cannot read the document (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        );
       }
       doc = await parseText(text, s);
     }
@@ -65,13 +73,25 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
     origin = resolve("openapi.json");
     doc = structuredClone(source);
   } else {
-    throw new OpenApiError(`openapiTools: give a path, a URL or a parsed document, not ${source === null ? "null" : typeof source}`);
+    throw new OpenApiError(
+      `openapiTools: give a path, a URL or a parsed document, not ${source === null ? "null" : typeof source}`,
+    );
   }
-  const label = origin.endsWith("openapi.json") && typeof source === "object" && !(source instanceof URL) ? "the document" : String(source);
+  const label =
+    origin.endsWith("openapi.json") && typeof source === "object" && !(source instanceof URL)
+      ? "the document"
+      : String(source);
   const version = typeof doc.openapi === "string" ? doc.openapi : undefined;
   if (version === undefined || !/^3\.[01]\./.test(version)) {
-    const found = typeof doc.swagger === "string" ? `Swagger ${doc.swagger}` : version ? `OpenAPI ${version}` : "no \"openapi\" field";
-    throw new OpenApiError(`${label}: OpenAPI 3.0 or 3.1 is supported, found ${found}${doc.swagger ? " (convert it to 3.x first, e.g. with swagger2openapi)" : ""}`);
+    const found =
+      typeof doc.swagger === "string"
+        ? `Swagger ${doc.swagger}`
+        : version
+          ? `OpenAPI ${version}`
+          : 'no "openapi" field';
+    throw new OpenApiError(
+      `${label}: OpenAPI 3.0 or 3.1 is supported, found ${found}${doc.swagger ? " (convert it to 3.x first, e.g. with swagger2openapi)" : ""}`,
+    );
   }
   localizeIdRefs(doc, baseUriOf(origin));
   if (externalRefs(doc).length > 0) doc = await bundleRefs(doc, origin, label, o);
@@ -80,8 +100,12 @@ export async function loadDocument(source: OpenApiSource, o: LoadOptions = {}): 
     const r = await scalar.validate(structuredClone(doc));
     if (!r.valid) {
       const e = r.errors?.[0] as { message?: string; path?: string | string[] } | undefined;
-      const at = Array.isArray(e?.path) ? `/${e.path.map((k) => String(k).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}` : e?.path;
-      throw new OpenApiError(`${label}: invalid OpenAPI document${at ? ` at ${at}` : ""}: ${e?.message ?? "unknown reason"}${(r.errors?.length ?? 0) > 1 ? ` (and ${r.errors!.length - 1} more)` : ""}`);
+      const at = Array.isArray(e?.path)
+        ? `/${e.path.map((k) => String(k).replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`
+        : e?.path;
+      throw new OpenApiError(
+        `${label}: invalid OpenAPI document${at ? ` at ${at}` : ""}: ${e?.message ?? "unknown reason"}${(r.errors?.length ?? 0) > 1 ? ` (and ${r.errors!.length - 1} more)` : ""}`,
+      );
     }
   }
   const up = version.startsWith("3.0.") ? (scalar.upgrade(doc).specification as OpenApiDocument) : doc;
@@ -105,11 +129,14 @@ export async function parseText(text: string, label: string): Promise<OpenApiDoc
     const err = d.errors[0];
     if (err) {
       const at = err.linePos?.[0];
-      throw new OpenApiError(`${label}${at ? `:${at.line}:${at.col}` : ""}: cannot parse the document: ${err.message.split("\n")[0]}`);
+      throw new OpenApiError(
+        `${label}${at ? `:${at.line}:${at.col}` : ""}: cannot parse the document: ${err.message.split("\n")[0]}`,
+      );
     }
     value = d.toJS({ maxAliasCount: 1000 });
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new OpenApiError(`${label}: the document must be an object (a JSON or YAML mapping)`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new OpenApiError(`${label}: the document must be an object (a JSON or YAML mapping)`);
   return value as OpenApiDocument;
 }
 
@@ -152,7 +179,12 @@ function hostAllowed(url: string, hosts: readonly string[]): boolean {
 }
 
 /** Brings file refs (and allowed network refs) into the document with `@scalar/json-magic`'s bundler. */
-async function bundleRefs(doc: OpenApiDocument, origin: string, label: string, o: LoadOptions): Promise<OpenApiDocument> {
+async function bundleRefs(
+  doc: OpenApiDocument,
+  origin: string,
+  label: string,
+  o: LoadOptions,
+): Promise<OpenApiDocument> {
   const isUrl = /^https?:\/\//i.test(origin);
   for (const { ref, at } of externalRefs(doc)) {
     const target = isUrl ? new URL(ref, origin).href : ref;
@@ -188,6 +220,9 @@ async function bundleRefs(doc: OpenApiDocument, origin: string, label: string, o
     throw new OpenApiError(`${label}: cannot resolve an external $ref: ${(e as Error).message}`);
   }
   const left = externalRefs(out)[0];
-  if (left) throw new OpenApiError(`${label} at ${left.at}: "$ref": ${JSON.stringify(left.ref)} does not resolve (no such file or document, or not allowed)`);
+  if (left)
+    throw new OpenApiError(
+      `${label} at ${left.at}: "$ref": ${JSON.stringify(left.ref)} does not resolve (no such file or document, or not allowed)`,
+    );
   return out;
 }

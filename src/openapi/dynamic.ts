@@ -14,7 +14,10 @@ export type Caller = (op: Operation, args: Record<string, unknown>, signal: Abor
 
 /** Words of a search: lower case, split on anything that is not a letter or digit. */
 function words(s: string): string[] {
-  return s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /**
@@ -28,12 +31,27 @@ export function dynamicTools(doc: OpenApiDocument, ops: readonly Operation[], ca
   const info = (doc.info ?? {}) as { title?: unknown };
   const api = typeof info.title === "string" ? info.title.slice(0, 80) : "the API";
   const byName = new Map(ops.map((o) => [o.name, o]));
-  const haystacks = new Map(ops.map((o) => [o, [o.name, o.operationId ?? "", o.method, o.path, o.summary ?? "", ...o.tags].join(" ").toLowerCase()]));
+  const haystacks = new Map(
+    ops.map((o) => [
+      o,
+      [o.name, o.operationId ?? "", o.method, o.path, o.summary ?? "", ...o.tags].join(" ").toLowerCase(),
+    ]),
+  );
   const validators = new Map<Operation, JsonSchema>();
   const unknown = (name: string) => {
     const w = words(name);
-    const near = ops.filter((o) => w.some((x) => o.name.includes(x))).slice(0, 5).map((o) => o.name);
-    return toolResult({ isError: true, content: [textContent(`No operation named ${JSON.stringify(name)}; list_operations searches them${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`)] });
+    const near = ops
+      .filter((o) => w.some((x) => o.name.includes(x)))
+      .slice(0, 5)
+      .map((o) => o.name);
+    return toolResult({
+      isError: true,
+      content: [
+        textContent(
+          `No operation named ${JSON.stringify(name)}; list_operations searches them${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
+        ),
+      ],
+    });
   };
 
   const list = tool({
@@ -41,7 +59,14 @@ export function dynamicTools(doc: OpenApiDocument, ops: readonly Operation[], ca
     title: `Search ${api}`,
     description: `Search the ${ops.length} operations of ${api}. Returns name, HTTP method, path and summary; then describe_operation shows one's arguments and call_operation runs it.`,
     input: v.object({
-      search: v.optional(v.pipe(v.string(), v.description("Words to look for in the name, path, summary and tags (all must match); empty lists everything"))),
+      search: v.optional(
+        v.pipe(
+          v.string(),
+          v.description(
+            "Words to look for in the name, path, summary and tags (all must match); empty lists everything",
+          ),
+        ),
+      ),
       tag: v.optional(v.pipe(v.string(), v.description("Only operations with this tag"))),
       limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
       offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
@@ -49,10 +74,20 @@ export function dynamicTools(doc: OpenApiDocument, ops: readonly Operation[], ca
     annotations: { readOnlyHint: true, openWorldHint: false },
     run: ({ search, tag, limit, offset }) => {
       const w = words(search ?? "");
-      const found = ops.filter((o) => (tag === undefined || o.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) && w.every((x) => haystacks.get(o)!.includes(x)));
+      const found = ops.filter(
+        (o) =>
+          (tag === undefined || o.tags.some((t) => t.toLowerCase() === tag.toLowerCase())) &&
+          w.every((x) => haystacks.get(o)!.includes(x)),
+      );
       const page = found.slice(offset, offset + limit);
-      const operations = page.map((o) => ({ name: o.name, method: o.method, path: o.path, ...(o.summary ? { summary: o.summary } : {}) }));
-      const more = found.length > offset + limit ? `\n(${found.length - offset - limit} more: offset ${offset + limit})` : "";
+      const operations = page.map((o) => ({
+        name: o.name,
+        method: o.method,
+        path: o.path,
+        ...(o.summary ? { summary: o.summary } : {}),
+      }));
+      const more =
+        found.length > offset + limit ? `\n(${found.length - offset - limit} more: offset ${offset + limit})` : "";
       const text = `${found.length} operation${found.length === 1 ? "" : "s"}${found.length ? ":" : ""}\n${page.map((o) => `${o.name}  ${o.method} ${o.path}${o.summary ? `  ${o.summary}` : ""}`).join("\n")}${more}`;
       return toolResult({ structuredContent: { total: found.length, operations }, content: [textContent(text)] });
     },
@@ -67,7 +102,15 @@ export function dynamicTools(doc: OpenApiDocument, ops: readonly Operation[], ca
     run: ({ name }) => {
       const op = byName.get(name);
       if (!op) return unknown(name);
-      const d = { name: op.name, method: op.method, path: op.path, description: op.description, ...(op.tags.length ? { tags: op.tags } : {}), ...(op.security.length ? { security: op.security.map((s) => Object.keys(s)) } : {}), inputSchema: op.inputSchema() };
+      const d = {
+        name: op.name,
+        method: op.method,
+        path: op.path,
+        description: op.description,
+        ...(op.tags.length ? { tags: op.tags } : {}),
+        ...(op.security.length ? { security: op.security.map((s) => Object.keys(s)) } : {}),
+        inputSchema: op.inputSchema(),
+      };
       return toolResult({ structuredContent: d, content: [textContent(JSON.stringify(d))] });
     },
   });
@@ -75,10 +118,14 @@ export function dynamicTools(doc: OpenApiDocument, ops: readonly Operation[], ca
   const callOp = tool({
     name: "call_operation",
     title: `Call an operation of ${api}`,
-    description: "Runs one operation with arguments matching its input schema (see describe_operation); they are checked before the request is sent.",
+    description:
+      "Runs one operation with arguments matching its input schema (see describe_operation); they are checked before the request is sent.",
     input: v.object({
       name: v.pipe(v.string(), v.description("The operation's name from list_operations")),
-      arguments: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("The operation's arguments, an object")), {}),
+      arguments: v.optional(
+        v.pipe(v.record(v.string(), v.unknown()), v.description("The operation's arguments, an object")),
+        {},
+      ),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     run: async ({ name, arguments: args }, ctx) => {
@@ -88,7 +135,15 @@ export function dynamicTools(doc: OpenApiDocument, ops: readonly Operation[], ca
       if (!schema) validators.set(op, (schema = normalizeRawSchema(op.inputSchema())));
       await loadAjv();
       const r = validateJson(schema, args);
-      if (!r.ok) return toolResult({ isError: true, content: [textContent(`Invalid arguments for operation ${name} (nothing was sent; describe_operation shows its schema):\n${r.issues.join("\n")}`)] });
+      if (!r.ok)
+        return toolResult({
+          isError: true,
+          content: [
+            textContent(
+              `Invalid arguments for operation ${name} (nothing was sent; describe_operation shows its schema):\n${r.issues.join("\n")}`,
+            ),
+          ],
+        });
       return call(op, args as Record<string, unknown>, ctx.signal);
     },
   });

@@ -99,7 +99,10 @@ export function localizeIdRefs(doc: Node, base: string): number {
     if (at === undefined) return undefined;
     if (fragment === "") return pointerOf(at);
     if (fragment.startsWith("/")) {
-      const rest = fragment.slice(1).split("/").map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+      const rest = fragment
+        .slice(1)
+        .split("/")
+        .map((k) => k.replaceAll("~1", "/").replaceAll("~0", "~"));
       const path = [...at, ...rest];
       // A fragment inside an embedded resource that names nothing there is read from the document's root (what
       // OpenAPI tools commonly mean by `#/components/…`).

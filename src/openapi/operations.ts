@@ -80,7 +80,10 @@ function glob(pattern: string): InstanceType<typeof Bun.Glob> {
   return g;
 }
 
-function matches(pattern: string, op: { operationId?: string; name: string; path: string; tags: readonly string[] }): boolean {
+function matches(
+  pattern: string,
+  op: { operationId?: string; name: string; path: string; tags: readonly string[] },
+): boolean {
   if (pattern.startsWith("tag:")) return op.tags.some((t) => glob(pattern.slice(4)).match(t));
   if (pattern.startsWith("path:")) return glob(pattern.slice(5)).match(op.path);
   const g = glob(pattern);
@@ -150,13 +153,17 @@ export function operationsOf(doc: OpenApiDocument, sel: Selection = {}): Operati
       const configured = (operationId !== undefined ? sel.names?.[operationId] : undefined) ?? sel.names?.[where];
       const given = configured ?? (typeof op["x-mcp-name"] === "string" ? op["x-mcp-name"] : undefined);
       if (given !== undefined && !validName(given)) {
-        throw new OpenApiError(`${where}: the tool name ${JSON.stringify(given)} (${configured !== undefined ? "names" : "x-mcp-name"}) is not accepted: use 1-64 characters from A-Z a-z 0-9 _ -`);
+        throw new OpenApiError(
+          `${where}: the tool name ${JSON.stringify(given)} (${configured !== undefined ? "names" : "x-mcp-name"}) is not accepted: use 1-64 characters from A-Z a-z 0-9 _ -`,
+        );
       }
       const wanted = given ?? baseName(method, path, operationId);
       const probe = { operationId, name: wanted, path, tags };
       if (sel.include && sel.include.length > 0 && !sel.include.some((p) => matches(p, probe))) continue;
       if (sel.exclude?.some((p) => matches(p, probe))) continue;
-      out.push(operation(doc, item, op, { method, path, where, operationId, tags, name: unique(wanted), maxDescription }));
+      out.push(
+        operation(doc, item, op, { method, path, where, operationId, tags, name: unique(wanted), maxDescription }),
+      );
     }
   }
   return out;
@@ -172,7 +179,12 @@ interface Site {
   maxDescription: number;
 }
 
-function operation(doc: OpenApiDocument, item: Record<string, unknown>, op: Record<string, unknown>, s: Site): Operation {
+function operation(
+  doc: OpenApiDocument,
+  item: Record<string, unknown>,
+  op: Record<string, unknown>,
+  s: Site,
+): Operation {
   // Parameters: the operation's override the path item's with the same name and location.
   const params = new Map<string, Record<string, unknown>>();
   for (const list of [item.parameters, op.parameters]) {
@@ -189,16 +201,29 @@ function operation(doc: OpenApiDocument, item: Record<string, unknown>, op: Reco
   const bodySchema = bodyType ? bodyContent![bodyType]?.schema : undefined;
   const bodyRequired = body?.required === true;
   // Flatten an object body's properties; anything else is one `body` argument.
-  const resolvedBody = bodySchema === undefined ? undefined : deref<Record<string, unknown>>(doc, bodySchema, `${s.where} requestBody`);
+  const resolvedBody =
+    bodySchema === undefined ? undefined : deref<Record<string, unknown>>(doc, bodySchema, `${s.where} requestBody`);
   const flatBody =
     resolvedBody !== undefined &&
     typeof resolvedBody === "object" &&
     (resolvedBody.type === "object" || resolvedBody.type === undefined) &&
     typeof resolvedBody.properties === "object" &&
     resolvedBody.properties !== null &&
-    !resolvedBody.allOf && !resolvedBody.anyOf && !resolvedBody.oneOf;
+    !resolvedBody.allOf &&
+    !resolvedBody.anyOf &&
+    !resolvedBody.oneOf;
 
-  type Candidate = { key: string; in: FieldLocation; name: string; style: string; explode: boolean; schema: unknown; required: boolean; description?: string; deprecated?: boolean };
+  type Candidate = {
+    key: string;
+    in: FieldLocation;
+    name: string;
+    style: string;
+    explode: boolean;
+    schema: unknown;
+    required: boolean;
+    description?: string;
+    deprecated?: boolean;
+  };
   const cands: Candidate[] = [];
   for (const p of params.values()) {
     const loc = p.in as FieldLocation;
@@ -209,28 +234,78 @@ function operation(doc: OpenApiDocument, item: Record<string, unknown>, op: Reco
     const explode = typeof p.explode === "boolean" ? p.explode : style === "form";
     const content = p.content as Record<string, { schema?: unknown }> | undefined;
     const schema = p.schema ?? (content ? content[pickMedia(content) ?? ""]?.schema : undefined) ?? {};
-    cands.push({ key: argName(p.name as string), in: loc, name: p.name as string, style, explode, schema, required: loc === "path" || p.required === true, description: p.description as string | undefined, deprecated: p.deprecated === true });
+    cands.push({
+      key: argName(p.name as string),
+      in: loc,
+      name: p.name as string,
+      style,
+      explode,
+      schema,
+      required: loc === "path" || p.required === true,
+      description: p.description as string | undefined,
+      deprecated: p.deprecated === true,
+    });
   }
   if (bodyType !== undefined && flatBody) {
     const req = new Set(Array.isArray(resolvedBody!.required) ? (resolvedBody!.required as string[]) : []);
     for (const [p, ps] of Object.entries(resolvedBody!.properties as Record<string, unknown>)) {
       if (hiddenInput(doc, ps)) continue;
-      cands.push({ key: argName(p), in: "bodyProperty", name: p, style: "form", explode: true, schema: ps, required: bodyRequired && req.has(p) });
+      cands.push({
+        key: argName(p),
+        in: "bodyProperty",
+        name: p,
+        style: "form",
+        explode: true,
+        schema: ps,
+        required: bodyRequired && req.has(p),
+      });
     }
   } else if (bodyType !== undefined) {
-    cands.push({ key: "body", in: "body", name: "body", style: "form", explode: true, schema: bodySchema ?? {}, required: bodyRequired, description: body?.description as string | undefined });
+    cands.push({
+      key: "body",
+      in: "body",
+      name: "body",
+      style: "form",
+      explode: true,
+      schema: bodySchema ?? {},
+      required: bodyRequired,
+      description: body?.description as string | undefined,
+    });
   }
   const count = new Map<string, number>();
   for (const c of cands) count.set(c.key, (count.get(c.key) ?? 0) + 1);
-  const suffix: Record<FieldLocation, string> = { path: "path", query: "query", header: "header", cookie: "cookie", body: "body", bodyProperty: "body" };
-  const fields: ArgField[] = cands.map((c) => ({ arg: count.get(c.key)! > 1 ? `${c.key.slice(0, 56)}__${suffix[c.in]}` : c.key, in: c.in, name: c.name, style: c.style, explode: c.explode }));
+  const suffix: Record<FieldLocation, string> = {
+    path: "path",
+    query: "query",
+    header: "header",
+    cookie: "cookie",
+    body: "body",
+    bodyProperty: "body",
+  };
+  const fields: ArgField[] = cands.map((c) => ({
+    arg: count.get(c.key)! > 1 ? `${c.key.slice(0, 56)}__${suffix[c.in]}` : c.key,
+    in: c.in,
+    name: c.name,
+    style: c.style,
+    explode: c.explode,
+  }));
 
   const summary = typeof op.summary === "string" ? op.summary.trim() : undefined;
   const long = typeof op.description === "string" ? op.description.trim() : undefined;
-  const text = [summary, long && long !== summary ? long : undefined].filter(Boolean).join("\n\n") || `${s.method.toUpperCase()} ${s.path}`;
+  const text =
+    [summary, long && long !== summary ? long : undefined].filter(Boolean).join("\n\n") ||
+    `${s.method.toUpperCase()} ${s.path}`;
   const deprecated = op.deprecated === true;
-  const security = (Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : []) as Record<string, string[]>[];
-  const servers = (Array.isArray(op.servers) && op.servers.length > 0 ? op.servers : Array.isArray(item.servers) && item.servers.length > 0 ? item.servers : undefined) as Operation["servers"];
+  const security = (
+    Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : []
+  ) as Record<string, string[]>[];
+  const servers = (
+    Array.isArray(op.servers) && op.servers.length > 0
+      ? op.servers
+      : Array.isArray(item.servers) && item.servers.length > 0
+        ? item.servers
+        : undefined
+  ) as Operation["servers"];
 
   let input: JsonSchema | undefined;
   let output: JsonSchema | null | undefined;
@@ -258,7 +333,9 @@ function operation(doc: OpenApiDocument, item: Record<string, unknown>, op: Reco
           const extra: JsonSchema = {};
           if (c.description && schema.description === undefined) extra.description = c.description;
           if (c.deprecated) extra.deprecated = true;
-          if (c.in === "header" || c.in === "cookie") extra.description = `${(extra.description ?? schema.description ?? "").toString()}${extra.description ?? schema.description ? " " : ""}(${c.in} ${c.name})`.trim();
+          if (c.in === "header" || c.in === "cookie")
+            extra.description =
+              `${(extra.description ?? schema.description ?? "").toString()}${(extra.description ?? schema.description) ? " " : ""}(${c.in} ${c.name})`.trim();
           if (Object.keys(extra).length > 0) schema = { ...schema, ...extra };
         }
         properties[fields[i]!.arg] = schema;
@@ -272,7 +349,9 @@ function operation(doc: OpenApiDocument, item: Record<string, unknown>, op: Reco
       if (output !== undefined) return output ?? undefined;
       output = null;
       const responses = (op.responses ?? {}) as Record<string, unknown>;
-      const code = Object.keys(responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort()[0];
+      const code = Object.keys(responses)
+        .filter((c) => /^2(\d\d|XX)$/i.test(c))
+        .sort()[0];
       if (code === undefined) return undefined;
       const res = deref(doc, responses[code], `${s.where} responses.${code}`);
       const content = res.content as Record<string, { schema?: unknown }> | undefined;
@@ -283,7 +362,10 @@ function operation(doc: OpenApiDocument, item: Record<string, unknown>, op: Reco
       const converted = conv.convert(schema);
       const resolved = deref<Record<string, unknown>>(doc, schema, s.where);
       const isObject = typeof resolved === "object" && resolved.type === "object";
-      const root: JsonSchema = isObject && typeof converted === "object" ? converted : { type: "object", properties: { result: converted }, required: ["result"] };
+      const root: JsonSchema =
+        isObject && typeof converted === "object"
+          ? converted
+          : { type: "object", properties: { result: converted }, required: ["result"] };
       return (output = conv.finish(root));
     },
   };

@@ -57,24 +57,44 @@ export async function sendFollowing(
       return { refused: `redirected to ${JSON.stringify(location.slice(0, 200))}, which is not a URL` };
     }
     const shown = `${next.origin}${next.pathname}`;
-    if (hop >= policy.max) return { refused: `redirected again to ${shown} after ${policy.max} redirect(s): not followed (maxRedirects: ${policy.max})` };
-    if (next.protocol !== "http:" && next.protocol !== "https:") return { refused: `redirected to ${next.protocol} URL: only http and https are followed` };
+    if (hop >= policy.max)
+      return {
+        refused: `redirected again to ${shown} after ${policy.max} redirect(s): not followed (maxRedirects: ${policy.max})`,
+      };
+    if (next.protocol !== "http:" && next.protocol !== "https:")
+      return { refused: `redirected to ${next.protocol} URL: only http and https are followed` };
     if (next.origin !== home) {
       const listed = policy.origins.includes(next.origin);
       if (!listed && !policy.origins.includes("*")) {
-        return { refused: `redirected to ${shown}, another origin than the API's (${home}): not followed; list it in redirectOrigins to follow it (credentials are never sent there)` };
+        return {
+          refused: `redirected to ${shown}, another origin than the API's (${home}): not followed; list it in redirectOrigins to follow it (credentials are never sent there)`,
+        };
       }
       if (!listed) {
         const why = (await localKind(new URL(home).hostname)) ? undefined : await localKind(next.hostname);
-        if (why) return { refused: `redirected to ${shown}, a ${why} address: not followed (the API's own server is not one; list the origin in redirectOrigins to allow it)` };
+        if (why)
+          return {
+            refused: `redirected to ${shown}, a ${why} address: not followed (the API's own server is not one; list the origin in redirectOrigins to allow it)`,
+          };
       }
       if (!stripped) {
         stripped = true;
-        for (const name of [...auth.headers.map(([k]) => k), ...extraHeaders, "authorization", "cookie", "proxy-authorization"]) headers.delete(name);
+        for (const name of [
+          ...auth.headers.map(([k]) => k),
+          ...extraHeaders,
+          "authorization",
+          "cookie",
+          "proxy-authorization",
+        ])
+          headers.delete(name);
       }
     }
     if (stripped) for (const [k] of auth.query) next.searchParams.delete(k);
-    if (response.status === 303 ? method !== "HEAD" : (response.status === 301 || response.status === 302) && method === "POST") {
+    if (
+      response.status === 303
+        ? method !== "HEAD"
+        : (response.status === 301 || response.status === 302) && method === "POST"
+    ) {
       method = "GET";
       body = undefined;
       headers.delete("content-type");
@@ -120,7 +140,14 @@ export function addressKind(ip: string): string | undefined | null {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
     if (a === 127) return "loopback";
     if (a === 169 && b === 254) return "link-local";
-    if (a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return "private";
+    if (
+      a === 10 ||
+      a === 0 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    )
+      return "private";
     return undefined;
   }
   if (!ip.includes(":") || !/^[0-9a-f:.]+$/i.test(ip)) return null;

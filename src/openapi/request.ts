@@ -45,7 +45,10 @@ export function fillPath(template: string, values: ReadonlyMap<string, string>):
       });
       if (names.length > 0 && (DOT_SEGMENT.test(out) || out === "") && !(DOT_SEGMENT.test(seg) || seg === "")) {
         const which = names.map((n) => JSON.stringify(n)).join(" and ");
-        const what = out === "" ? "an empty path segment, which reaches the parent route" : `the path segment ${JSON.stringify(decodeURIComponent(out))}, which URL normalisation turns into another route`;
+        const what =
+          out === ""
+            ? "an empty path segment, which reaches the parent route"
+            : `the path segment ${JSON.stringify(decodeURIComponent(out))}, which URL normalisation turns into another route`;
         throw new PathValueError(`path parameter ${which}: the value would make ${what}; nothing was sent`);
       }
       return out;
@@ -71,8 +74,16 @@ function pathValue(f: ArgField, v: unknown, encode: boolean): string {
   const isObj = typeof v === "object" && v !== null && !Array.isArray(v);
   if (f.style === "label") return `.${items(".", "=").join(f.explode ? "." : ",")}`;
   if (f.style === "matrix") {
-    if (Array.isArray(v)) return f.explode ? v.map((x) => `;${e(f.name)}=${e(scalar(x))}`).join("") : `;${e(f.name)}=${items(",", "=").join(",")}`;
-    if (isObj) return f.explode ? items(";", "=").map((s) => `;${s}`).join("") : `;${e(f.name)}=${items(",", "=").join(",")}`;
+    if (Array.isArray(v))
+      return f.explode
+        ? v.map((x) => `;${e(f.name)}=${e(scalar(x))}`).join("")
+        : `;${e(f.name)}=${items(",", "=").join(",")}`;
+    if (isObj)
+      return f.explode
+        ? items(";", "=")
+            .map((s) => `;${s}`)
+            .join("")
+        : `;${e(f.name)}=${items(",", "=").join(",")}`;
     return `;${e(f.name)}=${e(scalar(v))}`;
   }
   return items(",", "=").join(",");
@@ -89,7 +100,9 @@ function queryPairs(f: ArgField, v: unknown): string[] {
   if (typeof v === "object" && v !== null) {
     const entries = Object.entries(v);
     if (f.style === "deepObject") return entries.map(([k, x]) => `${n}%5B${enc(k)}%5D=${enc(scalar(x))}`);
-    return f.explode ? entries.map(([k, x]) => `${enc(k)}=${enc(scalar(x))}`) : [`${n}=${entries.map(([k, x]) => `${enc(k)},${enc(scalar(x))}`).join(",")}`];
+    return f.explode
+      ? entries.map(([k, x]) => `${enc(k)}=${enc(scalar(x))}`)
+      : [`${n}=${entries.map(([k, x]) => `${enc(k)},${enc(scalar(x))}`).join(",")}`];
   }
   return [`${n}=${enc(scalar(v))}`];
 }
@@ -110,7 +123,13 @@ function formValue(form: { append(k: string, v: string): void }, k: string, v: u
  * @returns URL and fetch init.
  * @throws PathValueError when a path value would make a dot segment or an empty one ({@link fillPath}).
  */
-export function buildRequest(op: Operation, args: Record<string, unknown>, base: string, auth: Applied, extraHeaders: Readonly<Record<string, string>>): BuiltRequest {
+export function buildRequest(
+  op: Operation,
+  args: Record<string, unknown>,
+  base: string,
+  auth: Applied,
+  extraHeaders: Readonly<Record<string, string>>,
+): BuiltRequest {
   const pathValues = new Map<string, string>();
   const query: string[] = [];
   const headers = new Headers();

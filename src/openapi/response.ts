@@ -1,5 +1,12 @@
 /** @module An API response as a tool result: JSON as structuredContent plus text, other types by content type, non-2xx as isError, bodies capped. */
-import { audioContent, embeddedResource, imageContent, textContent, toolResult, type ToolResult } from "../shared/result.ts";
+import {
+  audioContent,
+  embeddedResource,
+  imageContent,
+  textContent,
+  toolResult,
+  type ToolResult,
+} from "../shared/result.ts";
 
 /** How much of a response is kept. */
 export interface ResponseLimits {
@@ -43,7 +50,11 @@ function isJson(type: string): boolean {
 }
 
 function isText(type: string): boolean {
-  return type.startsWith("text/") || isJson(type) || /^application\/([\w.+-]*\+)?(xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|sql)$/.test(type);
+  return (
+    type.startsWith("text/") ||
+    isJson(type) ||
+    /^application\/([\w.+-]*\+)?(xml|yaml|x-yaml|javascript|x-www-form-urlencoded|graphql|sql)$/.test(type)
+  );
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: false });
@@ -60,15 +71,29 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
  * @param limits - see {@link ResponseLimits}.
  * @returns the result for `run` to return.
  */
-export async function toToolResult(res: Response, method: string, url: string, limits: ResponseLimits): Promise<ToolResult> {
+export async function toToolResult(
+  res: Response,
+  method: string,
+  url: string,
+  limits: ResponseLimits,
+): Promise<ToolResult> {
   const type = (res.headers.get("content-type") ?? "").toLowerCase().split(";")[0]!.trim();
   const { bytes, truncated } = await readCapped(res, limits.maxBytes);
-  const note = truncated ? `\n[truncated: the response body is over ${limits.maxBytes} bytes; only the first ${limits.maxBytes} are shown]` : "";
+  const note = truncated
+    ? `\n[truncated: the response body is over ${limits.maxBytes} bytes; only the first ${limits.maxBytes} are shown]`
+    : "";
   const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
   if (!res.ok) {
     const text = decoder.decode(bytes);
     const shown = text.length > limits.errorChars ? `${text.slice(0, limits.errorChars)}…[truncated]` : text;
-    return toolResult({ isError: true, content: [textContent(`${status} from ${method} ${url}${shown ? `\n${shown}` : ""}${truncated && shown === text ? note : ""}`)] });
+    return toolResult({
+      isError: true,
+      content: [
+        textContent(
+          `${status} from ${method} ${url}${shown ? `\n${shown}` : ""}${truncated && shown === text ? note : ""}`,
+        ),
+      ],
+    });
   }
   if (bytes.byteLength === 0) return toolResult({ content: [textContent(`${status} (no content)`)] });
   if (isJson(type) && !truncated) {
@@ -84,7 +109,12 @@ export async function toToolResult(res: Response, method: string, url: string, l
   }
   if (isText(type) || type === "") return toolResult({ content: [textContent(decoder.decode(bytes) + note)] });
   const b64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-  if (truncated) return toolResult({ content: [textContent(`${status}: a ${type} body over ${limits.maxBytes} bytes (the response cap) was not returned`)] });
+  if (truncated)
+    return toolResult({
+      content: [
+        textContent(`${status}: a ${type} body over ${limits.maxBytes} bytes (the response cap) was not returned`),
+      ],
+    });
   if (type.startsWith("image/")) return toolResult({ content: [imageContent(b64, type)] });
   if (type.startsWith("audio/")) return toolResult({ content: [audioContent(b64, type)] });
   return toolResult({ content: [embeddedResource({ uri: url, blob: b64, mimeType: type })] });

@@ -36,9 +36,38 @@ export function deref<T = Record<string, unknown>>(doc: OpenApiDocument, node: u
 }
 
 /** Keywords of the OpenAPI dialect that are not JSON Schema validation, or are noise for a model. */
-const DROPPED = new Set(["discriminator", "xml", "externalDocs", "example", "examples", "nullable", "readOnly", "writeOnly", "$schema", "$id", "$anchor", "$comment", "$dynamicAnchor", "$dynamicRef", "$defs", "definitions"]);
+const DROPPED = new Set([
+  "discriminator",
+  "xml",
+  "externalDocs",
+  "example",
+  "examples",
+  "nullable",
+  "readOnly",
+  "writeOnly",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$comment",
+  "$dynamicAnchor",
+  "$dynamicRef",
+  "$defs",
+  "definitions",
+]);
 /** Keywords whose value is one schema. */
-const ONE = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems"]);
+const ONE = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+]);
 /** Keywords whose value is a list of schemas. */
 const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /** Keywords whose value maps names to schemas. */
@@ -82,11 +111,13 @@ export class SchemaConverter {
           else props[p] = this.convert(s);
         }
         out.properties = props;
-        if (dropped.length > 0 && Array.isArray(n.required)) out.required = (n.required as string[]).filter((r) => !dropped.includes(r));
+        if (dropped.length > 0 && Array.isArray(n.required))
+          out.required = (n.required as string[]).filter((r) => !dropped.includes(r));
       } else if (k === "required" && out.required !== undefined) continue;
       else if (ONE.has(k)) out[k] = this.convert(v);
       else if (LIST.has(k) && Array.isArray(v)) out[k] = v.map((x) => this.convert(x));
-      else if (MAP.has(k) && typeof v === "object" && v !== null) out[k] = Object.fromEntries(Object.entries(v).map(([a, b]) => [a, this.convert(b)]));
+      else if (MAP.has(k) && typeof v === "object" && v !== null)
+        out[k] = Object.fromEntries(Object.entries(v).map(([a, b]) => [a, this.convert(b)]));
       else out[k] = v;
     }
     if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
@@ -119,11 +150,18 @@ export class SchemaConverter {
   }
 
   private ref(ref: string): string {
-    if (!ref.startsWith("#")) throw new OpenApiError(`${this.where}: "$ref": ${JSON.stringify(ref)} is not local (external refs are bundled at load)`);
+    if (!ref.startsWith("#"))
+      throw new OpenApiError(
+        `${this.where}: "$ref": ${JSON.stringify(ref)} is not local (external refs are bundled at load)`,
+      );
     let name = this.names.get(ref);
     if (name === undefined) {
-      if (atPointer(this.doc, ref) === undefined) throw new OpenApiError(`${this.where}: "$ref": ${JSON.stringify(ref)} does not resolve`);
-      const last = ref.slice(ref.lastIndexOf("/") + 1).replaceAll("~1", "/").replaceAll("~0", "~");
+      if (atPointer(this.doc, ref) === undefined)
+        throw new OpenApiError(`${this.where}: "$ref": ${JSON.stringify(ref)} does not resolve`);
+      const last = ref
+        .slice(ref.lastIndexOf("/") + 1)
+        .replaceAll("~1", "/")
+        .replaceAll("~0", "~");
       const base = last.replace(/[^A-Za-z0-9_.-]+/g, "_") || "schema";
       name = base;
       for (let i = 2; this.used.has(name); i++) name = `${base}_${i}`;
@@ -138,7 +176,12 @@ export class SchemaConverter {
 /** The schema, also accepting null. */
 export function nullable(s: JsonSchema): JsonSchema {
   const t = s.type;
-  if (typeof t === "string") return { ...s, type: [t, "null"], ...(Array.isArray(s.enum) && !s.enum.includes(null) ? { enum: [...s.enum, null] } : {}) };
+  if (typeof t === "string")
+    return {
+      ...s,
+      type: [t, "null"],
+      ...(Array.isArray(s.enum) && !s.enum.includes(null) ? { enum: [...s.enum, null] } : {}),
+    };
   if (Array.isArray(t)) return t.includes("null") ? s : { ...s, type: [...t, "null"] };
   return { anyOf: [s, { type: "null" }] };
 }

@@ -50,10 +50,29 @@ export interface OpenApiToolsOptions extends Selection, LoadOptions {
 
 /** Every key {@link openapiTools} takes; any other is refused (the compiler checks that none is missing). */
 export const OPENAPI_KEYS = [
-  "baseUrl", "fetch", "auth", "headers", "mode", "redirectOrigins", "maxRedirects", "requestTimeoutMs", "maxResponseBytes", "outputSchemas",
-  "include", "exclude", "methods", "readOnly", "names", "maxDescription", "allowNetwork", "allowHosts", "trusted",
+  "baseUrl",
+  "fetch",
+  "auth",
+  "headers",
+  "mode",
+  "redirectOrigins",
+  "maxRedirects",
+  "requestTimeoutMs",
+  "maxResponseBytes",
+  "outputSchemas",
+  "include",
+  "exclude",
+  "methods",
+  "readOnly",
+  "names",
+  "maxDescription",
+  "allowNetwork",
+  "allowHosts",
+  "trusted",
 ] as const satisfies readonly (keyof OpenApiToolsOptions)[];
-const OPENAPI_KEYS_COMPLETE: [Exclude<keyof OpenApiToolsOptions, (typeof OPENAPI_KEYS)[number]>] extends [never] ? true : never = true;
+const OPENAPI_KEYS_COMPLETE: [Exclude<keyof OpenApiToolsOptions, (typeof OPENAPI_KEYS)[number]>] extends [never]
+  ? true
+  : never = true;
 void OPENAPI_KEYS_COMPLETE;
 
 /** @throws OpenApiError for a key {@link openapiTools} does not know (`readonly` for `readOnly` would expose every write). */
@@ -89,7 +108,8 @@ export function toolsOfDocument(document: OpenApiDocument, origin: string, optio
   const schemes = schemesOf(document, options.auth);
   const call = caller(document, origin, schemes, options);
   if (options.mode === "dynamic") return dynamicTools(document, ops, call);
-  if (options.mode !== undefined && options.mode !== "tools") throw new OpenApiError(`mode must be "tools" or "dynamic", not ${JSON.stringify(options.mode)}`);
+  if (options.mode !== undefined && options.mode !== "tools")
+    throw new OpenApiError(`mode must be "tools" or "dynamic", not ${JSON.stringify(options.mode)}`);
   return ops.map((op) =>
     tool({
       name: op.name,
@@ -106,22 +126,28 @@ export function toolsOfDocument(document: OpenApiDocument, origin: string, optio
 /** Hints from the HTTP method: GET/HEAD/OPTIONS read only; DELETE destructive and idempotent; PUT idempotent. */
 export function annotationsOf(method: string): ToolAnnotations {
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return { readOnlyHint: true, openWorldHint: true };
-  if (method === "DELETE") return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+  if (method === "DELETE")
+    return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
   if (method === "PUT") return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
   return { readOnlyHint: false, openWorldHint: true };
 }
 
 /** The first server's URL with its variables at their defaults. */
 function serverUrl(servers: unknown): string | undefined {
-  const s = Array.isArray(servers) ? (servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> } | undefined) : undefined;
+  const s = Array.isArray(servers)
+    ? (servers[0] as { url?: unknown; variables?: Record<string, { default?: unknown }> } | undefined)
+    : undefined;
   if (!s || typeof s.url !== "string") return undefined;
-  return s.url.replace(/\{([^}]+)\}/g, (m, v: string) => (s.variables?.[v]?.default !== undefined ? String(s.variables[v]!.default) : m));
+  return s.url.replace(/\{([^}]+)\}/g, (m, v: string) =>
+    s.variables?.[v]?.default !== undefined ? String(s.variables[v]!.default) : m,
+  );
 }
 
 /** The redirect options checked, origins normalised (`https://A.example/` → `https://a.example`). */
 function redirectPolicy(o: OpenApiToolsOptions): RedirectPolicy {
   const max = o.maxRedirects ?? 5;
-  if (!Number.isInteger(max) || max < 0) throw new OpenApiError(`maxRedirects must be an integer ≥ 0, not ${JSON.stringify(o.maxRedirects)}`);
+  if (!Number.isInteger(max) || max < 0)
+    throw new OpenApiError(`maxRedirects must be an integer ≥ 0, not ${JSON.stringify(o.maxRedirects)}`);
   const origins = (o.redirectOrigins ?? []).map((x) => {
     if (x === "*") return x;
     try {
@@ -133,7 +159,12 @@ function redirectPolicy(o: OpenApiToolsOptions): RedirectPolicy {
   return { origins, max };
 }
 
-function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<string, Scheme>, o: OpenApiToolsOptions): Caller {
+function caller(
+  doc: OpenApiDocument,
+  origin: string,
+  schemes: ReadonlyMap<string, Scheme>,
+  o: OpenApiToolsOptions,
+): Caller {
   const fetchFn: FetchLike = o.fetch ?? ((r) => fetch(r));
   const timeoutMs = o.requestTimeoutMs ?? 30_000;
   const limits = { maxBytes: o.maxResponseBytes ?? 1024 * 1024, errorChars: 2000 };
@@ -148,7 +179,10 @@ function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<strin
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) b = raw;
     else if (/^https?:\/\//i.test(origin)) b = new URL(raw, origin).href;
     else if (o.fetch) b = new URL(raw, "http://localhost").href;
-    else throw new OpenApiError(`the document's server URL ${JSON.stringify(raw)} is relative: pass baseUrl (e.g. baseUrl: "https://api.example.com${raw === "/" ? "" : raw}")`);
+    else
+      throw new OpenApiError(
+        `the document's server URL ${JSON.stringify(raw)} is relative: pass baseUrl (e.g. baseUrl: "https://api.example.com${raw === "/" ? "" : raw}")`,
+      );
     bases.set(servers, b);
     return b;
   };
@@ -160,7 +194,8 @@ function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<strin
     try {
       built = buildRequest(op, args, base, applied, headers);
     } catch (e) {
-      if (e instanceof PathValueError) return toolResult({ isError: true, content: [textContent(`${op.method} ${op.path}: ${e.message}`)] });
+      if (e instanceof PathValueError)
+        return toolResult({ isError: true, content: [textContent(`${op.method} ${op.path}: ${e.message}`)] });
       throw e;
     }
     const { url, init } = built;
@@ -169,17 +204,34 @@ function caller(doc: OpenApiDocument, origin: string, schemes: ReadonlyMap<strin
     let res: Response;
     let finalUrl: string;
     try {
-      const sent = await sendFollowing(fetchFn, url, init, applied, Object.keys(headers), policy, AbortSignal.any([signal, timeout]));
+      const sent = await sendFollowing(
+        fetchFn,
+        url,
+        init,
+        applied,
+        Object.keys(headers),
+        policy,
+        AbortSignal.any([signal, timeout]),
+      );
       if ("refused" in sent) return toolResult({ isError: true, content: [textContent(`${shown} ${sent.refused}`)] });
       ({ response: res, url: finalUrl } = sent);
     } catch (e) {
       if (signal.aborted) throw e;
-      const why = timeout.aborted ? `timed out after ${timeoutMs} ms (requestTimeoutMs)` : `failed: ${(e as Error)?.message ?? e}`;
+      const why = timeout.aborted
+        ? `timed out after ${timeoutMs} ms (requestTimeoutMs)`
+        : `failed: ${(e as Error)?.message ?? e}`;
       return toolResult({ isError: true, content: [textContent(`${shown} ${why}`)] });
     }
     const result = await toToolResult(res, op.method, finalUrl.split("?")[0]!, limits);
     if (applied.missing && (res.status === 401 || res.status === 403) && result.content?.[0]?.type === "text") {
-      return toolResult({ isError: true, content: [textContent(`${(result.content[0] as { text: string }).text}\n(no credentials were sent: set ${applied.missing})`)] });
+      return toolResult({
+        isError: true,
+        content: [
+          textContent(
+            `${(result.content[0] as { text: string }).text}\n(no credentials were sent: set ${applied.missing})`,
+          ),
+        ],
+      });
     }
     return result;
   };

@@ -34,7 +34,12 @@ export interface PreviewApp {
   readonly html: string;
   readonly mimeType?: string;
   readonly meta?: Record<string, unknown>;
-  readonly tools: readonly { readonly name: string; readonly description?: string; readonly inputSchema?: unknown; readonly visibility: readonly string[] }[];
+  readonly tools: readonly {
+    readonly name: string;
+    readonly description?: string;
+    readonly inputSchema?: unknown;
+    readonly visibility: readonly string[];
+  }[];
 }
 
 const MCPBIN = resolve(import.meta.dir, "../../bin/mcpbin.ts");
@@ -43,7 +48,13 @@ let pageScript: Promise<string> | undefined;
 /** The page's script (src/preview/page.ts with AppBridge and its dependencies) bundled for the browser, once per process. */
 function bundledPage(): Promise<string> {
   pageScript ??= (async () => {
-    const r = await Bun.build({ entrypoints: [resolve(import.meta.dir, "page.ts")], target: "browser", format: "esm", minify: true, throw: false });
+    const r = await Bun.build({
+      entrypoints: [resolve(import.meta.dir, "page.ts")],
+      target: "browser",
+      format: "esm",
+      minify: true,
+      throw: false,
+    });
     const out = r.outputs.find((o) => o.kind === "entry-point");
     if (!r.success || !out) throw new Error(`bundling the preview page failed: ${String(r.logs[0] ?? "no output")}`);
     return (await out.text()).replace(/<\/(script)/gi, "<\\/$1");
@@ -59,8 +70,18 @@ function bundledPage(): Promise<string> {
  * @throws Error when the server does not start or the port is taken.
  */
 export async function startPreview(o: PreviewOptions): Promise<Preview> {
-  const args = [MCPBIN, "dev", ...(o.source.kind === "config" ? ["--config", o.source.path] : [o.source.path]), "--stdio"];
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: o.stderr ?? "inherit", env: { ...process.env } as Record<string, string> });
+  const args = [
+    MCPBIN,
+    "dev",
+    ...(o.source.kind === "config" ? ["--config", o.source.path] : [o.source.path]),
+    "--stdio",
+  ];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: o.stderr ?? "inherit",
+    env: { ...process.env } as Record<string, string>,
+  });
   const client = new Client(
     { name: "mcpbin-preview", version: pkg.version },
     { capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } } as never },
@@ -68,7 +89,8 @@ export async function startPreview(o: PreviewOptions): Promise<Preview> {
   await client.connect(transport);
   const script = await bundledPage();
   let server: ReturnType<typeof Bun.serve>;
-  const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+  const json = (value: unknown, status = 200) =>
+    new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
   try {
     server = Bun.serve({
       hostname: "127.0.0.1",
@@ -77,10 +99,13 @@ export async function startPreview(o: PreviewOptions): Promise<Preview> {
         const url = new URL(req.url);
         // Only pages served from here may drive the server (no DNS rebinding, no other site's form).
         const host = req.headers.get("host") ?? "";
-        if (host !== `127.0.0.1:${server.port}` && host !== `localhost:${server.port}`) return new Response("forbidden host", { status: 403 });
-        if (req.method === "POST" && req.headers.get("origin") !== `http://${host}`) return new Response("forbidden origin", { status: 403 });
+        if (host !== `127.0.0.1:${server.port}` && host !== `localhost:${server.port}`)
+          return new Response("forbidden host", { status: 403 });
+        if (req.method === "POST" && req.headers.get("origin") !== `http://${host}`)
+          return new Response("forbidden origin", { status: 403 });
         try {
-          if (req.method === "GET" && url.pathname === "/") return new Response(pageHtml(script), { headers: { "content-type": "text/html;charset=utf-8" } });
+          if (req.method === "GET" && url.pathname === "/")
+            return new Response(pageHtml(script), { headers: { "content-type": "text/html;charset=utf-8" } });
           if (req.method === "GET" && url.pathname === "/api/apps") return json(await listApps(client));
           if (req.method === "POST" && url.pathname === "/api/call") {
             const { name, arguments: a } = (await req.json()) as { name: string; arguments?: Record<string, unknown> };
@@ -117,9 +142,12 @@ export async function listApps(client: Client): Promise<PreviewApp[]> {
   const tools = (await client.listTools()).tools;
   const uris = new Map<string, { name: string }>();
   if (client.getServerCapabilities()?.resources) {
-    for (const r of (await client.listResources()).resources) if (r.uri.startsWith("ui://") && r.mimeType === APP_MIME_TYPE) uris.set(r.uri, { name: r.name });
+    for (const r of (await client.listResources()).resources)
+      if (r.uri.startsWith("ui://") && r.mimeType === APP_MIME_TYPE) uris.set(r.uri, { name: r.name });
   }
-  const linked = (t: (typeof tools)[number]) => ((t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri ?? (t._meta?.["ui/resourceUri"] as string | undefined));
+  const linked = (t: (typeof tools)[number]) =>
+    (t._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri ??
+    (t._meta?.["ui/resourceUri"] as string | undefined);
   for (const t of tools) {
     const uri = linked(t);
     if (uri && !uris.has(uri)) uris.set(uri, { name: uri });
@@ -127,7 +155,8 @@ export async function listApps(client: Client): Promise<PreviewApp[]> {
   const apps: PreviewApp[] = [];
   for (const [uri, { name }] of uris) {
     const read = await client.readResource({ uri });
-    const item = read.contents[0] as { text?: string; blob?: string; mimeType?: string; _meta?: Record<string, unknown> } | undefined;
+    const item = read.contents[0] as
+      { text?: string; blob?: string; mimeType?: string; _meta?: Record<string, unknown> } | undefined;
     const html = item?.text ?? (item?.blob ? Buffer.from(item.blob, "base64").toString("utf8") : "");
     apps.push({
       uri,
@@ -137,7 +166,12 @@ export async function listApps(client: Client): Promise<PreviewApp[]> {
       meta: item?._meta,
       tools: tools
         .filter((t) => linked(t) === uri)
-        .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, visibility: ((t._meta?.ui as { visibility?: string[] } | undefined)?.visibility ?? ["model", "app"]) })),
+        .map((t) => ({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          visibility: (t._meta?.ui as { visibility?: string[] } | undefined)?.visibility ?? ["model", "app"],
+        })),
     });
   }
   return apps;

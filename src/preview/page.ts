@@ -12,13 +12,21 @@ type CallResult = Record<string, unknown> & { content?: unknown[]; isError?: boo
 const HOST = { name: "mcpbin preview", version: "1" };
 
 async function post<T>(path: string, body: unknown): Promise<T> {
-  const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const value = (await r.json()) as T & { error?: string };
   if (!r.ok) throw new Error(value.error ?? `HTTP ${r.status}`);
   return value;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   e.append(...children);
@@ -31,9 +39,21 @@ const show = (pre: HTMLElement, value: unknown) => {
 
 /** A starting point for a tool's arguments from its input schema: each property with an empty value of its type. */
 function sampleArguments(schema: unknown): Record<string, unknown> {
-  const props = (schema as { properties?: Record<string, { type?: string; default?: unknown }> } | undefined)?.properties ?? {};
+  const props =
+    (schema as { properties?: Record<string, { type?: string; default?: unknown }> } | undefined)?.properties ?? {};
   const out: Record<string, unknown> = {};
-  for (const [k, p] of Object.entries(props)) out[k] = p.default ?? (p.type === "number" || p.type === "integer" ? 0 : p.type === "boolean" ? false : p.type === "array" ? [] : p.type === "object" ? {} : "");
+  for (const [k, p] of Object.entries(props))
+    out[k] =
+      p.default ??
+      (p.type === "number" || p.type === "integer"
+        ? 0
+        : p.type === "boolean"
+          ? false
+          : p.type === "array"
+            ? []
+            : p.type === "object"
+              ? {}
+              : "");
   return out;
 }
 
@@ -54,12 +74,20 @@ function withCsp(html: string, csp: Record<string, string[]> | undefined): strin
   ].join("; ");
   const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/"/g, "&quot;")}">`;
   const head = /<head[^>]*>/i.exec(html);
-  return head ? html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length) : meta + html;
+  return head
+    ? html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length)
+    : meta + html;
 }
 
 function card(a: PreviewApp, index: number): HTMLElement {
   const frame = el("div", { class: "frame" });
-  const tools = el("select", { "data-role": "tool" }, ...a.tools.map((t) => el("option", { value: t.name }, `${t.name}${t.visibility.includes("model") ? "" : " (app only)"}`)));
+  const tools = el(
+    "select",
+    { "data-role": "tool" },
+    ...a.tools.map((t) =>
+      el("option", { value: t.name }, `${t.name}${t.visibility.includes("model") ? "" : " (app only)"}`),
+    ),
+  );
   const args = el("textarea", { "data-role": "arguments", rows: "4" });
   const pickTool = () => {
     const t = a.tools.find((x) => x.name === tools.value);
@@ -130,14 +158,33 @@ function card(a: PreviewApp, index: number): HTMLElement {
       platform: "web",
       locale: navigator.language,
       ...(tool ? { toolInfo: { tool: { name: tool, inputSchema: { type: "object" } } } } : {}),
-      styles: { variables: { "--color-background-primary": dark ? "#1d2330" : "#ffffff", "--color-text-primary": dark ? "#f4f5f7" : "#1d2330" } as never },
+      styles: {
+        variables: {
+          "--color-background-primary": dark ? "#1d2330" : "#ffffff",
+          "--color-text-primary": dark ? "#f4f5f7" : "#1d2330",
+        } as never,
+      },
     } as McpUiHostContext;
-    const b = new AppBridge(null, HOST, { serverTools: {}, serverResources: {}, openLinks: {}, logging: {}, updateModelContext: { text: {} }, message: { text: {} } }, { hostContext });
+    const b = new AppBridge(
+      null,
+      HOST,
+      {
+        serverTools: {},
+        serverResources: {},
+        openLinks: {},
+        logging: {},
+        updateModelContext: { text: {} },
+        message: { text: {} },
+      },
+      { hostContext },
+    );
     bridge = b;
     b.oncalltool = async (params) => {
       log(`tools/call ${params.name}`);
       const r = await post<CallResult>("/api/call", params);
-      calls.textContent = (calls.textContent === "–" ? "" : calls.textContent) + `${params.name} ${JSON.stringify(params.arguments ?? {})}\n→ ${JSON.stringify(r.structuredContent ?? r.content)}\n`;
+      calls.textContent =
+        (calls.textContent === "–" ? "" : calls.textContent) +
+        `${params.name} ${JSON.stringify(params.arguments ?? {})}\n→ ${JSON.stringify(r.structuredContent ?? r.content)}\n`;
       return r as never;
     };
     b.onreadresource = async (params) => {
@@ -191,9 +238,13 @@ function card(a: PreviewApp, index: number): HTMLElement {
 
 const main = document.getElementById("apps")!;
 try {
-  const apps = await (await fetch("/api/apps")).json() as PreviewApp[] | { error: string };
+  const apps = (await (await fetch("/api/apps")).json()) as PreviewApp[] | { error: string };
   if (!Array.isArray(apps)) throw new Error(apps.error);
-  main.replaceChildren(...(apps.length ? apps.map(card) : [el("p", {}, "This server serves no app: give a tool a ui option (app()) or pass apps to serve().")]));
+  main.replaceChildren(
+    ...(apps.length
+      ? apps.map(card)
+      : [el("p", {}, "This server serves no app: give a tool a ui option (app()) or pass apps to serve().")]),
+  );
   document.body.setAttribute("data-apps", String(apps.length));
   // Each view opens at once, with its first tool and that tool's sample arguments.
   for (const button of main.querySelectorAll<HTMLButtonElement>("[data-role=run]")) button.click();

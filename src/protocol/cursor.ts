@@ -34,16 +34,28 @@ export function encodeCursor(offset: number, hash: string): string {
  * @returns the page and the cursor of the next one (none on the last page).
  * @throws RpcError -32602 for a cursor that was never issued for this list (garbage, another list's, past the end).
  */
-export function page<T>(items: readonly T[], cursor: unknown, pageSize: number, hash: string): { items: readonly T[]; nextCursor?: string } {
+export function page<T>(
+  items: readonly T[],
+  cursor: unknown,
+  pageSize: number,
+  hash: string,
+): { items: readonly T[]; nextCursor?: string } {
   let offset = 0;
   if (cursor !== undefined && cursor !== null && cursor !== "") {
-    if (typeof cursor !== "string") throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "cursor" must be a string');
+    if (typeof cursor !== "string")
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "cursor" must be a string');
     const text = Buffer.from(cursor, "base64url").toString();
     const m = /^(\d{1,15})\.([0-9a-z]+)$/.exec(text);
-    if (!m || encodeCursor(Number(m[1]), m[2]!) !== cursor) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor (not one this server issued)");
-    if (m[2] !== hash) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: the cursor belongs to another list (or the list changed); start again without a cursor");
+    if (!m || encodeCursor(Number(m[1]), m[2]!) !== cursor)
+      throw new RpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor (not one this server issued)");
+    if (m[2] !== hash)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        "Invalid params: the cursor belongs to another list (or the list changed); start again without a cursor",
+      );
     offset = Number(m[1]);
-    if (offset <= 0 || offset >= items.length) throw new RpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor (past the end of the list)");
+    if (offset <= 0 || offset >= items.length)
+      throw new RpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor (past the end of the list)");
   }
   if (offset === 0 && items.length <= pageSize) return { items };
   const end = Math.min(items.length, offset + pageSize);

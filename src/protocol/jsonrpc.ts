@@ -26,7 +26,13 @@ export const ErrorCode = {
  * @param code - a JSON-RPC error code.
  */
 export function isCallerError(code: number): boolean {
-  return code === ErrorCode.ParseError || code === ErrorCode.InvalidRequest || code === ErrorCode.MethodNotFound || code === ErrorCode.InvalidParams || code === ErrorCode.ResourceNotFound;
+  return (
+    code === ErrorCode.ParseError ||
+    code === ErrorCode.InvalidRequest ||
+    code === ErrorCode.MethodNotFound ||
+    code === ErrorCode.InvalidParams ||
+    code === ErrorCode.ResourceNotFound
+  );
 }
 
 /** A response line, a promise of one (undefined: nothing to send), or nothing: what the pipeline gives a transport for one message. */
@@ -119,7 +125,9 @@ export function errorLine(id: RequestId | null, error: RpcError): string {
 
 /** Serializes a request line (no trailing newline). */
 export function requestLine(id: RequestId, method: string, params: unknown): string {
-  return params === undefined ? JSON.stringify({ jsonrpc: "2.0", id, method }) : JSON.stringify({ jsonrpc: "2.0", id, method, params });
+  return params === undefined
+    ? JSON.stringify({ jsonrpc: "2.0", id, method })
+    : JSON.stringify({ jsonrpc: "2.0", id, method, params });
 }
 
 /** Serializes a notification line (no trailing newline). */

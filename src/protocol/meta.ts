@@ -20,7 +20,9 @@ export const META = {
 
 /** A message's `params` as an object, or undefined (absent, null, an array or a scalar). */
 export function paramsObject(params: unknown): Record<string, unknown> | undefined {
-  return params !== null && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+  return params !== null && typeof params === "object" && !Array.isArray(params)
+    ? (params as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -31,7 +33,9 @@ export function paramsObject(params: unknown): Record<string, unknown> | undefin
 export function metaOf(params: unknown): Record<string, unknown> | undefined {
   const p = paramsObject(params);
   const meta = p?._meta;
-  return meta !== null && typeof meta === "object" && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
+  return meta !== null && typeof meta === "object" && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -61,10 +65,14 @@ export interface Claim {
  */
 export function readClaim(meta: Record<string, unknown>): Claim | RpcError {
   const version = meta[META.protocolVersion];
-  if (typeof version !== "string") return new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] must be a string`);
+  if (typeof version !== "string")
+    return new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] must be a string`);
   const capabilities = meta[META.clientCapabilities];
   if (capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) {
-    return new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.clientCapabilities}"] is required (an object; {} for none)`);
+    return new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: _meta["${META.clientCapabilities}"] is required (an object; {} for none)`,
+    );
   }
   return { version, capabilities: capabilities as Record<string, unknown> };
 }
@@ -74,5 +82,10 @@ export function readClaim(meta: Record<string, unknown>): Claim | RpcError {
  * @returns undefined when this server serves it statelessly, else the -32022 error (data: supported, requested).
  */
 export function checkSupported(version: string): RpcError | undefined {
-  return version === MODERN_VERSION ? undefined : new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: SUPPORTED_VERSIONS, requested: version });
+  return version === MODERN_VERSION
+    ? undefined
+    : new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+        supported: SUPPORTED_VERSIONS,
+        requested: version,
+      });
 }

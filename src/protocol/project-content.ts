@@ -32,7 +32,12 @@ function annotations(a: ResourceAnnotations | undefined, f: VersionFeatures): Re
 }
 
 /** name, title (2025-06-18+), description, mimeType, size, annotations, icons (2025-11-25+), _meta (2025-06-18+), after the key fields in `head`. */
-function listing(head: Record<string, unknown>, l: Listing, f: VersionFeatures, withSize: boolean): Record<string, unknown> {
+function listing(
+  head: Record<string, unknown>,
+  l: Listing,
+  f: VersionFeatures,
+  withSize: boolean,
+): Record<string, unknown> {
   const out = head;
   out.name = l.name;
   if (l.title !== undefined && f.structured) out.title = l.title;
@@ -63,7 +68,11 @@ export function projectTemplate(uriTemplate: string, l: Listing, f: VersionFeatu
 }
 
 /** A prompt as `prompts/list` sends it (MCP Prompt); argument titles from 2025-06-18. */
-export function projectPrompt(l: Listing, args: readonly PromptArgument[], f: VersionFeatures): Record<string, unknown> {
+export function projectPrompt(
+  l: Listing,
+  args: readonly PromptArgument[],
+  f: VersionFeatures,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { name: l.name };
   if (l.title !== undefined && f.structured) out.title = l.title;
   if (l.description !== undefined) out.description = l.description;
@@ -76,7 +85,10 @@ export function projectPrompt(l: Listing, args: readonly PromptArgument[], f: Ve
       return o;
     });
   }
-  if (l.icons && f.icons) out.icons = l.icons.map((i) => Object.fromEntries(ICON_KEYS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]])));
+  if (l.icons && f.icons)
+    out.icons = l.icons.map((i) =>
+      Object.fromEntries(ICON_KEYS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]])),
+    );
   if (l.meta !== undefined && (f.structured || f.ui)) out._meta = l.meta;
   return out;
 }
@@ -102,10 +114,16 @@ export function projectPromptResult(r: PromptResult, f: VersionFeatures): Record
   const messages = r.messages.map((m) => {
     const b = m.content;
     if (b.type === "audio" && !f.audio) {
-      throw new RpcError(ErrorCode.InternalError, `This prompt returned audio content, which protocol version ${f.version} cannot carry`);
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `This prompt returned audio content, which protocol version ${f.version} cannot carry`,
+      );
     }
     if (b.type === "resource_link" && !f.resourceLink) {
-      return { role: m.role, content: { type: "text", text: `Resource: ${b.uri}${b.name && b.name !== b.uri ? ` (${b.name})` : ""}` } };
+      return {
+        role: m.role,
+        content: { type: "text", text: `Resource: ${b.uri}${b.name && b.name !== b.uri ? ` (${b.name})` : ""}` },
+      };
     }
     return { role: m.role, content: projectBlock(b, f) };
   });
@@ -120,7 +138,10 @@ export function projectPromptResult(r: PromptResult, f: VersionFeatures): Record
  * (whose schemas have no such keys).
  * @param hints - ttl in whole milliseconds and scope.
  */
-export function cacheFields(hints: { readonly ttlMs: number; readonly scope: "public" | "private" }, f: VersionFeatures): Record<string, unknown> {
+export function cacheFields(
+  hints: { readonly ttlMs: number; readonly scope: "public" | "private" },
+  f: VersionFeatures,
+): Record<string, unknown> {
   return f.modern ? { ttlMs: hints.ttlMs, cacheScope: hints.scope } : {};
 }
 
@@ -128,7 +149,10 @@ export function cacheFields(hints: { readonly ttlMs: number; readonly scope: "pu
  * Server capabilities as one version's schema defines them: `completions` exists from 2025-03-26
  * (the 2024-11-05 server answers `completion/complete` without advertising it).
  */
-export function projectCapabilities(caps: Readonly<Record<string, Record<string, unknown>>>, f: VersionFeatures): Readonly<Record<string, Record<string, unknown>>> {
+export function projectCapabilities(
+  caps: Readonly<Record<string, Record<string, unknown>>>,
+  f: VersionFeatures,
+): Readonly<Record<string, Record<string, unknown>>> {
   if (f.version >= "2025-03-26" || caps.completions === undefined) return caps;
   const { completions: _, ...rest } = caps;
   return rest;

@@ -31,7 +31,12 @@ export class ProjectedJson {
  * @param cacheable - whether the method's results carry cache hints.
  * @returns the object to serialize.
  */
-export function completeResult(result: Record<string, unknown>, f: VersionFeatures, serverMeta: Record<string, unknown>, cacheable: boolean): Record<string, unknown> {
+export function completeResult(
+  result: Record<string, unknown>,
+  f: VersionFeatures,
+  serverMeta: Record<string, unknown>,
+  cacheable: boolean,
+): Record<string, unknown> {
   if (!f.modern) return result;
   const own = result._meta as Record<string, unknown> | undefined;
   const out: Record<string, unknown> = { resultType: "complete", ...result };
@@ -57,7 +62,12 @@ function pickHints(r: Record<string, unknown>): Record<string, unknown> {
  * @param cacheable - whether cache hints go with it; `"private"`: with `cacheScope: "private"`.
  * @returns the completed result as JSON text.
  */
-export function completeResultJson(json: string, f: VersionFeatures, serverMetaJson: string, cacheable: boolean | "private"): string {
+export function completeResultJson(
+  json: string,
+  f: VersionFeatures,
+  serverMetaJson: string,
+  cacheable: boolean | "private",
+): string {
   if (!f.modern) return json;
   const inner = json.slice(1, -1);
   const hints = cacheable === "private" ? `${PRIVATE_HINTS_JSON},` : cacheable ? `${CACHE_HINTS_JSON},` : "";
@@ -93,7 +103,8 @@ export function projectToolJson(t: Tool, f: VersionFeatures): string {
   const texts = recordedSchemaTexts(t);
   if (texts.input === undefined && texts.output === undefined) return JSON.stringify(projectTool(t, f));
   let json = `${JSON.stringify(toolHead(t, f)).slice(0, -1)},"inputSchema":${texts.input ?? JSON.stringify(t.inputSchema)}`;
-  if ((texts.output !== undefined || t.outputSchema) && listsOutput(t, f)) json += `,"outputSchema":${texts.output ?? JSON.stringify(t.outputSchema)}`;
+  if ((texts.output !== undefined || t.outputSchema) && listsOutput(t, f))
+    json += `,"outputSchema":${texts.output ?? JSON.stringify(t.outputSchema)}`;
   const tail = JSON.stringify(toolTail(t, f));
   return tail === "{}" ? `${json}}` : `${json},${tail.slice(1)}`;
 }
@@ -124,7 +135,8 @@ function toolTail(t: Tool, f: VersionFeatures): Record<string, unknown> {
   const meta = t.ui ? toolMetaWithUi(t.ui, d.meta) : d.meta;
   if (meta && (f.structured || f.ui)) out._meta = meta;
   // MCP 2025-11-25 basic/utilities/tasks "Tool-Level Negotiation" (absent means forbidden); 2026-07-28 has no such field.
-  if (d.task !== undefined && d.task !== "forbidden" && f.version === "2025-11-25") out.execution = { taskSupport: d.task };
+  if (d.task !== undefined && d.task !== "forbidden" && f.version === "2025-11-25")
+    out.execution = { taskSupport: d.task };
   return out;
 }
 
@@ -178,18 +190,25 @@ export function projectBlock(b: ContentBlock, f: VersionFeatures): Record<string
 export function projectResult(r: CallResult, f: VersionFeatures): Record<string, unknown> {
   let unsupported: Set<string> | undefined;
   for (const b of r.content) {
-    if ((b.type === "audio" && !f.audio) || (b.type === "resource_link" && !f.resourceLink)) (unsupported ??= new Set()).add(b.type);
+    if ((b.type === "audio" && !f.audio) || (b.type === "resource_link" && !f.resourceLink))
+      (unsupported ??= new Set()).add(b.type);
   }
   if (unsupported) {
     return {
-      content: [{ type: "text", text: `This tool returned ${[...unsupported].join(" and ")} content, which protocol version ${f.version} cannot carry.` }],
+      content: [
+        {
+          type: "text",
+          text: `This tool returned ${[...unsupported].join(" and ")} content, which protocol version ${f.version} cannot carry.`,
+        },
+      ],
       isError: true,
     };
   }
   const out: Record<string, unknown> = { content: r.content.map((b) => projectBlock(b, f)) };
   if (r.structuredContent !== undefined && (f.structured || f.ui) && !r.isError) {
     const sc = r.structuredContent;
-    if (f.structuredAnyRoot || (typeof sc === "object" && sc !== null && !Array.isArray(sc))) out.structuredContent = sc;
+    if (f.structuredAnyRoot || (typeof sc === "object" && sc !== null && !Array.isArray(sc)))
+      out.structuredContent = sc;
   }
   if (r.isError) out.isError = true;
   if (r._meta !== undefined) out._meta = r._meta;
@@ -207,7 +226,13 @@ export function projectResult(r: CallResult, f: VersionFeatures): Record<string,
  * @param serverMetaJson - the same, serialized.
  * @returns the response line.
  */
-export function callResultLine(id: RequestId, r: CallResult, f: VersionFeatures, serverMeta: Record<string, unknown>, serverMetaJson: string): string {
+export function callResultLine(
+  id: RequestId,
+  r: CallResult,
+  f: VersionFeatures,
+  serverMeta: Record<string, unknown>,
+  serverMetaJson: string,
+): string {
   return plainTextLine(id, r, f, serverMetaJson) ?? resultLine(id, projectCallResult(r, f, serverMeta));
 }
 
@@ -220,7 +245,11 @@ export function callResultLine(id: RequestId, r: CallResult, f: VersionFeatures,
  * @param serverMeta - the `_meta` every 2026-07-28 result carries.
  * @returns the result object.
  */
-export function projectCallResult(r: CallResult, f: VersionFeatures, serverMeta: Record<string, unknown>): Record<string, unknown> {
+export function projectCallResult(
+  r: CallResult,
+  f: VersionFeatures,
+  serverMeta: Record<string, unknown>,
+): Record<string, unknown> {
   const result = projectResult(r, f);
   if (f.modern) {
     result.resultType = "complete";
@@ -240,10 +269,17 @@ export function projectCallResult(r: CallResult, f: VersionFeatures, serverMeta:
  * @param modernMetaJson - the serialized `_meta` every 2026-07-28 result carries (Registry.modernMetaJson).
  * @returns the response line, or undefined when the result is not of that shape.
  */
-export function plainTextLine(id: RequestId, r: CallResult, f: VersionFeatures, modernMetaJson: string): string | undefined {
-  if (r.content.length !== 1 || r.structuredContent !== undefined || r.isError || r._meta !== undefined) return undefined;
+export function plainTextLine(
+  id: RequestId,
+  r: CallResult,
+  f: VersionFeatures,
+  modernMetaJson: string,
+): string | undefined {
+  if (r.content.length !== 1 || r.structuredContent !== undefined || r.isError || r._meta !== undefined)
+    return undefined;
   const b = r.content[0]!;
-  if (b.type !== "text" || b.annotations !== undefined || b._meta !== undefined || typeof b.text !== "string") return undefined;
+  if (b.type !== "text" || b.annotations !== undefined || b._meta !== undefined || typeof b.text !== "string")
+    return undefined;
   const content = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(b.text)}}]`;
   return f.modern ? `${content},"resultType":"complete","_meta":${modernMetaJson}}}` : `${content}}}`;
 }

@@ -16,13 +16,16 @@ export function wellFormedLine(line: string): string {
   // backslash has no escape at all: the common line costs one single-character search.
   if (!line.isWellFormed()) line = line.toWellFormed();
   if (line.indexOf("\\") === -1 || (!line.includes("\\ud") && !line.includes("\\uD"))) return line;
-  return line.replace(SURROGATE_ESCAPE, (match: string, highSlashes?: string, _high?: string, low?: string, lowSlashes?: string) => {
-    const slashes = (highSlashes ?? lowSlashes)!;
-    if (slashes.length % 2 === 0) {
-      // An escaped backslash and the text "u…", no escape; a low escape right after it is a lone one.
-      return low === undefined ? match : `${match.slice(0, slashes.length + 5)}\\ufffd`;
-    }
-    if (highSlashes !== undefined && low !== undefined) return match; // a pair, written as two escapes
-    return `${slashes.slice(0, -1)}\\ufffd`;
-  });
+  return line.replace(
+    SURROGATE_ESCAPE,
+    (match: string, highSlashes?: string, _high?: string, low?: string, lowSlashes?: string) => {
+      const slashes = (highSlashes ?? lowSlashes)!;
+      if (slashes.length % 2 === 0) {
+        // An escaped backslash and the text "u…", no escape; a low escape right after it is a lone one.
+        return low === undefined ? match : `${match.slice(0, slashes.length + 5)}\\ufffd`;
+      }
+      if (highSlashes !== undefined && low !== undefined) return match; // a pair, written as two escapes
+      return `${slashes.slice(0, -1)}\\ufffd`;
+    },
+  );
 }

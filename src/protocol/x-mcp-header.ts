@@ -31,11 +31,15 @@ export function annotations(schema: unknown): Annotated[] | string {
     const o = s as Record<string, unknown>;
     if ("x-mcp-header" in o) {
       const name = o["x-mcp-header"];
-      if (path === undefined || path.length === 0) return "x-mcp-header is only allowed on a property reached through properties";
-      if (typeof name !== "string" || name === "") return `x-mcp-header of ${path.join(".")} must be a non-empty string`;
+      if (path === undefined || path.length === 0)
+        return "x-mcp-header is only allowed on a property reached through properties";
+      if (typeof name !== "string" || name === "")
+        return `x-mcp-header of ${path.join(".")} must be a non-empty string`;
       if (!TOKEN.test(name)) return `x-mcp-header ${JSON.stringify(name)} is not an HTTP field-name token`;
-      if (typeof o.type !== "string" || !PRIMITIVE.has(o.type)) return `x-mcp-header ${JSON.stringify(name)} is on a property of type ${JSON.stringify(o.type)}; only string, integer and boolean may be mirrored`;
-      if (seen.has(name.toLowerCase())) return `x-mcp-header ${JSON.stringify(name)} is used twice (names are compared ignoring case)`;
+      if (typeof o.type !== "string" || !PRIMITIVE.has(o.type))
+        return `x-mcp-header ${JSON.stringify(name)} is on a property of type ${JSON.stringify(o.type)}; only string, integer and boolean may be mirrored`;
+      if (seen.has(name.toLowerCase()))
+        return `x-mcp-header ${JSON.stringify(name)} is used twice (names are compared ignoring case)`;
       seen.add(name.toLowerCase());
       out.push({ path, name });
     }

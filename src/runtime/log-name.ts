@@ -10,7 +10,12 @@ let name: string | undefined;
  * @returns the name, computed once.
  */
 export function logName(): string {
-  return (name ??= isCompiledExecutable() ? process.execPath.split(/[\\/]/).pop()!.replace(/\.exe$/i, "") : "mcpbin");
+  return (name ??= isCompiledExecutable()
+    ? process.execPath
+        .split(/[\\/]/)
+        .pop()!
+        .replace(/\.exe$/i, "")
+    : "mcpbin");
 }
 
 /**

@@ -19,6 +19,8 @@ export function once<T>(make: () => T): () => T {
  * @param make - builds the schema; called once.
  * @returns a schema with the same input and output types.
  */
-export function lazySchema<S extends v.GenericSchema>(make: () => S): v.GenericSchema<v.InferInput<S>, v.InferOutput<S>> {
+export function lazySchema<S extends v.GenericSchema>(
+  make: () => S,
+): v.GenericSchema<v.InferInput<S>, v.InferOutput<S>> {
   return v.lazy(once(make));
 }

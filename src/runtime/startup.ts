@@ -1,6 +1,5 @@
 /** @module How a server that fails at start-up says so: one line on stderr and exit code 1, not a stack with source. */
 
-
 /**
  * Bun's report of a module that does not parse (an AggregateError, "2 errors building <path>", of
  * BuildMessages with a `position`) as one line: `file:line:col: message` of the first, `(and N more)`.
@@ -10,9 +9,13 @@
  */
 export function syntaxErrorText(e: unknown, show: (path: string) => string): string | undefined {
   if (!(e instanceof AggregateError)) return undefined;
-  const first = e.errors[0] as { message?: unknown; position?: { file?: unknown; line?: unknown; column?: unknown } | null } | undefined;
+  const first = e.errors[0] as
+    { message?: unknown; position?: { file?: unknown; line?: unknown; column?: unknown } | null } | undefined;
   if (!first || typeof first.message !== "string") return undefined;
-  const at = first.position && typeof first.position.file === "string" ? `${show(first.position.file)}:${first.position.line}:${first.position.column}: ` : "";
+  const at =
+    first.position && typeof first.position.file === "string"
+      ? `${show(first.position.file)}:${first.position.line}:${first.position.column}: `
+      : "";
   return `${at}${first.message.split("\n")[0]}${e.errors.length > 1 ? ` (and ${e.errors.length - 1} more)` : ""}`;
 }
 

@@ -57,10 +57,12 @@ function tryDup(): number | undefined {
 function patch(): void {
   const err = (...args: unknown[]) => console.error(...args);
   for (const k of ["log", "info", "debug", "trace", "dir", "table"] as const) {
-    (console as unknown as Record<string, unknown>)[k] = k === "trace" ? (...a: unknown[]) => console.error(new Error(a.map(String).join(" ")).stack) : err;
+    (console as unknown as Record<string, unknown>)[k] =
+      k === "trace" ? (...a: unknown[]) => console.error(new Error(a.map(String).join(" ")).stack) : err;
   }
   const toStderr = process.stderr.write.bind(process.stderr);
-  (process.stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) => toStderr(chunk as string, ...(rest as []));
+  (process.stdout as unknown as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]) =>
+    toStderr(chunk as string, ...(rest as []));
   const bunWrite = Bun.write;
   try {
     (Bun as unknown as { write: unknown }).write = (dest: unknown, ...rest: unknown[]) =>

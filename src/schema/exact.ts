@@ -61,8 +61,14 @@ const EXACT_FLAGS = /^[du]*$/;
 export function exactHooks(
   mode: "input" | "output",
   leftOut: (l: LeftOut) => void,
-  base: { overrideSchema: (ctx: SchemaCtx) => JsonSchema | undefined; overrideAction: (ctx: ActionCtx) => JsonSchema | undefined },
-): { overrideSchema: (ctx: SchemaCtx) => JsonSchema | undefined; overrideAction: (ctx: ActionCtx) => JsonSchema | undefined } {
+  base: {
+    overrideSchema: (ctx: SchemaCtx) => JsonSchema | undefined;
+    overrideAction: (ctx: ActionCtx) => JsonSchema | undefined;
+  },
+): {
+  overrideSchema: (ctx: SchemaCtx) => JsonSchema | undefined;
+  overrideAction: (ctx: ActionCtx) => JsonSchema | undefined;
+} {
   /** The schema after the previous hook: the state an action started from. */
   let before: JsonSchema = {};
   /** The schema after the pipe's base schema (where output mode goes back to at a transformation). */
@@ -72,7 +78,10 @@ export function exactHooks(
   let transformed = false;
   const remember = (s: JsonSchema): JsonSchema => ((before = { ...s }), s);
   /** The caller's verdict as it is (undefined lets the converter report its error), remembering the state. */
-  const passOn = (o: JsonSchema | undefined, current: JsonSchema): JsonSchema | undefined => (remember(o ?? current), o);
+  const passOn = (o: JsonSchema | undefined, current: JsonSchema): JsonSchema | undefined => (
+    remember(o ?? current),
+    o
+  );
   return {
     overrideSchema(ctx) {
       if (ctx.valibotSchema.type === "custom") leftOut({ action: ctx.valibotSchema, what: "v.custom()" });
@@ -90,7 +99,8 @@ export function exactHooks(
         transformed = true;
         if (mode === "output" && validations.length > 0) {
           // The output is the transformed value: checks made before the transformation do not describe it.
-          for (const v of validations) leftOut({ action: v, what: describe(v), why: `it checks the value before v.${camel(a.type)}()` });
+          for (const v of validations)
+            leftOut({ action: v, what: describe(v), why: `it checks the value before v.${camel(a.type)}()` });
           validations = [];
           const keep: JsonSchema = { ...pipeBase };
           for (const k of METADATA_KEYS) if (ctx.jsonSchema[k] !== undefined) keep[k] = ctx.jsonSchema[k];
@@ -100,13 +110,18 @@ export function exactHooks(
       }
       if (a.kind !== "validation") return passOn(base.overrideAction(ctx), ctx.jsonSchema);
       if (mode === "input" && transformed) {
-        leftOut({ action: a, what: describe(a), why: "it checks what an earlier transformation returned, not what the client sends" });
+        leftOut({
+          action: a,
+          what: describe(a),
+          why: "it checks what an earlier transformation returned, not what the client sends",
+        });
         return remember({ ...prev });
       }
       validations.push(a);
       const regex = a.requirement instanceof RegExp ? a.requirement : undefined;
       const combined = ctx.errors?.some((e) => e.includes("in combination with another regex action")) === true;
-      if (regex && FORMAT_AS_PATTERN.has(a.type) && EXACT_FLAGS.test(regex.flags)) return remember(withPattern({ ...prev }, regex.source));
+      if (regex && FORMAT_AS_PATTERN.has(a.type) && EXACT_FLAGS.test(regex.flags))
+        return remember(withPattern({ ...prev }, regex.source));
       if (FORMAT_LEFT_OUT[a.type] !== undefined) {
         leftOut({ action: a, what: describe(a), why: FORMAT_LEFT_OUT[a.type] });
         return remember({ ...prev });
@@ -125,7 +140,12 @@ export function exactHooks(
         return remember({ ...prev });
       }
       const out = base.overrideAction(ctx) ?? ctx.jsonSchema;
-      if ((a.type === "min_length" || a.type === "length") && out.type === "string" && typeof out.minLength === "number" && out.minLength > 1) {
+      if (
+        (a.type === "min_length" || a.type === "length") &&
+        out.type === "string" &&
+        typeof out.minLength === "number" &&
+        out.minLength > 1
+      ) {
         const k = a.requirement as number;
         if (out.minLength === k) out.minLength = Math.ceil(k / 2);
       }

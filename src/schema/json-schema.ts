@@ -8,8 +8,17 @@ export type JsonSchema = Record<string, unknown>;
 
 /** Transformations that change the value's type (the converter's own list); after the last schema of an output pipe they make the result type unknowable. */
 const TYPE_CHANGING = new Set([
-  "find_item", "parse_json", "raw_transform", "reduce_items", "stringify_json",
-  "to_bigint", "to_boolean", "to_date", "to_number", "to_string", "transform",
+  "find_item",
+  "parse_json",
+  "raw_transform",
+  "reduce_items",
+  "stringify_json",
+  "to_bigint",
+  "to_boolean",
+  "to_date",
+  "to_number",
+  "to_string",
+  "transform",
 ]);
 
 /**
@@ -30,7 +39,11 @@ const TYPE_CHANGING = new Set([
  * @throws Error from the converter when a part cannot be expressed (`The "date" schema …`,
  *   `The "transform" action …`); {@link findUnconvertible} names the field.
  */
-export function valibotToJsonSchema(schema: GenericSchema, mode: "input" | "output" = "input", leftOut: (l: LeftOut) => void = () => {}): JsonSchema {
+export function valibotToJsonSchema(
+  schema: GenericSchema,
+  mode: "input" | "output" = "input",
+  leftOut: (l: LeftOut) => void = () => {},
+): JsonSchema {
   const hooks = exactHooks(mode, leftOut, {
     // An action the converter does not know is kept server-side, unless it changes an output's type.
     overrideAction: (ctx) =>
@@ -61,10 +74,17 @@ function cutByTransformation(schema: GenericSchema, leftOut: (l: LeftOut) => voi
   forEachNode(schema, (node) => {
     if (!Array.isArray(node.pipe)) return;
     const flat = flatPipe(node.pipe as SchemaNode[]);
-    const cut = flat.findIndex((item, i) => i > 0 && item.kind === "transformation" && TYPE_CHANGING.has(String(item.type)));
+    const cut = flat.findIndex(
+      (item, i) => i > 0 && item.kind === "transformation" && TYPE_CHANGING.has(String(item.type)),
+    );
     if (cut === -1) return;
     const after = flat.slice(cut + 1).filter((item) => item.kind === "validation" || item.kind === "schema");
-    if (after.length > 0) leftOut({ action: after[0]!, what: `a check after v.${String(flat[cut]!.type).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}()`, why: "JSON Schema describes the value before it" });
+    if (after.length > 0)
+      leftOut({
+        action: after[0]!,
+        what: `a check after v.${String(flat[cut]!.type).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}()`,
+        why: "JSON Schema describes the value before it",
+      });
   });
 }
 
@@ -93,10 +113,16 @@ const DIALECT_OLD = /^https?:\/\/json-schema\.org\/(draft-0[4-7]\/schema|draft\/
  * @throws Error naming the problem: not an object, an unknown dialect, or a `$ref` that is not local.
  */
 export function normalizeRawSchema(raw: JsonSchema): JsonSchema {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new Error("a raw JSON Schema must be an object");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new Error("a raw JSON Schema must be an object");
   const dialect = raw.$schema;
-  if (dialect !== undefined && !(typeof dialect === "string" && (DIALECT_2020.test(dialect) || DIALECT_OLD.test(dialect)))) {
-    throw new Error(`the JSON Schema dialect ${JSON.stringify(dialect)} is not supported: write 2020-12 and leave "$schema" out`);
+  if (
+    dialect !== undefined &&
+    !(typeof dialect === "string" && (DIALECT_2020.test(dialect) || DIALECT_OLD.test(dialect)))
+  ) {
+    throw new Error(
+      `the JSON Schema dialect ${JSON.stringify(dialect)} is not supported: write 2020-12 and leave "$schema" out`,
+    );
   }
   const old = typeof dialect === "string" && DIALECT_OLD.test(dialect);
   const check = (node: unknown): unknown => {
@@ -104,7 +130,8 @@ export function normalizeRawSchema(raw: JsonSchema): JsonSchema {
     if (typeof node !== "object" || node === null) return node;
     const out: JsonSchema = {};
     for (const [k, v] of Object.entries(node)) {
-      if (k === "$ref" && typeof v === "string" && !v.startsWith("#")) throw new Error(`"$ref": ${JSON.stringify(v)} is not local: inline the schema it points to`);
+      if (k === "$ref" && typeof v === "string" && !v.startsWith("#"))
+        throw new Error(`"$ref": ${JSON.stringify(v)} is not local: inline the schema it points to`);
       if (old && k === "items" && Array.isArray(v)) out.prefixItems = check(v);
       else if (old && k === "additionalItems") out.items = check(v);
       else out[k] = check(v);
@@ -133,7 +160,8 @@ export function normalizeJsonSchema(raw: JsonSchema): JsonSchema {
   const defs = new Map<string, JsonSchema>();
   for (const where of ["$defs", "definitions"] as const) {
     const d = raw[where];
-    if (typeof d === "object" && d !== null) for (const [k, v] of Object.entries(d)) defs.set(`${where}/${k}`, v as JsonSchema);
+    if (typeof d === "object" && d !== null)
+      for (const [k, v] of Object.entries(d)) defs.set(`${where}/${k}`, v as JsonSchema);
   }
   const recursive = defs.size > 0 ? recursiveDefs(defs) : new Set<string>();
   const kept = new Map<string, string>(); // key → name under the root $defs

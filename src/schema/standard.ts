@@ -18,10 +18,19 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 /** What `~standard.validate` returns. */
 export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+      }>;
+    };
 
 /** The output type a Standard Schema parses to. */
-export type StandardOutput<S> = S extends { readonly "~standard": { readonly types?: { readonly output: infer O } | undefined } } ? O : unknown;
+export type StandardOutput<S> = S extends {
+  readonly "~standard": { readonly types?: { readonly output: infer O } | undefined };
+}
+  ? O
+  : unknown;
 
 /** Options of the Standard JSON Schema interface (`~standard.jsonSchema.input|output`). */
 interface JsonSchemaConverter {

@@ -44,27 +44,42 @@ export function createServer(options: ServerOptions): McpServer {
   };
   const registry = new Registry(
     options.upstreams === undefined
-      ? options.sessions === undefined ? options : { ...options, listChanged: true }
-      : { ...options, listChanged: true, middleware: [waitForUpstreams, ...(options.middleware ?? [])], resources: [...(options.resources ?? []), content!.provider] },
+      ? options.sessions === undefined
+        ? options
+        : { ...options, listChanged: true }
+      : {
+          ...options,
+          listChanged: true,
+          middleware: [waitForUpstreams, ...(options.middleware ?? [])],
+          resources: [...(options.resources ?? []), content!.provider],
+        },
   );
   // Tasks (src/tasks/): registered with the core when the options or a tool ask for them.
   enableTasks(options);
   // Live sessions (src/sessions): loaded only then; their tools join the registry as sessions come and go.
   let sessions: Promise<{ close(): Promise<void> }> | undefined;
   const startSessions = (how: { http: boolean }) =>
-    options.sessions === undefined ? Promise.resolve() : (sessions = import("../sessions/attach.ts").then(async (m) => {
-      let s: Awaited<ReturnType<typeof m.attachSessions>>;
-      try {
-        s = m.attachSessions(registry, options.sessions!);
-      } catch (e) {
-        // A malformed MCPBIN_SESSION_TIMEOUT_MS: one line and exit 2, as for a bad --http value.
-        process.stderr.write(`${logName()}: ${(e as Error).message}\n`);
-        process.exit(2);
-      }
-      await s.start(how);
-      return s;
-    })).then(() => {});
-  const endSessions = () => (sessions ? sessions.then((s) => s.close(), () => {}) : Promise.resolve());
+    options.sessions === undefined
+      ? Promise.resolve()
+      : (sessions = import("../sessions/attach.ts").then(async (m) => {
+          let s: Awaited<ReturnType<typeof m.attachSessions>>;
+          try {
+            s = m.attachSessions(registry, options.sessions!);
+          } catch (e) {
+            // A malformed MCPBIN_SESSION_TIMEOUT_MS: one line and exit 2, as for a bad --http value.
+            process.stderr.write(`${logName()}: ${(e as Error).message}\n`);
+            process.exit(2);
+          }
+          await s.start(how);
+          return s;
+        })).then(() => {});
+  const endSessions = () =>
+    sessions
+      ? sessions.then(
+          (s) => s.close(),
+          () => {},
+        )
+      : Promise.resolve();
   let served = false;
   // Servers mounted with mount(): serve() waits for those under way, and ends them after the last message.
   const mounted = new Map<string, MountedServer>();
@@ -83,10 +98,17 @@ export function createServer(options: ServerOptions): McpServer {
     serve() {
       if (served) return Promise.reject(new Error(`server "${registry.options.name}": serve() was called twice`));
       served = true;
-      if (installedCollector<ServerOptions>() || (options.upstreams === undefined && options.sessions === undefined && mounting.size === 0 && mounted.size === 0)) return serveRegistry(registry, options);
+      if (
+        installedCollector<ServerOptions>() ||
+        (options.upstreams === undefined && options.sessions === undefined && mounting.size === 0 && mounted.size === 0)
+      )
+        return serveRegistry(registry, options);
       // Mounts under way finish, and eager upstreams start, before the first message is read (their instructions are in our handshake).
       return serveRegistry(registry, options, {
-        before: (how) => mountsReady().then(() => (options.upstreams === undefined ? undefined : getFront().then((f) => f.start()))).then(() => startSessions(how)),
+        before: (how) =>
+          mountsReady()
+            .then(() => (options.upstreams === undefined ? undefined : getFront().then((f) => f.start())))
+            .then(() => startSessions(how)),
         after: () => Promise.all([unmountAll(), front ? front.then((f) => f.close()) : undefined]).then(endSessions),
       });
     },
@@ -107,6 +129,14 @@ export function createServer(options: ServerOptions): McpServer {
 
 /** The methods that wait for every upstream to have started (or passed its start timeout), the lazy ones too. */
 const WAITS_FOR_UPSTREAMS = new Set([
-  "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
-  "prompts/list", "prompts/get", "completion/complete", "subscriptions/listen",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "subscriptions/listen",
 ]);

@@ -15,6 +15,11 @@ import { assemble } from "../loader/project.ts";
  * @returns what `serve()` returns.
  * @throws ConfigError or LoaderError (only if the sources changed in a way the build would have refused).
  */
-export function serveEmbedded(config: unknown, label: string, modules: readonly LoadedModule[], dir?: string): Promise<void> {
+export function serveEmbedded(
+  config: unknown,
+  label: string,
+  modules: readonly LoadedModule[],
+  dir?: string,
+): Promise<void> {
   return serve(assemble(checkConfig(config, label), label, modules, () => {}, dir));
 }

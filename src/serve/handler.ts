@@ -36,7 +36,11 @@ export function mcpHandler(options: ServerOptions): McpHandler {
   const registry = new Registry(options);
   enableTasks(options);
   const given: HttpOptions = typeof options.http === "object" && options.http !== null ? options.http : {};
-  const o = resolveHttp([], { host: "0.0.0.0", accessLog: false, ...given, port: 0 }, { MCPBIN_HTTP_TOKEN: process.env.MCPBIN_HTTP_TOKEN })!;
+  const o = resolveHttp(
+    [],
+    { host: "0.0.0.0", accessLog: false, ...given, port: 0 },
+    { MCPBIN_HTTP_TOKEN: process.env.MCPBIN_HTTP_TOKEN },
+  )!;
   const handler = createHttpHandler(registry, o, false);
   const mcp = ((request: Request, server?: TimeoutControl) => handler.handle(request, server)) as McpHandler;
   mcp.close = (reason = "The server is shutting down; the call was aborted") => {

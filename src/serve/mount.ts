@@ -18,11 +18,21 @@ const KEYS = new Set(["prefix", "include", "exclude"]);
  * @throws ToolDefinitionError for a bad prefix, an unknown option, a child that is not a createServer() server
  *   or is the parent itself, or a prefix already mounted.
  */
-export async function mountServer(registry: Registry, child: McpServer, options: MountOptions, mounted: Map<string, MountedServer>): Promise<MountedServer> {
+export async function mountServer(
+  registry: Registry,
+  child: McpServer,
+  options: MountOptions,
+  mounted: Map<string, MountedServer>,
+): Promise<MountedServer> {
   const label = `mount(${JSON.stringify(options?.prefix)})`;
-  for (const k of Object.keys(options ?? {})) if (!KEYS.has(k)) throw new ToolDefinitionError(`${label}: unknown option "${k}" (allowed: prefix, include, exclude)`);
+  for (const k of Object.keys(options ?? {}))
+    if (!KEYS.has(k))
+      throw new ToolDefinitionError(`${label}: unknown option "${k}" (allowed: prefix, include, exclude)`);
   const prefix = options?.prefix;
-  if (typeof prefix !== "string" || !PREFIX.test(prefix)) throw new ToolDefinitionError(`${label}: "prefix" must be 1 to 32 letters, digits or hyphens (it starts every tool name: <prefix>__<tool>)`);
+  if (typeof prefix !== "string" || !PREFIX.test(prefix))
+    throw new ToolDefinitionError(
+      `${label}: "prefix" must be 1 to 32 letters, digits or hyphens (it starts every tool name: <prefix>__<tool>)`,
+    );
   let childRegistry: Registry;
   try {
     childRegistry = registryOf(child);
@@ -30,7 +40,10 @@ export async function mountServer(registry: Registry, child: McpServer, options:
     throw new ToolDefinitionError(`${label}: the server to mount must be made by createServer()`);
   }
   if (childRegistry === registry) throw new ToolDefinitionError(`${label}: a server cannot mount itself`);
-  if (mounted.has(prefix)) throw new ToolDefinitionError(`${label}: a server is already mounted under "${prefix}": unmount it first or choose another prefix`);
+  if (mounted.has(prefix))
+    throw new ToolDefinitionError(
+      `${label}: a server is already mounted under "${prefix}": unmount it first or choose another prefix`,
+    );
   // Its tool set is live for the parent: the in-memory connection is told of every change.
   childRegistry.listChanged = true;
   const { createGateway } = await import("../client/gateway.ts");
@@ -58,7 +71,10 @@ export async function mountServer(registry: Registry, child: McpServer, options:
       gone = true;
       mounted.delete(prefix);
       off();
-      registry.changeTools([], gateway.tools.map((t) => t.name));
+      registry.changeTools(
+        [],
+        gateway.tools.map((t) => t.name),
+      );
       registry.content.removeProvider(gateway.content);
       await gateway.close();
     },

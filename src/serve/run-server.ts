@@ -21,7 +21,11 @@ import { logName } from "../runtime/log-name.ts";
  * @returns a promise that settles once the server stopped (stdin closed, or HTTP drained).
  * @throws HttpOptionsError on a bad `--http` value or `http` option (a compiled executable prints it as one line and exits 2).
  */
-export function serveRegistry(registry: Registry, given: ServerOptions, hooks: { before?: (how: { readonly http: boolean }) => Promise<void>; after?: () => Promise<void> } = {}): Promise<void> {
+export function serveRegistry(
+  registry: Registry,
+  given: ServerOptions,
+  hooks: { before?: (how: { readonly http: boolean }) => Promise<void>; after?: () => Promise<void> } = {},
+): Promise<void> {
   // For `mcpbin dev`, which says so when a script finishes loading without calling serve().
   contract().served = true;
   const collect = installedCollector<ServerOptions>();
@@ -75,7 +79,10 @@ export function serveRegistry(registry: Registry, given: ServerOptions, hooks: {
 
 /** The running executable's own file name, without `.exe`. */
 function executableName(): string {
-  return process.execPath.split(/[\\/]/).pop()!.replace(/\.exe$/i, "");
+  return process.execPath
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.exe$/i, "");
 }
 
 /** Before a `--`: a compiled executable's own `--version` and `--help`/`-h` (printed on stdout, exit 0). */

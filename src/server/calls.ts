@@ -44,7 +44,14 @@ export class Calls {
   track(ctx: RequestContext, pending: PromiseLike<unknown>): Promise<string | undefined> {
     const spec = ctx.spec!;
     const params = ctx.params;
-    const call: InFlight = { ctx, spec, params, settle: undefined!, timer: undefined, note: tracing.on ? tracing.outcome() : undefined };
+    const call: InFlight = {
+      ctx,
+      spec,
+      params,
+      settle: undefined!,
+      timer: undefined,
+      note: tracing.on ? tracing.outcome() : undefined,
+    };
     this.#inflight.set(ctx.requestId, call);
     return new Promise<string | undefined>((resolve) => {
       call.settle = resolve;
@@ -54,7 +61,15 @@ export class Calls {
           if (ctx.done) return;
           ctx.abort(new Error(`timed out after ${limit} ms`));
           call.note?.("timeout");
-          this.#finish(call, spec.timedOut ? this.#line(call, spec.timedOut(limit, params, ctx)) : errorLine(ctx.requestId, new RpcError(ErrorCode.InternalError, `The request timed out after ${limit} ms`)));
+          this.#finish(
+            call,
+            spec.timedOut
+              ? this.#line(call, spec.timedOut(limit, params, ctx))
+              : errorLine(
+                  ctx.requestId,
+                  new RpcError(ErrorCode.InternalError, `The request timed out after ${limit} ms`),
+                ),
+          );
         }, limit);
       }
       pending.then(
@@ -92,7 +107,12 @@ export class Calls {
       call.ctx.abort(new Error(reason));
       call.note?.("aborted");
       const { spec, ctx } = call;
-      this.#finish(call, spec.aborted ? this.#line(call, spec.aborted(reason, ctx)) : errorLine(ctx.requestId, new RpcError(ErrorCode.InternalError, reason)));
+      this.#finish(
+        call,
+        spec.aborted
+          ? this.#line(call, spec.aborted(reason, ctx))
+          : errorLine(ctx.requestId, new RpcError(ErrorCode.InternalError, reason)),
+      );
     }
   }
 
@@ -110,7 +130,8 @@ export class Calls {
    * shutdown should wait for (it ends with its result when {@link abortAll} runs).
    */
   idle(): Promise<void> {
-    const quiet = () => this.#inflight.size === 0 || [...this.#inflight.values()].every((c) => c.spec.name === "subscriptions/listen");
+    const quiet = () =>
+      this.#inflight.size === 0 || [...this.#inflight.values()].every((c) => c.spec.name === "subscriptions/listen");
     if (quiet()) return Promise.resolve();
     return new Promise((resolve) => {
       const check = () => (quiet() ? resolve() : this.#idleWaiters.push(check));

@@ -6,7 +6,18 @@ import type { ServerHandle, ToolContext } from "../tools/types.ts";
 import { AskError } from "../ask/errors.ts";
 import { LegacyAsker } from "../ask/legacy.ts";
 import { ModernAsker } from "../ask/replay.ts";
-import type { Asker, ElicitFormRequest, ElicitFormResult, ElicitObjectSchema, ElicitUrlRequest, ElicitUrlResult, Root, RootsRequest, SampleRequest, SampleResult } from "../ask/types.ts";
+import type {
+  Asker,
+  ElicitFormRequest,
+  ElicitFormResult,
+  ElicitObjectSchema,
+  ElicitUrlRequest,
+  ElicitUrlResult,
+  Root,
+  RootsRequest,
+  SampleRequest,
+  SampleResult,
+} from "../ask/types.ts";
 import type * as v from "valibot";
 import { OutboundError, type Outbound, type OutboundOptions } from "./outbound.ts";
 import type { ClientInfo } from "./middleware-api.ts";
@@ -102,7 +113,11 @@ export interface MethodSpec<P = any, R = any> {
 export interface NotificationSpec {
   readonly name: string;
   /** Handles it; must not throw (a notification gets no answer). */
-  handle(params: Record<string, unknown> | undefined, connection: Connection, calls: { cancel(id: unknown, reason: string | undefined): void }): void;
+  handle(
+    params: Record<string, unknown> | undefined,
+    connection: Connection,
+    calls: { cancel(id: unknown, reason: string | undefined): void },
+  ): void;
 }
 
 /** One server capability: advertised by `initialize` and `server/discover` when `advertise` gives a value. */
@@ -175,8 +190,19 @@ export function withNames(info: Record<string, unknown>, capabilities: Readonly<
 const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** A 2026-07-28 request whose method cannot carry input_required (MCP basic/patterns/mrtr "Supported Requests"). */
-const noAsk = (): Promise<never> => Promise.reject(new AskError("unsupported", "this request cannot ask the client (2026-07-28: only tools/call, prompts/get and resources/read may)"));
-const NO_ASKS: Asker = { elicit: noAsk as Asker["elicit"], sample: noAsk, roots: noAsk, clientCapabilities: NO_CAPABILITIES };
+const noAsk = (): Promise<never> =>
+  Promise.reject(
+    new AskError(
+      "unsupported",
+      "this request cannot ask the client (2026-07-28: only tools/call, prompts/get and resources/read may)",
+    ),
+  );
+const NO_ASKS: Asker = {
+  elicit: noAsk as Asker["elicit"],
+  sample: noAsk,
+  roots: noAsk,
+  clientCapabilities: NO_CAPABILITIES,
+};
 
 /**
  * One request being served, built once when it arrives: handlers receive it as `ctx`, and a tool's
@@ -256,7 +282,9 @@ export class RequestContext implements ToolContext {
     if (this.era === "modern") {
       const info = this.meta![META.clientInfo];
       const capabilities = this.meta![META.clientCapabilities] as Record<string, unknown>;
-      return info !== null && typeof info === "object" ? withNames(info as Record<string, unknown>, capabilities) : { capabilities };
+      return info !== null && typeof info === "object"
+        ? withNames(info as Record<string, unknown>, capabilities)
+        : { capabilities };
     }
     return this.connection.client ?? { capabilities: NO_CAPABILITIES };
   }
@@ -280,7 +308,8 @@ export class RequestContext implements ToolContext {
    * @param params - its params.
    */
   notify(method: string, params: Record<string, unknown>): void {
-    if (!this.done) this.connection.send(notificationLine(method, params), this.requestId, method === "notifications/progress");
+    if (!this.done)
+      this.connection.send(notificationLine(method, params), this.requestId, method === "notifications/progress");
   }
 
   /**
@@ -292,9 +321,16 @@ export class RequestContext implements ToolContext {
    * @param logger - the logger's name, optional.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    const min = this.era === "modern" ? (this.meta?.[META.logLevel] as LoggingLevel | undefined) : this.connection.logLevel;
+    const min =
+      this.era === "modern" ? (this.meta?.[META.logLevel] as LoggingLevel | undefined) : this.connection.logLevel;
     if (!logPasses(level, min) || this.done) return;
-    this.connection.send(notificationLine("notifications/message", logParams(level, data, typeof logger === "string" ? logger : undefined)), this.requestId);
+    this.connection.send(
+      notificationLine(
+        "notifications/message",
+        logParams(level, data, typeof logger === "string" ? logger : undefined),
+      ),
+      this.requestId,
+    );
   }
 
   /**
@@ -303,7 +339,13 @@ export class RequestContext implements ToolContext {
    */
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta?.progressToken;
-    if ((typeof token !== "string" && !Number.isSafeInteger(token)) || this.done || typeof progress !== "number" || !Number.isFinite(progress)) return;
+    if (
+      (typeof token !== "string" && !Number.isSafeInteger(token)) ||
+      this.done ||
+      typeof progress !== "number" ||
+      !Number.isFinite(progress)
+    )
+      return;
     if (this.#lastProgress !== undefined && progress <= this.#lastProgress) return;
     this.#lastProgress = progress;
     const p: Record<string, unknown> = { progressToken: token, progress };
@@ -330,7 +372,11 @@ export class RequestContext implements ToolContext {
 
   get #ask(): Asker {
     return (this.#asker ??=
-      this.#lazyAsker !== undefined ? this.#lazyAsker.make() : this.era === "legacy" ? new LegacyAsker(this, this.connection.registry.options.askTimeoutMs) : NO_ASKS);
+      this.#lazyAsker !== undefined
+        ? this.#lazyAsker.make()
+        : this.era === "legacy"
+          ? new LegacyAsker(this, this.connection.registry.options.askTimeoutMs)
+          : NO_ASKS);
   }
 
   /** The capabilities the client declared (legacy: at `initialize`; 2026-07-28: this request's `_meta`). */
@@ -356,9 +402,20 @@ export class RequestContext implements ToolContext {
   }
 
   /** Forwards another server's ask as it is; see {@link Asker.forward}. */
-  forward(method: string, params: Record<string, unknown> | undefined, options?: { readonly timeoutMs?: number; readonly key?: string }): Promise<Record<string, unknown>> {
+  forward(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: { readonly timeoutMs?: number; readonly key?: string },
+  ): Promise<Record<string, unknown>> {
     const a = this.#ask;
-    return a.forward ? a.forward(method, params, options) : Promise.reject(new AskError("unsupported", "this request cannot ask the client (2026-07-28: only tools/call, prompts/get and resources/read may)"));
+    return a.forward
+      ? a.forward(method, params, options)
+      : Promise.reject(
+          new AskError(
+            "unsupported",
+            "this request cannot ask the client (2026-07-28: only tools/call, prompts/get and resources/read may)",
+          ),
+        );
   }
 
   /** 2026-07-28: the id of the call that this request's round belongs to (the same in every round of it); undefined otherwise. */
@@ -377,9 +434,23 @@ export class RequestContext implements ToolContext {
    * @returns the client's result.
    * @throws OutboundError (as a rejection): see {@link Outbound.request}; "unavailable" in the 2026-07-28 era.
    */
-  request(method: string, params?: Record<string, unknown>, options: Omit<OutboundOptions, "relatedId"> = {}): Promise<unknown> {
-    if (this.era === "modern") return Promise.reject(new OutboundError("unavailable", `${method}: a ${this.features.version} server sends no requests to the client (use an input_required result)`));
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    options: Omit<OutboundOptions, "relatedId"> = {},
+  ): Promise<unknown> {
+    if (this.era === "modern")
+      return Promise.reject(
+        new OutboundError(
+          "unavailable",
+          `${method}: a ${this.features.version} server sends no requests to the client (use an input_required result)`,
+        ),
+      );
     const signal = options.signal ? AbortSignal.any([this.signal, options.signal]) : this.signal;
-    return this.connection.outbound.request(method, params, { signal, timeoutMs: options.timeoutMs, relatedId: this.requestId });
+    return this.connection.outbound.request(method, params, {
+      signal,
+      timeoutMs: options.timeoutMs,
+      relatedId: this.requestId,
+    });
   }
 }

@@ -1,6 +1,14 @@
 /** @module The pipeline of one connection: line → envelope → era and version → method table → projection → response line; no I/O. */
 import { logLine } from "../runtime/log-name.ts";
-import { checkEnvelope, errorLine, ErrorCode, RpcError, type Message, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
+import {
+  checkEnvelope,
+  errorLine,
+  ErrorCode,
+  RpcError,
+  type Message,
+  type Reply,
+  type RequestId,
+} from "../protocol/jsonrpc.ts";
 import { checkSupported, eraOf, META, metaOf, paramsObject, readClaim } from "../protocol/meta.ts";
 import { FEATURES, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { tracing } from "../telemetry/state.ts";
@@ -59,7 +67,10 @@ export class Session implements Connection {
   ) {
     this.outbound = new Outbound(notify);
     // A subscription to a provider's URI (an upstream's) is released upstream when the session ends.
-    this.subscriptions = new Subscriptions(notify, registry.content.providers.length > 0 ? (uri) => registry.content.providerOf(uri)?.unsubscribe(uri) : undefined);
+    this.subscriptions = new Subscriptions(
+      notify,
+      registry.content.providers.length > 0 ? (uri) => registry.content.providerOf(uri)?.unsubscribe(uri) : undefined,
+    );
   }
 
   /** Sends a line to the client (Connection). */
@@ -144,15 +155,27 @@ export class Session implements Connection {
 
   #batch(values: unknown[], extras: RequestExtras | undefined): Reply {
     if (this.version !== "2025-03-26") {
-      return errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26"));
+      return errorLine(
+        null,
+        new RpcError(
+          ErrorCode.InvalidRequest,
+          "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26",
+        ),
+      );
     }
-    if (values.length === 0) return errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
+    if (values.length === 0)
+      return errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
     const replies = values.map((v) => {
       if (typeof v === "object" && v !== null && (v as { method?: unknown }).method === "initialize") {
         const id = (v as { id?: unknown }).id;
-        return errorLine(typeof id === "string" || typeof id === "number" ? id : null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: initialize must not be batched"));
+        return errorLine(
+          typeof id === "string" || typeof id === "number" ? id : null,
+          new RpcError(ErrorCode.InvalidRequest, "Invalid Request: initialize must not be batched"),
+        );
       }
-      return Array.isArray(v) ? errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: nested batch")) : this.handleValue(v, extras);
+      return Array.isArray(v)
+        ? errorLine(null, new RpcError(ErrorCode.InvalidRequest, "Invalid Request: nested batch"))
+        : this.handleValue(v, extras);
     });
     return Promise.all(replies).then((lines) => {
       const present = lines.filter((l): l is string => typeof l === "string");
@@ -181,7 +204,10 @@ export class Session implements Connection {
     let ctx: RequestContext;
     try {
       if (this.calls.has(id)) {
-        throw new RpcError(ErrorCode.InvalidRequest, `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`);
+        throw new RpcError(
+          ErrorCode.InvalidRequest,
+          `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight`,
+        );
       }
       const meta = metaOf(params);
       if (eraOf(method, meta) === "modern") {
@@ -191,20 +217,39 @@ export class Session implements Connection {
         if (unsupported) throw unsupported;
         const level = meta![META.logLevel];
         if (level !== undefined && !isLogLevel(level)) {
-          throw new RpcError(ErrorCode.InvalidParams, `Invalid params: _meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(level)}`);
+          throw new RpcError(
+            ErrorCode.InvalidParams,
+            `Invalid params: _meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(", ")}; got ${JSON.stringify(level)}`,
+          );
         }
         ctx = new RequestContext(this, id, method, "modern", MODERN, meta, extras);
       } else {
         const version = this.version;
         if (version === undefined && this.table.methods.get(method)?.beforeInitialize !== true) {
-          throw new RpcError(ErrorCode.InvalidRequest, `Server not initialized: send "initialize" first, or use protocol version ${MODERN_VERSION} with params._meta["${META.protocolVersion}"]`);
+          throw new RpcError(
+            ErrorCode.InvalidRequest,
+            `Server not initialized: send "initialize" first, or use protocol version ${MODERN_VERSION} with params._meta["${META.protocolVersion}"]`,
+          );
         }
-        ctx = new RequestContext(this, id, method, "legacy", version === undefined ? UNNEGOTIATED : FEATURES.get(version)!, meta, extras);
+        ctx = new RequestContext(
+          this,
+          id,
+          method,
+          "legacy",
+          version === undefined ? UNNEGOTIATED : FEATURES.get(version)!,
+          meta,
+          extras,
+        );
       }
       // Middleware wraps every request but the handshake (`initialize` is answered at once, over HTTP too).
       const chain = this.registry.middleware;
-      const result = chain === undefined || method === "initialize" ? invoke(method, params, ctx) : chain(method, params, ctx);
-      if (typeof result === "object" && result !== null && typeof (result as PromiseLike<unknown>).then === "function") {
+      const result =
+        chain === undefined || method === "initialize" ? invoke(method, params, ctx) : chain(method, params, ctx);
+      if (
+        typeof result === "object" &&
+        result !== null &&
+        typeof (result as PromiseLike<unknown>).then === "function"
+      ) {
         return this.calls.track(ctx, result as PromiseLike<unknown>);
       }
       ctx.done = true;

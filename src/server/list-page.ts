@@ -8,7 +8,9 @@ import type { CacheHints } from "../content/common.ts";
 import { lazySchema } from "../runtime/once.ts";
 
 /** The params of every list method: an optional cursor (checked by {@link listPage}). */
-export const LIST_PARAMS = lazySchema(() => v.nullish(wireObject({ cursor: v.optional(v.unknown()) }, "Invalid params: params must be an object")));
+export const LIST_PARAMS = lazySchema(() =>
+  v.nullish(wireObject({ cursor: v.optional(v.unknown()) }, "Invalid params: params must be an object")),
+);
 
 /** The checked params of a list method. */
 export type ListParams = { cursor?: unknown } | null | undefined;

@@ -3,7 +3,14 @@ import * as v from "valibot";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { completeResult, ProjectedJson } from "../protocol/project.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
-import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec, RequestContext, ServerState } from "./context.ts";
+import type {
+  CapabilitySpec,
+  MethodSpec,
+  MethodTable,
+  NotificationSpec,
+  RequestContext,
+  ServerState,
+} from "./context.ts";
 
 // The table's shapes live with the request context they refer to (src/server/context.ts).
 export type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./context.ts";
@@ -12,11 +19,16 @@ export type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "
  * Builds a table.
  * @throws Error when two entries share a name or a method names a capability the table lacks.
  */
-export function methodTable(methods: readonly MethodSpec[], notifications: readonly NotificationSpec[], capabilities: readonly CapabilitySpec[]): MethodTable {
+export function methodTable(
+  methods: readonly MethodSpec[],
+  notifications: readonly NotificationSpec[],
+  capabilities: readonly CapabilitySpec[],
+): MethodTable {
   const byName = new Map<string, MethodSpec>();
   for (const m of methods) {
     if (byName.has(m.name)) throw new Error(`method table: two entries for ${m.name}`);
-    if (m.capability !== undefined && !capabilities.some((c) => c.name === m.capability)) throw new Error(`method table: ${m.name} needs capability ${m.capability}, which no entry defines`);
+    if (m.capability !== undefined && !capabilities.some((c) => c.name === m.capability))
+      throw new Error(`method table: ${m.name} needs capability ${m.capability}, which no entry defines`);
     byName.set(m.name, m);
   }
   const cache = new WeakMap<ServerState, Record<string, Record<string, unknown>>>();
@@ -72,11 +84,23 @@ export function lookup(table: MethodTable, method: string, ctx: RequestContext):
   const modern = ctx.era === "modern";
   const where = modern ? ` (protocol version ${MODERN_VERSION})` : "";
   if (spec === undefined) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}${where}`);
-  if (!spec.eras.includes(ctx.era) || (!modern && spec.versions !== undefined && !spec.versions.includes(ctx.features.version))) {
-    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} is not part of protocol version ${ctx.features.version}`);
+  if (
+    !spec.eras.includes(ctx.era) ||
+    (!modern && spec.versions !== undefined && !spec.versions.includes(ctx.features.version))
+  ) {
+    throw new RpcError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} is not part of protocol version ${ctx.features.version}`,
+    );
   }
-  if (spec.capability !== undefined && ctx.connection.table.advertised(ctx.connection.registry)[spec.capability] === undefined) {
-    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server does not advertise the ${spec.capability} capability)`);
+  if (
+    spec.capability !== undefined &&
+    ctx.connection.table.advertised(ctx.connection.registry)[spec.capability] === undefined
+  ) {
+    throw new RpcError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (this server does not advertise the ${spec.capability} capability)`,
+    );
   }
   return spec;
 }
@@ -94,7 +118,9 @@ export function checkParams(spec: MethodSpec, params: unknown): unknown {
   if (r.success) return r.output;
   const issue = r.issues[0];
   const path = issue.path?.map((p) => String(p.key)).join(".");
-  const text = issue.message.startsWith("Invalid params") ? issue.message : `Invalid params: ${path ? `${path}: ` : ""}${issue.message}`;
+  const text = issue.message.startsWith("Invalid params")
+    ? issue.message
+    : `Invalid params: ${path ? `${path}: ` : ""}${issue.message}`;
   throw new RpcError(ErrorCode.InvalidParams, text);
 }
 
@@ -106,7 +132,11 @@ export function checkParams(spec: MethodSpec, params: unknown): unknown {
  */
 export function lineOf(spec: MethodSpec, ctx: RequestContext, result: unknown): string {
   if (spec.line !== undefined) return spec.line(ctx.requestId, result, ctx);
-  if (result instanceof ProjectedJson) return `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.requestId)},"result":${result.json}}`;
+  if (result instanceof ProjectedJson)
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.requestId)},"result":${result.json}}`;
   const registry = ctx.connection.registry;
-  return resultLine(ctx.requestId, completeResult(result as Record<string, unknown>, ctx.features, registry.modernMeta, spec.cacheable === true));
+  return resultLine(
+    ctx.requestId,
+    completeResult(result as Record<string, unknown>, ctx.features, registry.modernMeta, spec.cacheable === true),
+  );
 }

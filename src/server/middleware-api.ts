@@ -43,4 +43,3 @@ export type Next = (request: McpRequest) => Promise<any>;
  * (`{ content, isError?, structuredContent? }`), for list methods an opaque projected value.
  */
 export type Middleware = (request: McpRequest, next: Next) => unknown;
-

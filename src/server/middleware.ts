@@ -21,7 +21,10 @@ const errorResult = (text: string): CallResult => ({ content: [{ type: "text", t
  */
 export function compose(list: readonly Middleware[]): Chain {
   list.forEach((m, i) => {
-    if (typeof m !== "function") throw new TypeError(`createServer(): "middleware" entry ${i} must be a function (request, next) => result; got ${typeof m}`);
+    if (typeof m !== "function")
+      throw new TypeError(
+        `createServer(): "middleware" entry ${i} must be a function (request, next) => result; got ${typeof m}`,
+      );
   });
   return (method, params, ctx) => {
     const spec = lookup(ctx.connection.table, method, ctx);
@@ -41,7 +44,10 @@ export function compose(list: readonly Middleware[]): Chain {
 }
 
 function handle(spec: MethodSpec, req: McpRequest, checked: unknown): unknown {
-  if (req.method !== spec.name) throw new TypeError(`middleware: next() got method ${req.method} for a ${spec.name} request; a middleware may change params, not the method`);
+  if (req.method !== spec.name)
+    throw new TypeError(
+      `middleware: next() got method ${req.method} for a ${spec.name} request; a middleware may change params, not the method`,
+    );
   let p = req.params;
   if (p !== checked) {
     p = spec.params === undefined ? p : checkParams(spec, p);
@@ -94,10 +100,13 @@ export type RateLimitKey = "client" | "session" | "token" | "subject";
  */
 export function rateLimit(o: { perMinute: number; by?: RateLimitKey }): Middleware {
   const per = o?.perMinute;
-  if (typeof per !== "number" || !(per > 0) || !Number.isFinite(per)) throw new TypeError(`rateLimit(): "perMinute" must be a positive number; got ${String(per)}`);
+  if (typeof per !== "number" || !(per > 0) || !Number.isFinite(per))
+    throw new TypeError(`rateLimit(): "perMinute" must be a positive number; got ${String(per)}`);
   const by = o.by ?? "client";
   if (by !== "client" && by !== "session" && by !== "token" && by !== "subject") {
-    throw new TypeError(`rateLimit(): "by" must be "client", "session", "token" or "subject"; got ${JSON.stringify(by)}`);
+    throw new TypeError(
+      `rateLimit(): "by" must be "client", "session", "token" or "subject"; got ${JSON.stringify(by)}`,
+    );
   }
   const rate = per / 60_000; // tokens per ms
   const buckets = new Map<string, { tokens: number; at: number }>();
@@ -115,7 +124,9 @@ export function rateLimit(o: { perMinute: number; by?: RateLimitKey }): Middlewa
     buckets.set(key, b);
     if (b.tokens < 1) {
       const wait = Math.ceil((1 - b.tokens) / rate / 1000);
-      const r = errorResult(`Rate limit exceeded: at most ${per} tool calls per minute${by === "client" ? "" : ` per ${by}`}; retry in ${wait} s`);
+      const r = errorResult(
+        `Rate limit exceeded: at most ${per} tool calls per minute${by === "client" ? "" : ` per ${by}`}; retry in ${wait} s`,
+      );
       r._meta = { "io.mcpbin/retryAfterSeconds": wait };
       return r;
     }
@@ -128,7 +139,10 @@ function keyOf(ctx: RequestContext, by: RateLimitKey): string {
   if (by === "session") return ctx.session?.id ?? (ctx.era === "legacy" ? "connection" : "stateless");
   if (by === "token") return ctx.auth?.token ?? "";
   // The verified identity (http.auth): one bucket per user of an issuer, whichever token or client it uses.
-  if (by === "subject") return ctx.auth?.subject !== undefined ? `${ctx.auth.issuer ?? ""}\u0000${ctx.auth.subject}` : (ctx.auth?.token ?? "");
+  if (by === "subject")
+    return ctx.auth?.subject !== undefined
+      ? `${ctx.auth.issuer ?? ""}\u0000${ctx.auth.subject}`
+      : (ctx.auth?.token ?? "");
   const c = ctx.client;
   return `${String(c.name ?? "")}\u0000${String(c.version ?? "")}`;
 }
@@ -143,9 +157,11 @@ function keyOf(ctx: RequestContext, by: RateLimitKey): string {
  */
 export function cacheResults(o: { ttlMs: number; maxEntries?: number }): Middleware {
   const ttl = o?.ttlMs;
-  if (typeof ttl !== "number" || !(ttl > 0)) throw new TypeError(`cacheResults(): "ttlMs" must be a positive number of milliseconds; got ${String(ttl)}`);
+  if (typeof ttl !== "number" || !(ttl > 0))
+    throw new TypeError(`cacheResults(): "ttlMs" must be a positive number of milliseconds; got ${String(ttl)}`);
   const max = o.maxEntries ?? 1000;
-  if (!Number.isInteger(max) || max < 1) throw new TypeError(`cacheResults(): "maxEntries" must be an integer ≥ 1; got ${String(max)}`);
+  if (!Number.isInteger(max) || max < 1)
+    throw new TypeError(`cacheResults(): "maxEntries" must be an integer ≥ 1; got ${String(max)}`);
   const kept = new Map<string, { at: number; result: CallResult }>();
   return async (request, next) => {
     if (request.method !== "tools/call") return next(request);

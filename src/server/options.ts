@@ -7,7 +7,17 @@ import type { App } from "../apps/app.ts";
 import type { SkillSet } from "../skills/skill-set.ts";
 import type { Middleware } from "./middleware-api.ts";
 import type { ContentOptions } from "../content/catalog.ts";
-import { checkOption, describeValue, HTTP_KEYS, KNOB_KEYS, keyProblem, MAX_TIMER_MS, nearestKey, SESSIONS_KEYS, UPSTREAMS_KEYS } from "../shared/option-keys.ts";
+import {
+  checkOption,
+  describeValue,
+  HTTP_KEYS,
+  KNOB_KEYS,
+  keyProblem,
+  MAX_TIMER_MS,
+  nearestKey,
+  SESSIONS_KEYS,
+  UPSTREAMS_KEYS,
+} from "../shared/option-keys.ts";
 import type { UpstreamConfig } from "../client/servers-file.ts";
 import type { NamingStrategy } from "../client/naming.ts";
 import type { Store } from "../state/types.ts";
@@ -124,17 +134,41 @@ export const DEFAULTS = {
 } as const;
 
 /** Options with every default filled in. */
-export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number } & { readonly json: Required<JsonOptions> };
+export type ResolvedOptions = ServerOptions & { [K in keyof typeof DEFAULTS]: number } & {
+  readonly json: Required<JsonOptions>;
+};
 
 export { MAX_TIMER_MS };
 
 /** Every key `serve()` takes, in the order of docs/reference.md's table (the compiler checks that none of ServerOptions is missing). */
 export const SERVE_KEYS = [
-  "name", "version", "title", "instructions", "tools", "resources", "prompts", "apps", "skills", "middleware", "listChanged", "pageSize", "json",
-  "timeoutMs", "maxInFlight", "maxResultBytes", "maxLineBytes", "shutdownGraceMs", "askTimeoutMs", "http",
-  "upstreams", "upstreamNaming", "tasks", "sessions",
+  "name",
+  "version",
+  "title",
+  "instructions",
+  "tools",
+  "resources",
+  "prompts",
+  "apps",
+  "skills",
+  "middleware",
+  "listChanged",
+  "pageSize",
+  "json",
+  "timeoutMs",
+  "maxInFlight",
+  "maxResultBytes",
+  "maxLineBytes",
+  "shutdownGraceMs",
+  "askTimeoutMs",
+  "http",
+  "upstreams",
+  "upstreamNaming",
+  "tasks",
+  "sessions",
 ] as const satisfies readonly (keyof ServerOptions)[];
-const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never = true;
+const ALL_KEYS_LISTED: [Exclude<keyof ServerOptions, (typeof SERVE_KEYS)[number]>] extends [never] ? true : never =
+  true;
 void ALL_KEYS_LISTED;
 
 /**
@@ -145,7 +179,9 @@ function checkKnownKeys(o: ServerOptions): void {
   for (const key of Object.keys(o)) {
     if ((SERVE_KEYS as readonly string[]).includes(key)) continue;
     const near = nearestKey(key, SERVE_KEYS);
-    throw new ToolDefinitionError(`serve(): "${key}" is not a known option${near ? ` (did you mean "${near}"?)` : ""}; allowed: ${SERVE_KEYS.join(", ")}`);
+    throw new ToolDefinitionError(
+      `serve(): "${key}" is not a known option${near ? ` (did you mean "${near}"?)` : ""}; allowed: ${SERVE_KEYS.join(", ")}`,
+    );
   }
 }
 
@@ -159,7 +195,8 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
   checkKnownKeys(o);
   for (const [key, k] of Object.entries(KNOB_KEYS)) {
     const value = (o as unknown as Record<string, unknown>)[key];
-    if (value !== undefined && checkOption(k, value)) throw new ToolDefinitionError(`serve(): "${key}" must be ${k.expected}; got ${describeValue(value)}`);
+    if (value !== undefined && checkOption(k, value))
+      throw new ToolDefinitionError(`serve(): "${key}" must be ${k.expected}; got ${describeValue(value)}`);
   }
   const upstreams = keyProblem({ upstreams: o.upstreams, upstreamNaming: o.upstreamNaming }, UPSTREAMS_KEYS);
   if (upstreams) throw new ToolDefinitionError(`serve(): ${upstreams}`);

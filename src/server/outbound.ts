@@ -96,15 +96,34 @@ export class Outbound {
    */
   request(method: string, params?: Record<string, unknown>, options: OutboundOptions = {}): Promise<unknown> {
     if (this.#closed !== undefined) return Promise.reject(new OutboundError("closed", `${method}: ${this.#closed}`));
-    if (this.#pending.size >= MAX_PENDING_OUTBOUND) return Promise.reject(new OutboundError("unavailable", `${method}: ${MAX_PENDING_OUTBOUND} requests to the client are already pending`));
+    if (this.#pending.size >= MAX_PENDING_OUTBOUND)
+      return Promise.reject(
+        new OutboundError(
+          "unavailable",
+          `${method}: ${MAX_PENDING_OUTBOUND} requests to the client are already pending`,
+        ),
+      );
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(new OutboundError("cancelled", `${method}: cancelled before it was sent`));
+    if (signal?.aborted)
+      return Promise.reject(new OutboundError("cancelled", `${method}: cancelled before it was sent`));
     const id = `${OUTBOUND_ID_PREFIX}${this.#next++}`;
     const limit = options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
     return new Promise<unknown>((resolve, reject) => {
-      const p: Pending = { method, resolve, reject, relatedId: options.relatedId, timer: undefined, signal, onAbort: undefined };
+      const p: Pending = {
+        method,
+        resolve,
+        reject,
+        relatedId: options.relatedId,
+        timer: undefined,
+        signal,
+        onAbort: undefined,
+      };
       this.#pending.set(id, p);
-      if (limit > 0) p.timer = setTimeout(() => this.#cancel(id, "timeout", `${method}: no answer from the client within ${limit} ms`), Math.min(limit, 2_147_483_647));
+      if (limit > 0)
+        p.timer = setTimeout(
+          () => this.#cancel(id, "timeout", `${method}: no answer from the client within ${limit} ms`),
+          Math.min(limit, 2_147_483_647),
+        );
       if (signal) {
         p.onAbort = () => this.#cancel(id, "cancelled", `${method}: cancelled`);
         signal.addEventListener("abort", p.onAbort, { once: true });
@@ -129,7 +148,13 @@ export class Outbound {
       const e = response.error as { code?: unknown; message?: unknown; data?: unknown } | null;
       const code = typeof e?.code === "number" ? e.code : 0;
       const message = typeof e?.message === "string" ? e.message : "(no message)";
-      p.reject(new OutboundError("rpc", `${p.method}: the client answered with error ${code}: ${message}`, { code, message, data: e?.data }));
+      p.reject(
+        new OutboundError("rpc", `${p.method}: the client answered with error ${code}: ${message}`, {
+          code,
+          message,
+          data: e?.data,
+        }),
+      );
     } else {
       p.resolve(response.result);
     }
@@ -165,7 +190,13 @@ export class Outbound {
     const p = this.#pending.get(id);
     if (!p) return;
     this.#settle(id, p);
-    this.send(notificationLine("notifications/cancelled", { requestId: id, reason: code === "timeout" ? "timeout" : "cancelled by the server" }), p.relatedId);
+    this.send(
+      notificationLine("notifications/cancelled", {
+        requestId: id,
+        reason: code === "timeout" ? "timeout" : "cancelled by the server",
+      }),
+      p.relatedId,
+    );
     p.reject(new OutboundError(code, message));
   }
 

@@ -30,7 +30,13 @@ type Projection = NonNullable<CapabilityRegistration["project"]>;
 type Initialized = NonNullable<CapabilityRegistration["initialized"]>;
 
 const registered = new Map<string, CapabilityRegistration>();
-let base: { methods: readonly MethodSpec[]; notifications: readonly NotificationSpec[]; capabilities: readonly CapabilitySpec[] } | undefined;
+let base:
+  | {
+      methods: readonly MethodSpec[];
+      notifications: readonly NotificationSpec[];
+      capabilities: readonly CapabilitySpec[];
+    }
+  | undefined;
 let table: MethodTable | undefined;
 let projections: Projection[] = [];
 let initializers: Initialized[] = [];
@@ -39,7 +45,11 @@ let initializers: Initialized[] = [];
  * Sets the core's own table (src/server/methods/index.ts calls it once).
  * @returns the table with every registration so far applied.
  */
-export function baseTable(methods: readonly MethodSpec[], notifications: readonly NotificationSpec[], capabilities: readonly CapabilitySpec[]): MethodTable {
+export function baseTable(
+  methods: readonly MethodSpec[],
+  notifications: readonly NotificationSpec[],
+  capabilities: readonly CapabilitySpec[],
+): MethodTable {
   base = { methods, notifications, capabilities };
   return rebuild();
 }
@@ -57,7 +67,8 @@ function rebuild(): MethodTable {
   }
   capabilities.push(...b.capabilities);
   for (const r of registered.values()) {
-    for (const [name, wrap] of Object.entries(r.wraps ?? {})) methods = methods.map((m) => (m.name === name ? wrap(m) : m));
+    for (const [name, wrap] of Object.entries(r.wraps ?? {}))
+      methods = methods.map((m) => (m.name === name ? wrap(m) : m));
   }
   projections = [...registered.values()].flatMap((r) => (r.project ? [r.project] : []));
   initializers = [...registered.values()].flatMap((r) => (r.initialized ? [r.initialized] : []));
@@ -89,7 +100,8 @@ export function registerCapability(r: CapabilityRegistration): void {
  * @throws Error when no capability registered: the wiring (src/serve/capabilities.ts) was not imported.
  */
 export function currentTable(): MethodTable {
-  if (registered.size === 0) throw new Error("no capability is registered with the server: import src/serve/capabilities.ts (the wiring) first");
+  if (registered.size === 0)
+    throw new Error("no capability is registered with the server: import src/serve/capabilities.ts (the wiring) first");
   return table!;
 }
 

@@ -57,21 +57,29 @@ export class Registry implements ServerState {
    *   two apps with one URI or a tool linking to an app that is not served.
    */
   constructor(options: ServerOptions) {
-    if (typeof options?.name !== "string" || options.name === "") throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
-    if (typeof options.version !== "string" || options.version === "") throw new ToolDefinitionError('serve(): "version" must be a non-empty string');
+    if (typeof options?.name !== "string" || options.name === "")
+      throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
+    if (typeof options.version !== "string" || options.version === "")
+      throw new ToolDefinitionError('serve(): "version" must be a non-empty string');
     if (options.tools !== undefined && !Array.isArray(options.tools)) {
-      throw new ToolDefinitionError(`serve(): "tools" must be an array of tools, e.g. tools: [add]; got ${typeof options.tools === "function" ? "one tool (put it in [ ])" : typeof options.tools}`);
+      throw new ToolDefinitionError(
+        `serve(): "tools" must be an array of tools, e.g. tools: [add]; got ${typeof options.tools === "function" ? "one tool (put it in [ ])" : typeof options.tools}`,
+      );
     }
     this.options = resolveOptions(options);
     const tools = new Map<string, Tool>();
     for (const t of (options.tools ?? []).flat()) {
-      if (!isTool(t)) throw new ToolDefinitionError(`serve(): every entry of "tools" must be made by tool(); got ${typeof t}`);
+      if (!isTool(t))
+        throw new ToolDefinitionError(`serve(): every entry of "tools" must be made by tool(); got ${typeof t}`);
       const prev = tools.get(t.name);
       if (prev) {
         const where = (x: Tool) => (x.source ? ` (${x.source.file})` : "");
         // Tools from a project's modules carry their source and can be filtered in the config; a
         // script's tools are passed to serve() directly, where include/exclude does not exist.
-        const fix = prev.source && t.source ? "rename one, or filter one out with include/exclude in the config" : `rename one, or pass only one of them in serve()'s "tools"`;
+        const fix =
+          prev.source && t.source
+            ? "rename one, or filter one out with include/exclude in the config"
+            : `rename one, or pass only one of them in serve()'s "tools"`;
         throw new ToolDefinitionError(`two tools are named "${t.name}"${where(prev)}${where(t)}: ${fix}`);
       }
       tools.set(t.name, t);
@@ -79,7 +87,10 @@ export class Registry implements ServerState {
     this.tools = tools;
     this.server = undefined;
     const mw = options.middleware;
-    if (mw !== undefined && !Array.isArray(mw)) throw new ToolDefinitionError(`createServer(): "middleware" must be an array of functions (request, next) => result`);
+    if (mw !== undefined && !Array.isArray(mw))
+      throw new ToolDefinitionError(
+        `createServer(): "middleware" must be an array of functions (request, next) => result`,
+      );
     this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
     // Advertised by default (as the official SDK and FastMCP do): a session that began before the first change
     // would otherwise never hear of addTool/removeTool/enableTool.
@@ -87,7 +98,9 @@ export class Registry implements ServerState {
     this.apps = appsOfServer(options);
     this.skills = skillsOption(options.skills);
     const extra = [...[...this.apps.values()].map(appResource), ...(this.skills?.resources ?? [])];
-    this.content = new Catalog(extra.length ? { ...options, resources: [...(options.resources ?? []), ...extra] } : options);
+    this.content = new Catalog(
+      extra.length ? { ...options, resources: [...(options.resources ?? []), ...extra] } : options,
+    );
     this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
   }
@@ -105,7 +118,9 @@ export class Registry implements ServerState {
   /** `serverInfo` (MCP Implementation) as one version defines it. */
   serverInfo(f: VersionFeatures): Record<string, unknown> {
     const o = this.options;
-    return o.title !== undefined && f.implementationTitle ? { name: o.name, title: o.title, version: o.version } : { name: o.name, version: o.version };
+    return o.title !== undefined && f.implementationTitle
+      ? { name: o.name, title: o.title, version: o.version }
+      : { name: o.name, version: o.version };
   }
 
   /**
@@ -161,7 +176,12 @@ export class Registry implements ServerState {
       if (!isTool(t)) continue;
       const old = before.get(t.name);
       if (old === undefined) added.push(t.name);
-      else if (JSON.stringify([old.definition.description, old.inputSchema, old.outputSchema, old.definition.annotations]) !== JSON.stringify([t.definition.description, t.inputSchema, t.outputSchema, t.definition.annotations]) || old.definition.run.toString() !== t.definition.run.toString()) changed.push(t.name);
+      else if (
+        JSON.stringify([old.definition.description, old.inputSchema, old.outputSchema, old.definition.annotations]) !==
+          JSON.stringify([t.definition.description, t.inputSchema, t.outputSchema, t.definition.annotations]) ||
+        old.definition.run.toString() !== t.definition.run.toString()
+      )
+        changed.push(t.name);
       tools.set(t.name, t);
     }
     const removed = [...before.keys()].filter((n) => !tools.has(n));
@@ -183,7 +203,8 @@ export class Registry implements ServerState {
       this.#disabled.delete(name);
     }
     for (const t of add) {
-      if (!isTool(t)) throw new ToolDefinitionError(`changeTools(): every tool must be made by tool(); got ${typeof t}`);
+      if (!isTool(t))
+        throw new ToolDefinitionError(`changeTools(): every tool must be made by tool(); got ${typeof t}`);
       this.#disabled.delete(t.name);
       tools.set(t.name, t);
     }
@@ -282,8 +303,15 @@ export class Registry implements ServerState {
     const key = f.ui ? `${f.version}+ui` : f.version;
     let json = this.#listJson.get(key);
     if (json === undefined) {
-      const tools = this.listedTools(f).map((t) => projectToolJson(t, f)).join(",");
-      json = completeResultJson(`{"tools":[${tools}]}`, f, this.modernMetaJson, this.appOnlyTools || this.scopedTools ? "private" : true);
+      const tools = this.listedTools(f)
+        .map((t) => projectToolJson(t, f))
+        .join(",");
+      json = completeResultJson(
+        `{"tools":[${tools}]}`,
+        f,
+        this.modernMetaJson,
+        this.appOnlyTools || this.scopedTools ? "private" : true,
+      );
       this.#listJson.set(key, json);
     }
     return json;

@@ -43,7 +43,11 @@ const roundOf = (ctx: RequestContext): Round | undefined => ctx.round as Round |
  * @param retry - its params (`requestState`, `inputResponses`).
  * @throws RpcError -32602 for a bad `requestState` or `inputResponses`.
  */
-export function beginRound(ctx: RequestContext, binding: { method: string; name: string; args: unknown }, retry: { requestState?: unknown; inputResponses?: unknown }): void {
+export function beginRound(
+  ctx: RequestContext,
+  binding: { method: string; name: string; args: unknown },
+  retry: { requestState?: unknown; inputResponses?: unknown },
+): void {
   if (ctx.era !== "modern") return;
   const round = new Round(ctx, binding, retry);
   ctx.round = round;
@@ -98,7 +102,11 @@ export function raceRound<T>(ctx: RequestContext, pending: PromiseLike<T>): Prom
   });
 }
 
-function raceAsker<T>(ctx: RequestContext, pending: PromiseLike<T>, asker: ModernAsker): PromiseLike<T | InputRequired> {
+function raceAsker<T>(
+  ctx: RequestContext,
+  pending: PromiseLike<T>,
+  asker: ModernAsker,
+): PromiseLike<T | InputRequired> {
   return Promise.race([pending, asker.stopped]).then((x) => {
     if (x instanceof InputRequired) ctx.abort(new RoundEnded());
     return x;
@@ -116,7 +124,9 @@ function raceAsker<T>(ctx: RequestContext, pending: PromiseLike<T>, asker: Moder
 export function rethrowWire(e: unknown, ctx: RequestContext): void {
   if (e instanceof RpcError) throw e;
   if (e instanceof AskError && e.code === "unsupported" && ctx.era === "modern") {
-    throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${e.message}`, { requiredCapabilities: e.data ?? {} });
+    throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${e.message}`, {
+      requiredCapabilities: e.data ?? {},
+    });
   }
 }
 

@@ -21,7 +21,10 @@ export class Subscriptions {
   readonly #uris = new Set<string>();
   #listChanges = false;
   #promptChanges = false;
-  readonly #streams = new Map<RequestId, { readonly list: boolean; readonly prompts: boolean; readonly uris: ReadonlySet<string> }>();
+  readonly #streams = new Map<
+    RequestId,
+    { readonly list: boolean; readonly prompts: boolean; readonly uris: ReadonlySet<string> }
+  >();
   #stop: (() => void) | undefined;
 
   /**
@@ -90,7 +93,11 @@ export class Subscriptions {
    * @returns a function that closes it.
    */
   open(id: RequestId, filter: ListenFilter): () => void {
-    this.#streams.set(id, { list: filter.resourcesListChanged === true, prompts: filter.promptsListChanged === true, uris: new Set(filter.resourceSubscriptions ?? []) });
+    this.#streams.set(id, {
+      list: filter.resourcesListChanged === true,
+      prompts: filter.promptsListChanged === true,
+      uris: new Set(filter.resourceSubscriptions ?? []),
+    });
     this.#listen();
     return () => {
       this.#streams.delete(id);
@@ -122,17 +129,33 @@ export class Subscriptions {
   #deliver(c: ContentChange): void {
     if (c.kind === "prompts") {
       if (this.#promptChanges) this.send('{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}', undefined);
-      for (const [id, s] of this.#streams) if (s.prompts) this.send(notificationLine("notifications/prompts/list_changed", { _meta: { [META.subscriptionId]: id } }), id);
+      for (const [id, s] of this.#streams)
+        if (s.prompts)
+          this.send(
+            notificationLine("notifications/prompts/list_changed", { _meta: { [META.subscriptionId]: id } }),
+            id,
+          );
       return;
     }
     const updated = c.kind === "resource";
     if (updated ? this.#uris.has(c.uri!) : this.#listChanges) {
-      this.send(updated ? notificationLine("notifications/resources/updated", { uri: c.uri }) : '{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}', undefined);
+      this.send(
+        updated
+          ? notificationLine("notifications/resources/updated", { uri: c.uri })
+          : '{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}',
+        undefined,
+      );
     }
     for (const [id, s] of this.#streams) {
       if (updated ? !s.uris.has(c.uri!) : !s.list) continue;
       const meta = { [META.subscriptionId]: id };
-      this.send(notificationLine(updated ? "notifications/resources/updated" : "notifications/resources/list_changed", updated ? { uri: c.uri, _meta: meta } : { _meta: meta }), id);
+      this.send(
+        notificationLine(
+          updated ? "notifications/resources/updated" : "notifications/resources/list_changed",
+          updated ? { uri: c.uri, _meta: meta } : { _meta: meta },
+        ),
+        id,
+      );
     }
   }
 }

@@ -43,16 +43,21 @@ const DEFAULTS: Required<JsonOptions> = Object.freeze({ nonFinite: "null", bigin
  */
 export function resolveJsonOptions(options: JsonOptions | undefined): Required<JsonOptions> {
   if (options === undefined) return DEFAULTS;
-  if (typeof options !== "object" || options === null) throw new JsonOptionsError('json: must be an object like { nonFinite: "null", bigint: "string" }');
+  if (typeof options !== "object" || options === null)
+    throw new JsonOptionsError('json: must be an object like { nonFinite: "null", bigint: "string" }');
   for (const k of Object.keys(options)) {
-    if (k !== "nonFinite" && k !== "bigint") throw new JsonOptionsError(`json.${k} is not an option: the options are nonFinite and bigint`);
+    if (k !== "nonFinite" && k !== "bigint")
+      throw new JsonOptionsError(`json.${k} is not an option: the options are nonFinite and bigint`);
   }
   for (const [k, key] of Object.entries(JSON_KEYS)) {
     const value = (options as Record<string, unknown>)[k];
-    if (checkOption(key, value)) throw new JsonOptionsError(`json.${k} must be ${key.expected}; got ${describeValue(value)}`);
+    if (checkOption(key, value))
+      throw new JsonOptionsError(`json.${k} must be ${key.expected}; got ${describeValue(value)}`);
   }
   const { nonFinite = DEFAULTS.nonFinite, bigint = DEFAULTS.bigint } = options;
-  return nonFinite === DEFAULTS.nonFinite && bigint === DEFAULTS.bigint ? DEFAULTS : Object.freeze({ nonFinite, bigint });
+  return nonFinite === DEFAULTS.nonFinite && bigint === DEFAULTS.bigint
+    ? DEFAULTS
+    : Object.freeze({ nonFinite, bigint });
 }
 
 /**
@@ -65,7 +70,10 @@ export function resolveJsonOptions(options: JsonOptions | undefined): Required<J
  * @throws JsonEncodeError on a cycle, a function or symbol value, or a value refused by "error" mode.
  */
 export function toJsonValue(value: unknown, options: JsonOptions = DEFAULTS): unknown {
-  const o = options.nonFinite !== undefined && options.bigint !== undefined ? (options as Required<JsonOptions>) : { ...DEFAULTS, ...options };
+  const o =
+    options.nonFinite !== undefined && options.bigint !== undefined
+      ? (options as Required<JsonOptions>)
+      : { ...DEFAULTS, ...options };
   return encode(value, o, [], []);
 }
 
@@ -94,7 +102,7 @@ function encode(value: unknown, o: Required<JsonOptions>, keys: (string | number
           ? Number(value)
           : value.toString();
       }
-      throw new JsonEncodeError(pathOf(keys), "BigInt values are refused (json.bigint is \"error\")");
+      throw new JsonEncodeError(pathOf(keys), 'BigInt values are refused (json.bigint is "error")');
     case "undefined":
       return undefined;
     case "function":

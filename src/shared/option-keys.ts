@@ -52,9 +52,15 @@ export const JSON_KEYS: Record<string, OptionKey> = {
 
 /** The keys of the `http` option (src/transport/http-options.ts). */
 export const HTTP_KEYS: Record<string, OptionKey> = {
-  port: opt(() => v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)), "an integer 0-65535 (0 picks a free port)"),
+  port: opt(
+    () => v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)),
+    "an integer 0-65535 (0 picks a free port)",
+  ),
   host: opt(() => text(), 'a non-empty string (the interface to bind, e.g. "127.0.0.1" or "0.0.0.0")'),
-  path: opt(() => v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz")), 'a path starting with "/" other than "/healthz" (e.g. "/mcp")'),
+  path: opt(
+    () => v.pipe(v.string(), v.startsWith("/"), v.notValue("/healthz")),
+    'a path starting with "/" other than "/healthz" (e.g. "/mcp")',
+  ),
   token: opt(() => text(), "a non-empty string (prefer the MCPBIN_HTTP_TOKEN environment variable)"),
   // Its own keys are checked by src/auth/options.ts resolveAuth(), with messages naming each.
   auth: opt(
@@ -68,12 +74,21 @@ export const HTTP_KEYS: Record<string, OptionKey> = {
   sessionIdleMs: opt(() => intMs(), `an integer number of milliseconds from 0 (never) to ${MAX_TIMER_MS}`),
   maxSessions: opt(() => count(), "an integer ≥ 1"),
   maxSessionsPerClient: opt(() => count(), "an integer ≥ 1"),
-  bodyTimeoutMs: opt(() => v.pipe(intMs(), v.minValue(1)), `an integer number of milliseconds from 1 to ${MAX_TIMER_MS}`),
+  bodyTimeoutMs: opt(
+    () => v.pipe(intMs(), v.minValue(1)),
+    `an integer number of milliseconds from 1 to ${MAX_TIMER_MS}`,
+  ),
   writeTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
   maxUnsentBytes: opt(() => count(), "an integer number of bytes ≥ 1"),
   accessLog: opt(() => v.boolean(), "true or false"),
-  redis: opt(() => v.pipe(v.string(), v.regex(/^rediss?:\/\/\S+$/)), 'a Redis URL, "redis://host:port" or "rediss://…" (prefer the MCPBIN_REDIS_URL environment variable)'),
-  retryMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (the SSE retry of legacy streams)`),
+  redis: opt(
+    () => v.pipe(v.string(), v.regex(/^rediss?:\/\/\S+$/)),
+    'a Redis URL, "redis://host:port" or "rediss://…" (prefer the MCPBIN_REDIS_URL environment variable)',
+  ),
+  retryMs: opt(
+    () => intMs(),
+    `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (the SSE retry of legacy streams)`,
+  ),
   keepAliveMs: opt(() => intMs(), `an integer number of milliseconds from 0 (none) to ${MAX_TIMER_MS}`),
   eventsPerStream: opt(() => count(), "an integer ≥ 1 (events a legacy SSE stream keeps for a resumption)"),
   eventsTotal: opt(() => count(), "an integer ≥ 1 (events kept for resumptions over every legacy stream)"),
@@ -105,7 +120,11 @@ export const UPSTREAM_KEYS: Record<string, OptionKey> = {
   url: opt(() => text(), 'a non-empty string (a Streamable HTTP endpoint, e.g. "https://mcp.example.com/mcp")'),
   headers: opt(() => stringMap(), "an object of strings (HTTP headers sent to the upstream)"),
   oauth: opt(
-    () => v.union([v.boolean(), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x))]),
+    () =>
+      v.union([
+        v.boolean(),
+        v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x)),
+      ]),
     "true, or an object { clientId?, clientSecret?, scopes?, grant? } (sign in with OAuth 2.1 when the upstream asks; docs/auth.md)",
   ),
   type: opt(() => v.picklist(["stdio", "http", "streamable-http", "streamableHttp"]), oneOf("stdio", "http")),
@@ -113,8 +132,14 @@ export const UPSTREAM_KEYS: Record<string, OptionKey> = {
   include: opt(() => patterns(), 'an array of upstream tool-name glob patterns (e.g. ["search_*"])'),
   exclude: opt(() => patterns(), 'an array of upstream tool-name glob patterns (e.g. ["delete_*"])'),
   aliases: opt(() => stringMap(), "an object of upstream tool name → exposed name"),
-  start: opt(() => v.picklist(["eager", "lazy"]), `${oneOf("eager", "lazy")} (start with the server, or at the first tools/list or tools/call)`),
-  startTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (how long its handshake may take before it is left out until it answers)`),
+  start: opt(
+    () => v.picklist(["eager", "lazy"]),
+    `${oneOf("eager", "lazy")} (start with the server, or at the first tools/list or tools/call)`,
+  ),
+  startTimeoutMs: opt(
+    () => intMs(),
+    `an integer number of milliseconds from 0 to ${MAX_TIMER_MS} (how long its handshake may take before it is left out until it answers)`,
+  ),
   timeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call)`),
   inheritEnv: opt(() => v.array(text()), "an array of variable names the child inherits from our environment"),
   instructions: opt(() => v.boolean(), "true or false (false: its instructions are left out of ours)"),
@@ -123,33 +148,64 @@ export const UPSTREAM_KEYS: Record<string, OptionKey> = {
 /** The `upstreams` option and its naming strategy (src/client/gateway.ts). */
 export const UPSTREAMS_KEYS: Record<string, OptionKey> = {
   upstreams: opt(
-    () => v.record(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x))),
+    () =>
+      v.record(
+        v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+        v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x)),
+      ),
     "an object of server name (A-Z a-z 0-9 _ -) → { command, args?, env?, cwd? } or { url, headers? } (other MCP servers fronted beside the own tools)",
     { entries: UPSTREAM_KEYS },
   ),
-  upstreamNaming: opt(() => v.picklist(["on-collision", "prefix", "none"]), `${oneOf("on-collision", "prefix", "none")} (how upstream tool names become ours)`),
+  upstreamNaming: opt(
+    () => v.picklist(["on-collision", "prefix", "none"]),
+    `${oneOf("on-collision", "prefix", "none")} (how upstream tool names become ours)`,
+  ),
 };
 
 /** The keys of `sessions.workers` (src/sessions/workers.ts). */
 export const SESSION_WORKER_KEYS: Record<string, OptionKey> = {
-  module: opt(() => text(), 'a non-empty string (the module each worker runs, relative to the working directory, e.g. "./worker.ts")'),
+  module: opt(
+    () => text(),
+    'a non-empty string (the module each worker runs, relative to the working directory, e.g. "./worker.ts")',
+  ),
   max: opt(() => count(), "an integer ≥ 1 (workers running at once)"),
 };
 
 /** The keys of the `sessions` option (src/sessions/options.ts). */
 export const SESSION_KEYS: Record<string, OptionKey> = {
-  timeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call, waiting included)`),
+  timeoutMs: opt(
+    () => intMs(),
+    `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS} (per call, waiting included)`,
+  ),
   queue: opt(() => v.pipe(v.number(), v.integer(), v.minValue(0)), "an integer ≥ 0 (calls waiting per session)"),
   concurrency: opt(() => count(), "an integer ≥ 1 (calls running in one session at once)"),
-  workers: opt(() => v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x) && typeof (x as { module?: unknown }).module === "string"), '{ module: "./worker.ts", max?: 2 }', { keys: SESSION_WORKER_KEYS }),
+  workers: opt(
+    () =>
+      v.custom<Record<string, unknown>>(
+        (x) =>
+          typeof x === "object" &&
+          x !== null &&
+          !Array.isArray(x) &&
+          typeof (x as { module?: unknown }).module === "string",
+      ),
+    '{ module: "./worker.ts", max?: 2 }',
+    { keys: SESSION_WORKER_KEYS },
+  ),
   evalOverHttp: opt(() => v.boolean(), "true or false (offer a session's evaluate tool over --http too)"),
-  dir: opt(() => text(), "a non-empty string (the session directory; default $MCPBIN_SESSION_DIR, $XDG_RUNTIME_DIR/mcpbin, $TMPDIR/mcpbin-<uid>)"),
+  dir: opt(
+    () => text(),
+    "a non-empty string (the session directory; default $MCPBIN_SESSION_DIR, $XDG_RUNTIME_DIR/mcpbin, $TMPDIR/mcpbin-<uid>)",
+  ),
 };
 
 /** The `sessions` option (docs/sessions.md): `true` or an object of {@link SESSION_KEYS}. */
 export const SESSIONS_KEYS: Record<string, OptionKey> = {
   sessions: opt(
-    () => v.union([v.literal(true), v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x))]),
+    () =>
+      v.union([
+        v.literal(true),
+        v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x)),
+      ]),
     "true, or an object { timeoutMs?, queue?, concurrency?, workers?, evalOverHttp?, dir? } (live sessions: docs/sessions.md)",
     { keys: SESSION_KEYS },
   ),
@@ -163,7 +219,11 @@ export const SESSIONS_KEYS: Record<string, OptionKey> = {
  * @param prefix - the path so far (e.g. `http.`).
  * @returns undefined, or the message: `"<path>" is not a known key (allowed: …)` or `"<path>" must be <expected>; got <value>`.
  */
-export function keyProblem(rec: Record<string, unknown>, table: Readonly<Record<string, OptionKey>>, prefix = ""): string | undefined {
+export function keyProblem(
+  rec: Record<string, unknown>,
+  table: Readonly<Record<string, OptionKey>>,
+  prefix = "",
+): string | undefined {
   const unknown = unknownKey(rec, Object.keys(table), prefix);
   if (unknown) return unknown;
   for (const [key, k] of Object.entries(table)) {
@@ -258,7 +318,10 @@ export function describeValue(x: unknown): string {
  * @param value - the value given.
  * @returns undefined when it passes, else the sub-path that failed (e.g. `[2]`, or "") and the value found there.
  */
-export function checkOption(key: OptionKey, value: unknown): { readonly sub: string; readonly got: unknown } | undefined {
+export function checkOption(
+  key: OptionKey,
+  value: unknown,
+): { readonly sub: string; readonly got: unknown } | undefined {
   if (value === undefined && OPTIONAL.has(key)) return undefined;
   const r = v.safeParse(key.schema, value);
   if (r.success) return undefined;

@@ -20,7 +20,13 @@ export interface ContentOptions {
 /** A content block in its wire shape (MCP ContentBlock). */
 export type ContentBlock =
   | { type: "text"; text: string; annotations?: Annotations; _meta?: Record<string, unknown> }
-  | { type: "image" | "audio"; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
+  | {
+      type: "image" | "audio";
+      data: string;
+      mimeType: string;
+      annotations?: Annotations;
+      _meta?: Record<string, unknown>;
+    }
   | {
       type: "resource_link";
       uri: string;
@@ -67,7 +73,8 @@ function brand<T extends object>(block: T): T {
 }
 
 function withOpts<T extends Record<string, unknown>>(block: T, opts: ContentOptions | undefined, what: string): T {
-  if (opts?.annotations !== undefined) (block as Record<string, unknown>).annotations = annotations(opts.annotations, what);
+  if (opts?.annotations !== undefined)
+    (block as Record<string, unknown>).annotations = annotations(opts.annotations, what);
   if (opts?.meta !== undefined) (block as Record<string, unknown>)._meta = plainObject(opts.meta, `${what}: meta`);
   return brand(block);
 }
@@ -80,14 +87,21 @@ function plainObject<T>(x: T, what: string): T {
 function annotations(a: Annotations, what: string): Annotations {
   plainObject(a, `${what}: annotations`);
   const { audience, priority, lastModified } = a;
-  if (audience !== undefined && !(Array.isArray(audience) && audience.every((r) => r === "user" || r === "assistant"))) {
+  if (
+    audience !== undefined &&
+    !(Array.isArray(audience) && audience.every((r) => r === "user" || r === "assistant"))
+  ) {
     throw new ContentError(`${what}: annotations.audience must be an array of "user" and/or "assistant"`);
   }
   if (priority !== undefined && !(typeof priority === "number" && priority >= 0 && priority <= 1)) {
-    throw new ContentError(`${what}: annotations.priority must be a number from 0 to 1, got ${JSON.stringify(priority)}`);
+    throw new ContentError(
+      `${what}: annotations.priority must be a number from 0 to 1, got ${JSON.stringify(priority)}`,
+    );
   }
   if (lastModified !== undefined && !(typeof lastModified === "string" && !Number.isNaN(Date.parse(lastModified)))) {
-    throw new ContentError(`${what}: annotations.lastModified must be an ISO 8601 timestamp, got ${JSON.stringify(lastModified)}`);
+    throw new ContentError(
+      `${what}: annotations.lastModified must be an ISO 8601 timestamp, got ${JSON.stringify(lastModified)}`,
+    );
   }
   return a;
 }
@@ -120,7 +134,8 @@ function mime(mimeType: unknown, what: string): string {
 }
 
 function uri(u: unknown, what: string): string {
-  if (typeof u !== "string" || !URL.canParse(u)) throw new ContentError(`${what}: uri must be an absolute URI, got ${JSON.stringify(u)}`);
+  if (typeof u !== "string" || !URL.canParse(u))
+    throw new ContentError(`${what}: uri must be an absolute URI, got ${JSON.stringify(u)}`);
   return u;
 }
 
@@ -146,7 +161,11 @@ export function textContent(text: string, opts?: ContentOptions): ContentBlock {
  */
 export function imageContent(data: string, mimeType?: string, opts?: ContentOptions): ContentBlock {
   const b = base64(data, "imageContent");
-  return withOpts({ type: "image" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "imageContent") }, opts, "imageContent");
+  return withOpts(
+    { type: "image" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "imageContent") },
+    opts,
+    "imageContent",
+  );
 }
 
 /**
@@ -159,7 +178,11 @@ export function imageContent(data: string, mimeType?: string, opts?: ContentOpti
  */
 export function audioContent(data: string, mimeType?: string, opts?: ContentOptions): ContentBlock {
   const b = base64(data, "audioContent");
-  return withOpts({ type: "audio" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "audioContent") }, opts, "audioContent");
+  return withOpts(
+    { type: "audio" as const, data: b.data, mimeType: mime(mimeType ?? b.mimeType, "audioContent") },
+    opts,
+    "audioContent",
+  );
 }
 
 /**
@@ -168,22 +191,27 @@ export function audioContent(data: string, mimeType?: string, opts?: ContentOpti
  * @returns the block.
  * @throws ContentError on a URI that does not parse, an empty name, a bad MIME type or size.
  */
-export function resourceLink(link: {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Size in bytes. */
-  size?: number;
-} & ContentOptions): ContentBlock {
+export function resourceLink(
+  link: {
+    uri: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+    /** Size in bytes. */
+    size?: number;
+  } & ContentOptions,
+): ContentBlock {
   const { annotations, meta, ...rest } = link;
   uri(rest.uri, "resourceLink");
-  if (typeof rest.name !== "string" || rest.name === "") throw new ContentError("resourceLink: name must be a non-empty string");
+  if (typeof rest.name !== "string" || rest.name === "")
+    throw new ContentError("resourceLink: name must be a non-empty string");
   if (rest.mimeType !== undefined) mime(rest.mimeType, "resourceLink");
-  if (rest.size !== undefined && !(Number.isSafeInteger(rest.size) && rest.size >= 0)) throw new ContentError(`resourceLink: size must be a whole number of bytes, got ${JSON.stringify(rest.size)}`);
+  if (rest.size !== undefined && !(Number.isSafeInteger(rest.size) && rest.size >= 0))
+    throw new ContentError(`resourceLink: size must be a whole number of bytes, got ${JSON.stringify(rest.size)}`);
   for (const k of ["title", "description"] as const) {
-    if (rest[k] !== undefined && typeof rest[k] !== "string") throw new ContentError(`resourceLink: ${k} must be a string`);
+    if (rest[k] !== undefined && typeof rest[k] !== "string")
+      throw new ContentError(`resourceLink: ${k} must be a string`);
   }
   const block: Record<string, unknown> = { type: "resource_link" };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) block[k] = v;
@@ -197,14 +225,17 @@ export function resourceLink(link: {
  * @returns the block (MCP EmbeddedResource).
  * @throws ContentError on a bad URI, both or neither of text/blob, or non-base64 blob.
  */
-export function embeddedResource(r: {
-  uri: string;
-  text?: string;
-  blob?: string;
-  mimeType?: string;
-} & ContentOptions): ContentBlock {
+export function embeddedResource(
+  r: {
+    uri: string;
+    text?: string;
+    blob?: string;
+    mimeType?: string;
+  } & ContentOptions,
+): ContentBlock {
   uri(r.uri, "embeddedResource");
-  if ((r.text === undefined) === (r.blob === undefined)) throw new ContentError("embeddedResource: give exactly one of text or blob");
+  if ((r.text === undefined) === (r.blob === undefined))
+    throw new ContentError("embeddedResource: give exactly one of text or blob");
   const resource: Record<string, unknown> = { uri: r.uri };
   if (r.mimeType !== undefined) resource.mimeType = mime(r.mimeType, "embeddedResource");
   if (r.text !== undefined) {
@@ -213,9 +244,14 @@ export function embeddedResource(r: {
   } else {
     const b = base64(r.blob as string, "embeddedResource");
     resource.blob = b.data;
-    if (resource.mimeType === undefined && b.mimeType !== undefined) resource.mimeType = mime(b.mimeType, "embeddedResource");
+    if (resource.mimeType === undefined && b.mimeType !== undefined)
+      resource.mimeType = mime(b.mimeType, "embeddedResource");
   }
-  return withOpts({ type: "resource" as const, resource }, { annotations: r.annotations, meta: r.meta }, "embeddedResource") as ContentBlock;
+  return withOpts(
+    { type: "resource" as const, resource },
+    { annotations: r.annotations, meta: r.meta },
+    "embeddedResource",
+  ) as ContentBlock;
 }
 
 /**
@@ -234,14 +270,18 @@ export function toolResult(r: {
   isError?: boolean;
   meta?: Record<string, unknown>;
 }): ToolResult {
-  if (typeof r !== "object" || r === null) throw new ContentError("toolResult: give an object { content?, structuredContent?, isError?, meta? }");
-  if (r.isError !== undefined && typeof r.isError !== "boolean") throw new ContentError("toolResult: isError must be a boolean");
+  if (typeof r !== "object" || r === null)
+    throw new ContentError("toolResult: give an object { content?, structuredContent?, isError?, meta? }");
+  if (r.isError !== undefined && typeof r.isError !== "boolean")
+    throw new ContentError("toolResult: isError must be a boolean");
   if (r.meta !== undefined) plainObject(r.meta, "toolResult: meta");
   if (r.content !== undefined) {
     if (!Array.isArray(r.content)) throw new ContentError("toolResult: content must be an array of content blocks");
     for (const [i, b] of r.content.entries()) {
       if (typeof b !== "object" || b === null || !(BLOCK in b)) {
-        throw new ContentError(`toolResult: content[${i}] was not made by textContent/imageContent/audioContent/resourceLink/embeddedResource`);
+        throw new ContentError(
+          `toolResult: content[${i}] was not made by textContent/imageContent/audioContent/resourceLink/embeddedResource`,
+        );
       }
     }
   }
@@ -260,12 +300,23 @@ export function isToolResult(x: unknown): x is ToolResult {
  * @param r - `content`, `structuredContent`, `isError` and `_meta` as the other server sent them.
  * @returns the branded result.
  */
-export function receivedResult(r: { content?: unknown; structuredContent?: unknown; isError?: unknown; _meta?: unknown }): ToolResult {
-  const content = Array.isArray(r.content) ? (r.content as object[]).filter((b) => typeof b === "object" && b !== null) : [];
+export function receivedResult(r: {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+  _meta?: unknown;
+}): ToolResult {
+  const content = Array.isArray(r.content)
+    ? (r.content as object[]).filter((b) => typeof b === "object" && b !== null)
+    : [];
   for (const b of content) if (!(BLOCK in b)) Object.defineProperty(b, BLOCK, { value: true });
-  const out: { -readonly [K in keyof ToolResult]: ToolResult[K] } = { [RESULT]: true, content: content as ContentBlock[] };
+  const out: { -readonly [K in keyof ToolResult]: ToolResult[K] } = {
+    [RESULT]: true,
+    content: content as ContentBlock[],
+  };
   if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent;
   if (r.isError === true) out.isError = true;
-  if (typeof r._meta === "object" && r._meta !== null && !Array.isArray(r._meta)) out.meta = r._meta as Record<string, unknown>;
+  if (typeof r._meta === "object" && r._meta !== null && !Array.isArray(r._meta))
+    out.meta = r._meta as Record<string, unknown>;
   return out;
 }

@@ -27,12 +27,16 @@ function skillsIn(registry: unknown): Skills {
 /** The request's server's skills; a server without any does not have these methods (-32601). */
 function skillsOf(ctx: RequestContext, method: string): Skills {
   const s = skillsIn(ctx.connection.registry);
-  if (!s.own && s.sources.length === 0) throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server serves no skills)`);
+  if (!s.own && s.sources.length === 0)
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this server serves no skills)`);
   return s;
 }
 
 const URI_PARAMS = lazySchema(() =>
-  v.looseObject({ uri: v.string('Invalid params: "uri" must be a string'), cursor: v.optional(v.unknown()) }, "Invalid params: needs params {uri}"),
+  v.looseObject(
+    { uri: v.string('Invalid params: "uri" must be a string'), cursor: v.optional(v.unknown()) },
+    "Invalid params: needs params {uri}",
+  ),
 ) as v.GenericSchema<unknown, { uri: string; cursor?: unknown }>;
 
 /** `skills/list`: every skill entry, paginated; an entry (its whole `resources`) is never split across pages. */
@@ -43,11 +47,24 @@ export const skillsList: MethodSpec<ListParams, Record<string, unknown> | Promis
   handle(p, ctx) {
     const s = skillsOf(ctx, "skills/list");
     const pageSize = ctx.connection.registry.options.pageSize;
-    const page = (entries: readonly SkillEntry[], cache = STATIC_LIST_CACHE) => listPage("skills/list", entries, (e) => e.uri, "skills", (e: SkillEntry) => ({ ...e }), p, pageSize, cache, ctx.features);
+    const page = (entries: readonly SkillEntry[], cache = STATIC_LIST_CACHE) =>
+      listPage(
+        "skills/list",
+        entries,
+        (e) => e.uri,
+        "skills",
+        (e: SkillEntry) => ({ ...e }),
+        p,
+        pageSize,
+        cache,
+        ctx.features,
+      );
     const own = s.own?.entries ?? [];
     if (s.sources.length === 0) return page(own);
     // Another server's skills can change: the list is private and not cached.
-    return Promise.all(s.sources.map((x) => x.list())).then((lists) => page([...own, ...lists.flat()], PRIVATE_NO_CACHE));
+    return Promise.all(s.sources.map((x) => x.list())).then((lists) =>
+      page([...own, ...lists.flat()], PRIVATE_NO_CACHE),
+    );
   },
 };
 
@@ -65,7 +82,12 @@ export const skillsGet: MethodSpec<{ uri: string }, Promise<Record<string, unkno
       entry = await x.get(p.uri);
       cache = PRIVATE_NO_CACHE;
     }
-    if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: no skill at ${p.uri} (give the URI of a skill's SKILL.md, as skills/list lists it)`, { uri: p.uri });
+    if (!entry)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: no skill at ${p.uri} (give the URI of a skill's SKILL.md, as skills/list lists it)`,
+        { uri: p.uri },
+      );
     return { skill: entry, ...cacheFields(cache, ctx.features) };
   },
 };
@@ -77,17 +99,31 @@ export const resourcesDirectoryRead: MethodSpec<{ uri: string; cursor?: unknown 
   params: URI_PARAMS,
   async handle(p, ctx) {
     const s = skillsOf(ctx, "resources/directory/read");
-    let children: readonly Record<string, unknown>[] | undefined = s.own?.directory(p.uri) as Record<string, unknown>[] | undefined;
+    let children: readonly Record<string, unknown>[] | undefined = s.own?.directory(p.uri) as
+      Record<string, unknown>[] | undefined;
     let cache = STATIC_LIST_CACHE;
     for (const x of s.sources) {
       if (children) break;
       if (x.directoryRead) children = await x.directory(p.uri);
       cache = PRIVATE_NO_CACHE;
     }
-    if (!children) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${p.uri} is not a directory this server serves`, { uri: p.uri });
+    if (!children)
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${p.uri} is not a directory this server serves`, {
+        uri: p.uri,
+      });
     const f = ctx.features;
     const listing = (c: Record<string, unknown>) => (c._meta !== undefined ? { ...c, meta: c._meta } : c);
-    return listPage(`resources/directory/read ${p.uri}`, children, (c) => c.uri as string, "resources", (c) => projectResource(c.uri as string, listing(c) as never, f), p, ctx.connection.registry.options.pageSize, cache, f);
+    return listPage(
+      `resources/directory/read ${p.uri}`,
+      children,
+      (c) => c.uri as string,
+      "resources",
+      (c) => projectResource(c.uri as string, listing(c) as never, f),
+      p,
+      ctx.connection.registry.options.pageSize,
+      cache,
+      f,
+    );
   },
 };
 
@@ -100,7 +136,11 @@ export const SKILLS_METHODS: readonly MethodSpec[] = [skillsList, skillsGet, res
  * or an upstream's, and `declare` says so; otherwise as given. `capabilities.extensions` is a 2026-07-28 field:
  * a legacy session gets it only when its client declared extensions itself (the methods answer either way).
  */
-export function withSkillsExtension(capabilities: Record<string, unknown>, registry: unknown, declare: boolean): Record<string, unknown> {
+export function withSkillsExtension(
+  capabilities: Record<string, unknown>,
+  registry: unknown,
+  declare: boolean,
+): Record<string, unknown> {
   if (!declare) return capabilities;
   const s = skillsIn(registry);
   if (!s.own && s.sources.length === 0) return capabilities;

@@ -9,6 +9,10 @@ registerCapability({
   // `capabilities.extensions` is a 2026-07-28 field, so a legacy session gets it when its client declared extensions.
   project: (caps, ctx) => {
     const ext = (ctx.client.capabilities as { extensions?: unknown }).extensions;
-    return withSkillsExtension(caps, ctx.connection.registry, ctx.era === "modern" || (typeof ext === "object" && ext !== null));
+    return withSkillsExtension(
+      caps,
+      ctx.connection.registry,
+      ctx.era === "modern" || (typeof ext === "object" && ext !== null),
+    );
   },
 });

@@ -52,7 +52,10 @@ const MAX_SCANNED_FILES = 20_000;
 export function scanSkills(root: string, warn: (message: string) => void): SkillRecord[] {
   const fs = nodeFs();
   const path = nodePath();
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new SkillDefinitionError(`skills path ${root} is not a folder: fix the path (a relative path is resolved against the module that calls serve())`);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory())
+    throw new SkillDefinitionError(
+      `skills path ${root} is not a folder: fix the path (a relative path is resolved against the module that calls serve())`,
+    );
   const single = fs.existsSync(path.join(root, "SKILL.md"));
   const base = single ? path.dirname(root) : root;
   const files: string[] = []; // relative to base, "/"-separated
@@ -61,27 +64,41 @@ export function scanSkills(root: string, warn: (message: string) => void): Skill
       if (d.name.startsWith(".")) continue;
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isSymbolicLink()) {
-        warn(`skills: ${path.join(dir, d.name)} is a symbolic link and is left out (copy the file into the skill instead)`);
+        warn(
+          `skills: ${path.join(dir, d.name)} is a symbolic link and is left out (copy the file into the skill instead)`,
+        );
         continue;
       }
       if (d.isDirectory()) walk(path.join(dir, d.name), r);
       else if (d.isFile()) {
         files.push(r);
-        if (files.length > MAX_SCANNED_FILES) throw new SkillDefinitionError(`skills path ${root} holds over ${MAX_SCANNED_FILES} files: point "skills" at the folder of your skills`);
+        if (files.length > MAX_SCANNED_FILES)
+          throw new SkillDefinitionError(
+            `skills path ${root} holds over ${MAX_SCANNED_FILES} files: point "skills" at the folder of your skills`,
+          );
       }
     }
   };
   walk(single ? root : base, single ? path.basename(root) : "");
-  const skillDirs = files.filter((f) => f === "SKILL.md" || f.endsWith("/SKILL.md")).map((f) => f.slice(0, -"/SKILL.md".length));
-  if (skillDirs.includes("")) throw new SkillDefinitionError(`skills path ${root}: a SKILL.md at the top of a skills folder has no skill folder around it; put each skill in a folder named after it`);
-  if (skillDirs.length === 0) throw new SkillDefinitionError(`skills path ${root} holds no skill: each skill is a folder with a SKILL.md`);
+  const skillDirs = files
+    .filter((f) => f === "SKILL.md" || f.endsWith("/SKILL.md"))
+    .map((f) => f.slice(0, -"/SKILL.md".length));
+  if (skillDirs.includes(""))
+    throw new SkillDefinitionError(
+      `skills path ${root}: a SKILL.md at the top of a skills folder has no skill folder around it; put each skill in a folder named after it`,
+    );
+  if (skillDirs.length === 0)
+    throw new SkillDefinitionError(`skills path ${root} holds no skill: each skill is a folder with a SKILL.md`);
   const out: SkillRecord[] = [];
   for (const dir of skillDirs) {
     const label = `skill "${dir}" (${path.join(base, dir)})`;
     const segments = dir.split("/");
     const folder = segments[segments.length - 1]!;
     for (const s of segments.slice(0, -1)) {
-      if (!/^[A-Za-z0-9._~-]+$/.test(s)) throw new SkillDefinitionError(`${label}: the folder "${s}" becomes part of its skill:// URI: use letters, digits, ".", "_", "~" and "-" only`);
+      if (!/^[A-Za-z0-9._~-]+$/.test(s))
+        throw new SkillDefinitionError(
+          `${label}: the folder "${s}" becomes part of its skill:// URI: use letters, digits, ".", "_", "~" and "-" only`,
+        );
     }
     const text = fs.readFileSync(path.join(base, dir, "SKILL.md"), "utf8");
     const fm = parseFrontmatter(text);
@@ -89,7 +106,10 @@ export function scanSkills(root: string, warn: (message: string) => void): Skill
     const name = fm.data.name as string;
     const bad = nameProblem(name);
     if (bad) throw new SkillDefinitionError(`${label}: name ${JSON.stringify(name)}: ${bad}`);
-    if (name !== folder) throw new SkillDefinitionError(`${label}: its name ${JSON.stringify(name)} must equal its folder's name "${folder}": rename one of them`);
+    if (name !== folder)
+      throw new SkillDefinitionError(
+        `${label}: its name ${JSON.stringify(name)} must equal its folder's name "${folder}": rename one of them`,
+      );
     const meta = fm.data.metadata;
     if (meta && typeof meta === "object" && Object.keys(meta).some((k) => k.startsWith("io.modelcontextprotocol/"))) {
       warn(`${label}: metadata keys starting "io.modelcontextprotocol/" are reserved for MCP extensions`);
@@ -99,10 +119,16 @@ export function scanSkills(root: string, warn: (message: string) => void): Skill
     const records = own.map((rel): SkillFileRecord => {
       const abs = path.join(base, dir, rel);
       const bytes = fs.readFileSync(abs);
-      return { rel, path: abs, size: bytes.byteLength, digest: `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` };
+      return {
+        rel,
+        path: abs,
+        size: bytes.byteLength,
+        digest: `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`,
+      };
     });
     const total = records.reduce((n, r) => n + r.size, 0);
-    if (records.length > SKILL_LIMITS.files) warn(`${label}: ${records.length} files; a served skill should have at most ${SKILL_LIMITS.files}`);
+    if (records.length > SKILL_LIMITS.files)
+      warn(`${label}: ${records.length} files; a served skill should have at most ${SKILL_LIMITS.files}`);
     if (total > SKILL_LIMITS.bytes) warn(`${label}: ${total} bytes; a served skill should be at most 16 MiB`);
     out.push({ path: dir, frontmatter: fm.data, files: records });
   }

@@ -49,7 +49,10 @@ export function skills(...paths: readonly (string | SkillSet | readonly (string 
   for (const p of paths.flat()) {
     if (isSkillSet(p)) merged.push(p);
     else if (typeof p === "string") records.push(...manifestOf(p, from));
-    else throw new SkillDefinitionError(`skills: each entry must be a folder path (a string); got ${p === null ? "null" : typeof p}`);
+    else
+      throw new SkillDefinitionError(
+        `skills: each entry must be a folder path (a string); got ${p === null ? "null" : typeof p}`,
+      );
   }
   return buildSet(records, merged);
 }
@@ -65,7 +68,8 @@ const RESOLVED = new WeakMap<readonly unknown[], SkillSet>();
  */
 export function skillsOption(list: readonly (string | SkillSet)[] | undefined): SkillSet | undefined {
   if (list === undefined) return undefined;
-  if (!Array.isArray(list)) throw new SkillDefinitionError(`serve(): "skills" must be an array of folder paths, e.g. skills: ["./skills"]`);
+  if (!Array.isArray(list))
+    throw new SkillDefinitionError(`serve(): "skills" must be an array of folder paths, e.g. skills: ["./skills"]`);
   if (list.length === 0) return undefined;
   let set = RESOLVED.get(list);
   if (!set) RESOLVED.set(list, (set = skills(list)));
@@ -127,7 +131,9 @@ function buildSet(records: readonly SkillRecord[], merged: readonly SkillSet[]):
         uri,
         name: isManifest ? name : f.rel.slice(f.rel.lastIndexOf("/") + 1),
         ...(isManifest ? { description: rec.frontmatter.description as string, mimeType: "text/markdown" } : {}),
-        ...(isManifest && extra.length ? { meta: Object.fromEntries(extra.map(([k, v]) => [META_PREFIX + k, v])) } : {}),
+        ...(isManifest && extra.length
+          ? { meta: Object.fromEntries(extra.map(([k, v]) => [META_PREFIX + k, v])) }
+          : {}),
         size: f.size,
         file: f.path,
       });
@@ -136,7 +142,10 @@ function buildSet(records: readonly SkillRecord[], merged: readonly SkillSet[]):
     }
   }
   function add(e: SkillEntry): void {
-    if (entries.has(e.uri)) throw new SkillDefinitionError(`skill ${e.uri} is served twice: two skills paths hold a skill at the same path; rename or move one`);
+    if (entries.has(e.uri))
+      throw new SkillDefinitionError(
+        `skill ${e.uri} is served twice: two skills paths hold a skill at the same path; rename or move one`,
+      );
     entries.set(e.uri, e);
   }
   const sorted = [...entries.values()].sort((a, b) => (a.uri < b.uri ? -1 : 1));

@@ -31,11 +31,15 @@ export interface TracingEnv {
 export function readTracingEnv(env: Record<string, string | undefined> = process.env): TracingEnv {
   const warnings: string[] = [];
   const disabled = (env.OTEL_SDK_DISABLED ?? "").trim().toLowerCase() === "true";
-  const rawProtocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || "").trim().toLowerCase();
+  const rawProtocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || "")
+    .trim()
+    .toLowerCase();
   let protocol: OtlpProtocol = "http/protobuf";
   if (rawProtocol === "http/json") protocol = "http/json";
   else if (rawProtocol !== "" && rawProtocol !== "http/protobuf") {
-    warnings.push(`OTEL_EXPORTER_OTLP_PROTOCOL=${rawProtocol} is not supported (use http/protobuf or http/json); using http/protobuf`);
+    warnings.push(
+      `OTEL_EXPORTER_OTLP_PROTOCOL=${rawProtocol} is not supported (use http/protobuf or http/json); using http/protobuf`,
+    );
   }
   const exporters: TraceExporterName[] = [];
   const list = (env.OTEL_TRACES_EXPORTER ?? "").trim();

@@ -13,7 +13,8 @@ export function ensureContextManager(): boolean {
   const key = createContextKey("mcpbin.context-probe");
   const works = () => context.with(context.active().setValue(key, 1), () => context.active().getValue(key) === 1);
   if (works()) return true;
-  const { AsyncLocalStorageContextManager } = require("@opentelemetry/context-async-hooks") as typeof import("@opentelemetry/context-async-hooks");
+  const { AsyncLocalStorageContextManager } =
+    require("@opentelemetry/context-async-hooks") as typeof import("@opentelemetry/context-async-hooks");
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   return works();
 }

@@ -9,8 +9,10 @@ import { ensureContextManager } from "./context.ts";
 // compiled binary (see spans.ts); every specifier is a literal so `bun build --compile` embeds it.
 const { diag, DiagLogLevel, propagation, trace } = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
 const { W3CTraceContextPropagator } = require("@opentelemetry/core") as typeof import("@opentelemetry/core");
-const { defaultResource, detectResources, envDetector, resourceFromAttributes } = require("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
-const { BatchSpanProcessor, ConsoleSpanExporter, TracerProvider } = require("@opentelemetry/sdk-trace") as typeof import("@opentelemetry/sdk-trace");
+const { defaultResource, detectResources, envDetector, resourceFromAttributes } =
+  require("@opentelemetry/resources") as typeof import("@opentelemetry/resources");
+const { BatchSpanProcessor, ConsoleSpanExporter, TracerProvider } =
+  require("@opentelemetry/sdk-trace") as typeof import("@opentelemetry/sdk-trace");
 
 /**
  * `ConsoleSpanExporter` printing to stderr: the SDK's own prints with `console.dir`, which is stdout
@@ -49,8 +51,14 @@ export async function installSdk(env: TracingEnv, serviceName: string): Promise<
   for (const name of env.exporters) {
     let exporter: SpanExporter;
     if (name === "console") exporter = new StderrSpanExporter();
-    else if (env.protocol === "http/json") exporter = new (require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter();
-    else exporter = new (require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter();
+    else if (env.protocol === "http/json")
+      exporter = new (
+        require("@opentelemetry/exporter-trace-otlp-http") as typeof import("@opentelemetry/exporter-trace-otlp-http")
+      ).OTLPTraceExporter();
+    else
+      exporter = new (
+        require("@opentelemetry/exporter-trace-otlp-proto") as typeof import("@opentelemetry/exporter-trace-otlp-proto")
+      ).OTLPTraceExporter();
     processors.push(new BatchSpanProcessor({ exporter }));
   }
   const resource = defaultResource()

@@ -9,9 +9,9 @@ import { tracing, type CallOutcomeType, type MessageHandler, type TaskSpan, type
 // `require`, not `import`: the bundler then takes the packages' CommonJS builds, whose own imports of
 // Node built-ins stay lazy. ESM builds would hoist `zlib`, `stream`, `async_hooks`… into the start-up of
 // every compiled binary, tracing on or off (measured: +16 ms cold start, +8 MB RSS).
-const { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } = require("@opentelemetry/api") as typeof import("@opentelemetry/api");
+const { context, createContextKey, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } =
+  require("@opentelemetry/api") as typeof import("@opentelemetry/api");
 const { W3CTraceContextPropagator } = require("@opentelemetry/core") as typeof import("@opentelemetry/core");
-
 
 /** What the span of one message has learned while it ran (stored in its context). */
 interface SpanRecord {
@@ -43,7 +43,10 @@ export type NetworkTransport = "pipe" | "tcp";
  * @param transport - `network.transport` of every span; default `pipe` (stdio).
  */
 export function enableTracing(tracer: Tracer, transport: NetworkTransport = "pipe"): void {
-  const base: Attributes = transport === "tcp" ? { "network.transport": "tcp", "network.protocol.name": "http" } : { "network.transport": "pipe" };
+  const base: Attributes =
+    transport === "tcp"
+      ? { "network.transport": "tcp", "network.protocol.name": "http" }
+      : { "network.transport": "pipe" };
   tracing.message = (msg, handle, extras, scope) => traceMessage(tracer, base, msg, handle, extras, scope);
   tracing.toolResult = noteToolResult;
   tracing.invalidArguments = noteInvalidArguments;
@@ -76,7 +79,11 @@ export function parentFromMeta(params: unknown): Context {
  * @param base - transport attributes (`network.transport`, …).
  * @returns the span name and its start attributes.
  */
-export function spanStart(scope: TraceScope, msg: Message, base: Attributes = { "network.transport": "pipe" }): { name: string; attributes: Attributes } {
+export function spanStart(
+  scope: TraceScope,
+  msg: Message,
+  base: Attributes = { "network.transport": "pipe" },
+): { name: string; attributes: Attributes } {
   const method = msg.method;
   const attributes: Attributes = { "mcp.method.name": method, ...base };
   if (msg.id !== undefined) attributes["jsonrpc.request.id"] = String(msg.id);
@@ -93,11 +100,22 @@ export function spanStart(scope: TraceScope, msg: Message, base: Attributes = { 
   return { name, attributes };
 }
 
-function traceMessage<X>(tracer: Tracer, base: Attributes, msg: Message, handle: MessageHandler<X>, extras: X, scope: TraceScope): Reply {
+function traceMessage<X>(
+  tracer: Tracer,
+  base: Attributes,
+  msg: Message,
+  handle: MessageHandler<X>,
+  extras: X,
+  scope: TraceScope,
+): Reply {
   const parent = parentFromMeta(msg.params);
   const { name, attributes } = spanStart(scope, msg, base);
   const ambient = trace.getSpanContext(context.active());
-  const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links: ambient ? [{ context: ambient }] : undefined }, parent);
+  const span = tracer.startSpan(
+    name,
+    { kind: SpanKind.SERVER, attributes, links: ambient ? [{ context: ambient }] : undefined },
+    parent,
+  );
   const record: SpanRecord = { span, toolError: false, invalidArguments: false, outcome: undefined };
   // A legacy HTTP session's id (Mcp-Session-Id); never on 2026-07-28 requests, which have no session.
   const sessionId = sessionIdOf(extras);
@@ -235,7 +253,11 @@ function taskSpan(tracer: Tracer, taskId: string, tool: string): TaskSpan | unde
   const record = active.getValue(RECORD) as SpanRecord | undefined;
   if (!record) return undefined;
   record.span.setAttribute("mcpbin.task.id", taskId);
-  const attributes: Attributes = { "mcpbin.task.id": taskId, "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" };
+  const attributes: Attributes = {
+    "mcpbin.task.id": taskId,
+    "gen_ai.tool.name": tool,
+    "gen_ai.operation.name": "execute_tool",
+  };
   const span = tracer.startSpan(`task ${tool}`, { kind: SpanKind.INTERNAL, attributes }, active);
   const ctx = trace.setSpan(active, span);
   return {

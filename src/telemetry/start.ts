@@ -37,7 +37,8 @@ export async function startTracing(serviceName: string, transport: "pipe" | "tcp
     const spans = await import("./spans.ts");
     const api = await import("@opentelemetry/api");
     if (authorProvider) {
-      if (env.exporters.length > 0) logLine("a tracer provider is already registered; OTEL_TRACES_EXPORTER and the OTLP variables are left to it");
+      if (env.exporters.length > 0)
+        logLine("a tracer provider is already registered; OTEL_TRACES_EXPORTER and the OTLP variables are left to it");
       (await import("./context.ts")).ensureContextManager();
     } else {
       shutdown = await (await import("./sdk.ts")).installSdk(env, serviceName);

@@ -65,7 +65,15 @@ function none(): undefined {
 }
 
 /** The process-wide switch; mutated only by `src/telemetry/start.ts` (and tests). */
-export const tracing: TracingHooks = { on: false, message: off, toolResult: nothing, invalidArguments: nothing, round: nothing, outcome: none, task: none };
+export const tracing: TracingHooks = {
+  on: false,
+  message: off,
+  toolResult: nothing,
+  invalidArguments: nothing,
+  round: nothing,
+  outcome: none,
+  task: none,
+};
 
 /** Turns tracing off again (tests, or when setting up the SDK failed); spans already open still end. */
 export function resetTracing(): void {

@@ -41,7 +41,12 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
       if (value.isError) {
         // An error result never carries structuredContent; without content, its JSON text stands in.
         if (value.content === undefined && value.structuredContent !== undefined) {
-          out.content = [{ type: "text", text: wellFormedLine(JSON.stringify(toJsonValue(value.structuredContent, json)) ?? "null") }];
+          out.content = [
+            {
+              type: "text",
+              text: wellFormedLine(JSON.stringify(toJsonValue(value.structuredContent, json)) ?? "null"),
+            },
+          ];
         }
         out.isError = true;
         return out;
@@ -50,9 +55,11 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
         const sc = checkOutput(t, toJsonValue(value.structuredContent, json));
         if (typeof sc === "string") return errorResult(sc);
         out.structuredContent = sc.value;
-        if (value.content === undefined) out.content = [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }];
+        if (value.content === undefined)
+          out.content = [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }];
         // A tool with a view still speaks to text-only hosts (MCP Apps: content is for the model).
-        else if (t.ui && !content.some((b) => b.type === "text")) out.content.push({ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) });
+        else if (t.ui && !content.some((b) => b.type === "text"))
+          out.content.push({ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) });
       } else if (hasOutput) {
         return errorResult(`Tool ${t.name} declares an output schema but returned no structuredContent`);
       }
@@ -61,11 +68,15 @@ export function shapeResult(t: Tool, value: unknown, json: JsonOptions | undefin
     if (hasOutput) {
       const sc = checkOutput(t, toJsonValue(value, json));
       if (typeof sc === "string") return errorResult(sc);
-      return { content: [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }], structuredContent: sc.value };
+      return {
+        content: [{ type: "text", text: wellFormedLine(JSON.stringify(sc.value)) }],
+        structuredContent: sc.value,
+      };
     }
     return { content: [{ type: "text", text: textOf(value, json) }] };
   } catch (e) {
-    if (e instanceof JsonEncodeError) return errorResult(`Tool ${t.name} returned a value JSON cannot carry: ${e.message}`);
+    if (e instanceof JsonEncodeError)
+      return errorResult(`Tool ${t.name} returned a value JSON cannot carry: ${e.message}`);
     throw e;
   }
 }

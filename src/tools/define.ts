@@ -31,24 +31,38 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   const unknown = unknownKey(def, TOOL_KEYS);
   if (unknown) throw new ToolDefinitionError(`tool "${name}": ${unknown}`);
   if (typeof def.run !== "function") throw new ToolDefinitionError(`tool "${name}": "run" must be a function`);
-  if (typeof def.description !== "string") throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
-  if (def.input && def.inputSchema) throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);
-  if (def.output && def.outputSchema) throw new ToolDefinitionError(`tool "${name}": give "output" (valibot) or "outputSchema" (JSON Schema), not both`);
+  if (typeof def.description !== "string")
+    throw new ToolDefinitionError(`tool "${name}": "description" must be a string`);
+  if (def.input && def.inputSchema)
+    throw new ToolDefinitionError(`tool "${name}": give "input" (valibot) or "inputSchema" (JSON Schema), not both`);
+  if (def.output && def.outputSchema)
+    throw new ToolDefinitionError(`tool "${name}": give "output" (valibot) or "outputSchema" (JSON Schema), not both`);
   checkSchemaValue(name, "input", def.input);
   checkSchemaValue(name, "output", def.output);
-  if (def.timeoutMs !== undefined && !(typeof def.timeoutMs === "number" && def.timeoutMs >= 0 && def.timeoutMs <= 2_147_483_647)) {
+  if (
+    def.timeoutMs !== undefined &&
+    !(typeof def.timeoutMs === "number" && def.timeoutMs >= 0 && def.timeoutMs <= 2_147_483_647)
+  ) {
     throw new ToolDefinitionError(
       `tool "${name}": timeoutMs must be a number of milliseconds from 0 (no limit) to 2147483647 (a longer timer would fire at once); got ${typeof def.timeoutMs === "number" ? def.timeoutMs : JSON.stringify(def.timeoutMs)}`,
     );
   }
   if (def.scopes !== undefined && !isScopes(def.scopes)) {
-    throw new ToolDefinitionError(`tool "${name}": scopes must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:write"]`);
+    throw new ToolDefinitionError(
+      `tool "${name}": scopes must be an array of OAuth scope names (no spaces or quotes), e.g. ["files:write"]`,
+    );
   }
   if (def.task !== undefined && def.task !== "forbidden" && def.task !== "optional" && def.task !== "required") {
-    throw new ToolDefinitionError(`tool "${name}": task must be "forbidden", "optional" or "required" (MCP execution.taskSupport); got ${JSON.stringify(def.task)}`);
+    throw new ToolDefinitionError(
+      `tool "${name}": task must be "forbidden", "optional" or "required" (MCP execution.taskSupport); got ${JSON.stringify(def.task)}`,
+    );
   }
-  if (def.deferTask !== undefined && typeof def.deferTask !== "boolean") throw new ToolDefinitionError(`tool "${name}": deferTask must be true or false; got ${JSON.stringify(def.deferTask)}`);
-  if (def.deferTask === true && (def.task ?? "forbidden") === "forbidden") throw new ToolDefinitionError(`tool "${name}": deferTask needs task: "optional" or "required"`);
+  if (def.deferTask !== undefined && typeof def.deferTask !== "boolean")
+    throw new ToolDefinitionError(
+      `tool "${name}": deferTask must be true or false; got ${JSON.stringify(def.deferTask)}`,
+    );
+  if (def.deferTask === true && (def.task ?? "forbidden") === "forbidden")
+    throw new ToolDefinitionError(`tool "${name}": deferTask needs task: "optional" or "required"`);
   const ui = def.ui === undefined ? undefined : resolveToolUi(name, def.ui);
   const input = def.input as ToolSchemas["input"];
   const output = def.output;
@@ -57,7 +71,18 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   const defer = (input !== undefined || output !== undefined) && replaying();
   const nth = defer ? -1 : nextDefinition(name);
   // One record per tool: what it was given, what the schema functions returned, the recorded texts.
-  const schemas: ToolSchemas = { name, input, output, inputValue: undefined, outputValue: undefined, inputText: undefined, outputText: undefined, inputParsed: undefined, outputParsed: undefined, pending: defer ? -1 : undefined };
+  const schemas: ToolSchemas = {
+    name,
+    input,
+    output,
+    inputValue: undefined,
+    outputValue: undefined,
+    inputText: undefined,
+    outputText: undefined,
+    inputParsed: undefined,
+    outputParsed: undefined,
+    pending: defer ? -1 : undefined,
+  };
   if (defer) deferDefinition(schemas);
   // A schema recorded at build time stays JSON text: parsed only if read (tools/list splices the text).
   let inputSchema: JsonSchema | undefined = EMPTY_INPUT;
@@ -65,7 +90,8 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
     const r = defer ? undefined : jsonSchemaOf(schemas, nth, "input");
     if (typeof r === "string") schemas.inputText = r;
     inputSchema = typeof r === "string" ? undefined : r;
-  } else if (def.inputSchema) inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
+  } else if (def.inputSchema)
+    inputSchema = sent(def, objectRoot(name, "input", raw(name, "input", def.inputSchema)), def.inputSchema);
   let outputSchema: JsonSchema | undefined;
   if (output !== undefined) {
     const r = defer ? undefined : jsonSchemaOf(schemas, nth, "output");
@@ -74,25 +100,35 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   } else if (def.outputSchema) outputSchema = sent(def, raw(name, "output", def.outputSchema), def.outputSchema);
 
   // Named by its computed key: the function's `name` is the tool's, without a defineProperty per tool.
-  const call = { [name]: async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
-    if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) await loadAjv();
-    const given = def.input === undefined ? undefined : inputOf(t);
-    // A direct call can wait for a Standard Schema that validates asynchronously.
-    const parsed = given && !isValibot(given) ? await standardValidate(given, args ?? {}) : parseArguments(t, args ?? {});
-    if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
-    return await def.run(parsed.value as ArgsOf<I>, {
-      signal: ctx?.signal ?? new AbortController().signal,
-      progress: ctx?.progress ?? (() => {}),
-      log: ctx?.log ?? (() => {}),
-      requestId: ctx?.requestId,
-      protocolVersion: ctx?.protocolVersion,
-      elicit: ctx?.elicit ? (ctx.elicit.bind(ctx) as Asker["elicit"]) : NO_CLIENT.elicit,
-      sample: ctx?.sample ? ctx.sample.bind(ctx) : NO_CLIENT.sample,
-      roots: ctx?.roots ? ctx.roots.bind(ctx) : NO_CLIENT.roots,
-      clientCapabilities: ctx?.clientCapabilities ?? NO_CLIENT.clientCapabilities,
-    });
-  } }[name]!;
-  const t = call as unknown as Tool<I, R> & { [TOOL_BRAND]: true; [SCHEMAS]: ToolSchemas; definition: ToolDefinition<I, R>; inputSchema?: JsonSchema; outputSchema?: JsonSchema; ui?: ToolUi };
+  const call = {
+    [name]: async (args?: unknown, ctx?: Partial<ToolContext>): Promise<R> => {
+      if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) await loadAjv();
+      const given = def.input === undefined ? undefined : inputOf(t);
+      // A direct call can wait for a Standard Schema that validates asynchronously.
+      const parsed =
+        given && !isValibot(given) ? await standardValidate(given, args ?? {}) : parseArguments(t, args ?? {});
+      if (!parsed.ok) throw new ToolArgumentsError(name, parsed.issues);
+      return await def.run(parsed.value as ArgsOf<I>, {
+        signal: ctx?.signal ?? new AbortController().signal,
+        progress: ctx?.progress ?? (() => {}),
+        log: ctx?.log ?? (() => {}),
+        requestId: ctx?.requestId,
+        protocolVersion: ctx?.protocolVersion,
+        elicit: ctx?.elicit ? (ctx.elicit.bind(ctx) as Asker["elicit"]) : NO_CLIENT.elicit,
+        sample: ctx?.sample ? ctx.sample.bind(ctx) : NO_CLIENT.sample,
+        roots: ctx?.roots ? ctx.roots.bind(ctx) : NO_CLIENT.roots,
+        clientCapabilities: ctx?.clientCapabilities ?? NO_CLIENT.clientCapabilities,
+      });
+    },
+  }[name]!;
+  const t = call as unknown as Tool<I, R> & {
+    [TOOL_BRAND]: true;
+    [SCHEMAS]: ToolSchemas;
+    definition: ToolDefinition<I, R>;
+    inputSchema?: JsonSchema;
+    outputSchema?: JsonSchema;
+    ui?: ToolUi;
+  };
   t[TOOL_BRAND] = true;
   if (ui) t.ui = ui;
   t.definition = def;
@@ -108,7 +144,8 @@ export function tool<I extends AnySchema | undefined = undefined, R = unknown>(d
   }
   // Start loading Ajv now, so it is there by the first call (the dispatcher still waits for it if not),
   // unless the executable embeds validators compiled at build time for every raw schema of the tool.
-  if ((def.inputSchema !== undefined || def.outputSchema !== undefined) && !jsonValidationReady(t)) loadAjv().catch(() => {});
+  if ((def.inputSchema !== undefined || def.outputSchema !== undefined) && !jsonValidationReady(t))
+    loadAjv().catch(() => {});
   return t;
 }
 

@@ -29,7 +29,9 @@ export interface AjvError {
 export function ajvLine(e: AjvError): string {
   const path = e.instancePath.slice(1).replaceAll("/", ".");
   const at = (key: string) => (path ? `${path}.${key}` : key);
-  if (e.keyword === "required" && e.params.missingProperty !== undefined) return `${at(e.params.missingProperty)}: required`;
-  if (e.keyword === "additionalProperties" && e.params.additionalProperty !== undefined) return `${at(e.params.additionalProperty)}: unexpected key (not in the schema)`;
+  if (e.keyword === "required" && e.params.missingProperty !== undefined)
+    return `${at(e.params.missingProperty)}: required`;
+  if (e.keyword === "additionalProperties" && e.params.additionalProperty !== undefined)
+    return `${at(e.params.additionalProperty)}: unexpected key (not in the schema)`;
   return `${path || "(root)"}: ${e.message ?? "is invalid"}`;
 }

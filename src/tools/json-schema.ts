@@ -1,7 +1,14 @@
 /** @module A tool's JSON Schemas: converted from valibot or another Standard Schema, or a raw one checked and normalized. */
 import { annotations } from "../protocol/x-mcp-header.ts";
 import { logLine } from "../runtime/log-name.ts";
-import { findPath, findUnconvertible, normalizeJsonSchema, normalizeRawSchema, valibotToJsonSchema, type JsonSchema } from "../schema/json-schema.ts";
+import {
+  findPath,
+  findUnconvertible,
+  normalizeJsonSchema,
+  normalizeRawSchema,
+  valibotToJsonSchema,
+  type JsonSchema,
+} from "../schema/json-schema.ts";
 import type { LeftOut } from "../schema/exact.ts";
 import { contract } from "../runtime/contract.ts";
 import { standardToJsonSchema, vendorOf, type StandardSchemaV1 } from "../schema/standard.ts";
@@ -48,7 +55,7 @@ export function convert(toolName: string, what: "input" | "output", schema: AnyS
     const hint =
       m?.[2] === "action"
         ? `end the pipe with a schema of the result type, e.g. v.pipe(v.string(), v.transform(Number), v.number())`
-        : (type && HINTS[type]) ?? `use a JSON type there`;
+        : ((type && HINTS[type]) ?? `use a JSON type there`);
     throw new ToolDefinitionError(
       `tool "${toolName}": the ${what} schema${field ? ` field "${field}"` : ""} cannot be expressed in JSON Schema` +
         `${type ? ` (v.${camel(type)}())` : ` (${message})`}: ${hint}, or pass a raw ${what}Schema.`,
@@ -77,8 +84,12 @@ function convertStandard(toolName: string, what: "input" | "output", schema: Sta
   try {
     converted = standardToJsonSchema(schema, what);
   } catch (e) {
-    const message = String((e as Error)?.message ?? e).replace(/\s+/g, " ").trim();
-    throw new ToolDefinitionError(`tool "${toolName}": the ${what} schema (${vendor}) cannot be expressed in JSON Schema (${message}): use a JSON type there, or pass a raw ${what}Schema.`);
+    const message = String((e as Error)?.message ?? e)
+      .replace(/\s+/g, " ")
+      .trim();
+    throw new ToolDefinitionError(
+      `tool "${toolName}": the ${what} schema (${vendor}) cannot be expressed in JSON Schema (${message}): use a JSON type there, or pass a raw ${what}Schema.`,
+    );
   }
   if (typeof converted !== "object" || converted === null) {
     throw new ToolDefinitionError(
@@ -88,7 +99,9 @@ function convertStandard(toolName: string, what: "input" | "output", schema: Sta
   try {
     return normalizeJsonSchema(converted);
   } catch (e) {
-    throw new ToolDefinitionError(`tool "${toolName}": the ${what} schema (${vendor}) converted to a JSON Schema mcpbin cannot send: ${(e as Error).message}`);
+    throw new ToolDefinitionError(
+      `tool "${toolName}": the ${what} schema (${vendor}) converted to a JSON Schema mcpbin cannot send: ${(e as Error).message}`,
+    );
   }
 }
 
@@ -131,6 +144,9 @@ export function raw(toolName: string, what: string, s: JsonSchema): JsonSchema {
   }
   // A client over Streamable HTTP must leave out a tool whose x-mcp-header annotations break the rules: say so now.
   const headers = what === "input" ? annotations(s) : [];
-  if (typeof headers === "string") throw new ToolDefinitionError(`tool "${toolName}": inputSchema: ${headers} (MCP 2026-07-28 x-mcp-header rules; clients would leave the tool out)`);
+  if (typeof headers === "string")
+    throw new ToolDefinitionError(
+      `tool "${toolName}": inputSchema: ${headers} (MCP 2026-07-28 x-mcp-header rules; clients would leave the tool out)`,
+    );
   return normalized;
 }

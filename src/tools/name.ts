@@ -10,7 +10,10 @@ export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @throws ToolDefinitionError saying which characters are accepted.
  */
 export function checkToolName(name: unknown): asserts name is string {
-  if (name === undefined) throw new ToolDefinitionError(`tool() needs a "name": 1-64 characters from A-Z a-z 0-9 _ - (e.g. name: "add_numbers"); put a display name in "title"`);
+  if (name === undefined)
+    throw new ToolDefinitionError(
+      `tool() needs a "name": 1-64 characters from A-Z a-z 0-9 _ - (e.g. name: "add_numbers"); put a display name in "title"`,
+    );
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
     throw new ToolDefinitionError(
       `tool name ${JSON.stringify(name)} is not accepted: use 1-64 characters from A-Z a-z 0-9 _ - (no dots, slashes or spaces); put a display name in "title"`,

@@ -10,10 +10,13 @@ registerCapability({
   // A live tool set (createServer's listChanged, upstreams, or changed already): `tools.listChanged`.
   project(caps, ctx) {
     const tools = caps.tools as Record<string, unknown> | undefined;
-    return ctx.connection.registry.listChanged && tools !== undefined ? { ...caps, tools: { ...tools, listChanged: true } } : caps;
+    return ctx.connection.registry.listChanged && tools !== undefined
+      ? { ...caps, tools: { ...tools, listChanged: true } }
+      : caps;
   },
   // A legacy session told `listChanged` hears of every later change (notifications/tools/list_changed).
   initialized(ctx, caps) {
-    if ((caps.tools as Record<string, unknown> | undefined)?.listChanged === true) ctx.connection.registry.watch(ctx.connection);
+    if ((caps.tools as Record<string, unknown> | undefined)?.listChanged === true)
+      ctx.connection.registry.watch(ctx.connection);
   },
 });

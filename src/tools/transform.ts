@@ -37,12 +37,26 @@ export interface TransformOptions {
    * Runs before the source tool with the arguments as it will receive them (source names, defaults and
    * hidden values filled in); returns them, changed or not. A throw becomes the call's isError result.
    */
-  readonly before?: (args: Record<string, unknown>, ctx: ToolContext) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  readonly before?: (
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Runs after the source tool with what it returned; its return value is the new tool's. */
   readonly after?: (result: unknown, args: Record<string, unknown>, ctx: ToolContext) => unknown;
 }
 
-const OPTION_KEYS = new Set(["name", "title", "description", "annotations", "icons", "meta", "timeoutMs", "args", "before", "after"]);
+const OPTION_KEYS = new Set([
+  "name",
+  "title",
+  "description",
+  "annotations",
+  "icons",
+  "meta",
+  "timeoutMs",
+  "args",
+  "before",
+  "after",
+]);
 const ARG_KEYS = new Set(["rename", "description", "default", "hide", "value"]);
 
 /**
@@ -60,9 +74,11 @@ const ARG_KEYS = new Set(["rename", "description", "default", "hide", "value"]);
  */
 export function transformTool(source: Tool, options: TransformOptions): Tool {
   const label = `transformTool("${source?.name}")`;
-  if (typeof source !== "function" || !source.definition) throw new ToolDefinitionError(`${label}: the source must be a tool made by tool()`);
+  if (typeof source !== "function" || !source.definition)
+    throw new ToolDefinitionError(`${label}: the source must be a tool made by tool()`);
   for (const k of Object.keys(options ?? {})) {
-    if (!OPTION_KEYS.has(k)) throw new ToolDefinitionError(`${label}: unknown option "${k}" (allowed: ${[...OPTION_KEYS].join(", ")})`);
+    if (!OPTION_KEYS.has(k))
+      throw new ToolDefinitionError(`${label}: unknown option "${k}" (allowed: ${[...OPTION_KEYS].join(", ")})`);
   }
   const schema = source.inputSchema as JsonSchema & { properties?: Record<string, JsonSchema>; required?: string[] };
   const sourceProps: Record<string, JsonSchema> = schema.properties ?? {};
@@ -75,17 +91,31 @@ export function transformTool(source: Tool, options: TransformOptions): Tool {
   const defaults: [string, unknown][] = [];
   for (const [name, spec] of Object.entries(specs)) {
     if (!(name in properties)) {
-      throw new ToolDefinitionError(`${label}: args.${name}: the tool has no argument "${name}" (its arguments: ${Object.keys(properties).join(", ") || "none"})`);
+      throw new ToolDefinitionError(
+        `${label}: args.${name}: the tool has no argument "${name}" (its arguments: ${Object.keys(properties).join(", ") || "none"})`,
+      );
     }
     for (const k of Object.keys(spec)) {
-      if (!ARG_KEYS.has(k)) throw new ToolDefinitionError(`${label}: args.${name}: unknown key "${k}" (allowed: ${[...ARG_KEYS].join(", ")})`);
+      if (!ARG_KEYS.has(k))
+        throw new ToolDefinitionError(
+          `${label}: args.${name}: unknown key "${k}" (allowed: ${[...ARG_KEYS].join(", ")})`,
+        );
     }
-    if (spec.value !== undefined && typeof spec.value !== "function") throw new ToolDefinitionError(`${label}: args.${name}.value must be a function (args, ctx) => value`);
-    if (spec.value !== undefined && !spec.hide) throw new ToolDefinitionError(`${label}: args.${name}: "value" is for a hidden argument: add hide: true, or use "default"`);
+    if (spec.value !== undefined && typeof spec.value !== "function")
+      throw new ToolDefinitionError(`${label}: args.${name}.value must be a function (args, ctx) => value`);
+    if (spec.value !== undefined && !spec.hide)
+      throw new ToolDefinitionError(
+        `${label}: args.${name}: "value" is for a hidden argument: add hide: true, or use "default"`,
+      );
     if (spec.hide) {
-      if (spec.rename !== undefined || spec.description !== undefined) throw new ToolDefinitionError(`${label}: args.${name}: a hidden argument is not shown, so "rename" and "description" do not apply`);
+      if (spec.rename !== undefined || spec.description !== undefined)
+        throw new ToolDefinitionError(
+          `${label}: args.${name}: a hidden argument is not shown, so "rename" and "description" do not apply`,
+        );
       if (required.has(name) && !("default" in spec) && spec.value === undefined) {
-        throw new ToolDefinitionError(`${label}: args.${name} is required by the tool and hidden: give it a "default" or a "value" function`);
+        throw new ToolDefinitionError(
+          `${label}: args.${name} is required by the tool and hidden: give it a "default" or a "value" function`,
+        );
       }
       delete properties[name];
       required.delete(name);
@@ -108,7 +138,8 @@ export function transformTool(source: Tool, options: TransformOptions): Tool {
   const sourceToShown = new Map<string, string>();
   for (const [name, prop] of Object.entries(properties)) {
     const shown = specs[name]?.rename ?? name;
-    if (shown in renamed) throw new ToolDefinitionError(`${label}: two arguments would be shown as "${shown}": rename one of them`);
+    if (shown in renamed)
+      throw new ToolDefinitionError(`${label}: two arguments would be shown as "${shown}": rename one of them`);
     renamed[shown] = prop;
     sourceToShown.set(name, shown);
     if (required.has(name)) newRequired.push(shown);
@@ -117,7 +148,12 @@ export function transformTool(source: Tool, options: TransformOptions): Tool {
   for (const [src, shown] of sourceToShown) toSource.set(shown, src);
 
   const { properties: _p, required: _r, ...rest } = schema;
-  const inputSchema: JsonSchema = { ...rest, type: "object", properties: renamed, ...(newRequired.length ? { required: newRequired } : {}) };
+  const inputSchema: JsonSchema = {
+    ...rest,
+    type: "object",
+    properties: renamed,
+    ...(newRequired.length ? { required: newRequired } : {}),
+  };
   const def = source.definition;
 
   const run = async (args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> => {

@@ -42,7 +42,12 @@ export interface ServerHandle {
  */
 export interface ToolContext extends Asker {
   /** The caller (undefined when called directly): legacy from `initialize`, 2026-07-28 from the request's `_meta`. */
-  readonly client?: { readonly name?: string; readonly version?: string; readonly info?: Readonly<Record<string, unknown>>; readonly capabilities: Readonly<Record<string, unknown>> };
+  readonly client?: {
+    readonly name?: string;
+    readonly version?: string;
+    readonly info?: Readonly<Record<string, unknown>>;
+    readonly capabilities: Readonly<Record<string, unknown>>;
+  };
   /** The legacy HTTP session (Mcp-Session-Id), when there is one. */
   readonly session?: { readonly id: string };
   /** The HTTP request's headers, over HTTP only. */
@@ -110,7 +115,11 @@ export type TaskSupport = "forbidden" | "optional" | "required";
 
 export type AnySchema = v.GenericSchema | StandardSchemaV1;
 /** The type `run` receives for an input schema `I`. */
-export type ArgsOf<I> = I extends v.GenericSchema ? v.InferOutput<I> : I extends StandardSchemaV1 ? StandardOutput<I> : Record<string, unknown>;
+export type ArgsOf<I> = I extends v.GenericSchema
+  ? v.InferOutput<I>
+  : I extends StandardSchemaV1
+    ? StandardOutput<I>
+    : Record<string, unknown>;
 
 /**
  * What `tool()` takes. Give `input` (a valibot schema, or any Standard Schema v1 such as zod 4 or arktype)
@@ -187,9 +196,26 @@ export interface ToolDefinition<I extends AnySchema | undefined = undefined, R =
  * goes into both (the compiler checks that none of ToolDefinition's is missing here).
  */
 export const TOOL_KEYS = [
-  "name", "title", "description", "input", "inputSchema", "output", "outputSchema", "verbatimSchemas", "annotations", "icons", "meta", "task", "deferTask", "timeoutMs", "ui", "scopes", "run",
+  "name",
+  "title",
+  "description",
+  "input",
+  "inputSchema",
+  "output",
+  "outputSchema",
+  "verbatimSchemas",
+  "annotations",
+  "icons",
+  "meta",
+  "task",
+  "deferTask",
+  "timeoutMs",
+  "ui",
+  "scopes",
+  "run",
 ] as const satisfies readonly (keyof ToolDefinition)[];
-const TOOL_KEYS_COMPLETE: [Exclude<keyof ToolDefinition, (typeof TOOL_KEYS)[number]>] extends [never] ? true : never = true;
+const TOOL_KEYS_COMPLETE: [Exclude<keyof ToolDefinition, (typeof TOOL_KEYS)[number]>] extends [never] ? true : never =
+  true;
 void TOOL_KEYS_COMPLETE;
 
 /** Where a tool came from (set by the loader; never sent to clients). */

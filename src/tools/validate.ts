@@ -46,7 +46,12 @@ export function validateWith(schema: AnySchema, value: unknown, what: "input" | 
   const r = standardValidate(schema, value);
   if (r instanceof Promise) {
     r.catch(() => {});
-    return { ok: false, issues: [`(root): the ${what} schema (${vendorOf(schema)}) validates asynchronously (an async refinement); mcpbin validates synchronously: check that in run() instead`] };
+    return {
+      ok: false,
+      issues: [
+        `(root): the ${what} schema (${vendorOf(schema)}) validates asynchronously (an async refinement); mcpbin validates synchronously: check that in run() instead`,
+      ],
+    };
   }
   return r;
 }
@@ -57,7 +62,11 @@ export function validateWith(schema: AnySchema, value: unknown, what: "input" | 
  * schema, without its datasets (about 2.6 k instructions per call). Only its success path is taken: a
  * value it does not pass goes to `safeParse`, which words the issues.
  */
-type Plan = readonly { readonly key: string; readonly type: "string" | "number" | "boolean"; readonly optional: boolean }[];
+type Plan = readonly {
+  readonly key: string;
+  readonly type: "string" | "number" | "boolean";
+  readonly optional: boolean;
+}[];
 const plans = new WeakMap<object, Plan | null>();
 const PRIMITIVES = new Map<unknown, "string" | "number" | "boolean">([
   [v.string, "string"],
@@ -67,7 +76,13 @@ const PRIMITIVES = new Map<unknown, "string" | "number" | "boolean">([
 
 /** The plan of a schema, or null when it is not of that shape (valibot parses it). */
 function planOf(schema: v.GenericSchema): Plan | null {
-  const s = schema as v.GenericSchema & { pipe?: unknown; entries?: Record<string, v.GenericSchema & { pipe?: unknown; wrapped?: v.GenericSchema & { pipe?: unknown }; default?: unknown }> };
+  const s = schema as v.GenericSchema & {
+    pipe?: unknown;
+    entries?: Record<
+      string,
+      v.GenericSchema & { pipe?: unknown; wrapped?: v.GenericSchema & { pipe?: unknown }; default?: unknown }
+    >;
+  };
   if (s.reference !== v.object || "pipe" in s || s.entries === undefined) return null;
   const plan: { key: string; type: "string" | "number" | "boolean"; optional: boolean }[] = [];
   for (const key in s.entries) {
@@ -178,7 +193,8 @@ function precompiled(schema: JsonSchema): JsonValidator | undefined {
  */
 export function loadAjv(): Promise<void> {
   return (ajvLoading ??= import("ajv/dist/2020").then((m) => {
-    Ajv2020 = ((m as { default: { default?: AjvClass } & AjvClass }).default.default ?? (m as { default: AjvClass }).default) as AjvClass;
+    Ajv2020 = ((m as { default: { default?: AjvClass } & AjvClass }).default.default ??
+      (m as { default: AjvClass }).default) as AjvClass;
   }));
 }
 
@@ -203,4 +219,3 @@ export function validateJson(schema: JsonSchema, value: unknown): ParsedArgument
     issues: (validate.errors ?? []).map(ajvLine),
   };
 }
-

@@ -95,7 +95,8 @@ export function feedLine(e: FeedEntry): string {
   }
 }
 
-const CHANGE_LINE = /^\{"jsonrpc":"2\.0","method":"notifications\/(?:tools\/list_changed|resources\/list_changed|prompts\/list_changed|resources\/updated)"/;
+const CHANGE_LINE =
+  /^\{"jsonrpc":"2\.0","method":"notifications\/(?:tools\/list_changed|resources\/list_changed|prompts\/list_changed|resources\/updated)"/;
 
 /**
  * Whether a line a session emitted on no request is a change the feed already carries (the session's

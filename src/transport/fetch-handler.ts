@@ -1,5 +1,13 @@
 /** @module The Streamable HTTP endpoint as a fetch handler, `(Request) => Promise<Response>`: both eras, Origin/Host and token checks, limits, sessions; serveHttp and mcpHandler() share it. */
-import { checkEnvelope, ErrorCode, errorLine, RpcError, type Message, type Reply, type RequestId } from "../protocol/jsonrpc.ts";
+import {
+  checkEnvelope,
+  ErrorCode,
+  errorLine,
+  RpcError,
+  type Message,
+  type Reply,
+  type RequestId,
+} from "../protocol/jsonrpc.ts";
 import { checkSupported, META, metaOf, readClaim } from "../protocol/meta.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION } from "../protocol/versions.ts";
 import type { RequestExtras } from "../server/context.ts";
@@ -62,15 +70,22 @@ export interface HttpHandler {
 export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, routes: boolean): HttpHandler {
   const guard = new HttpGuard(o);
   // OAuth 2.1 (src/auth/): metadata, token verification and step-up, when http.auth is set.
-  const rs = o.auth === undefined ? undefined : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) => guard.isStaticToken(t));
+  const rs =
+    o.auth === undefined
+      ? undefined
+      : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) =>
+          guard.isStaticToken(t),
+        );
   // Legacy GET streams read one feed of changes; a session's own lines tied to no request join it too
   // (its list and subscription lines are the feed's already: dropped here, sent once by the feed).
   // With Redis (http.redis), the feed and the legacy sessions are every replica's (src/transport/scale-out.ts).
   const scale = o.redis ? scaleOut(o.redis, registry.options.name, o) : undefined;
   let ready: Promise<void> | undefined = scale
-    ? scale.ready.then(() => scale.sessions.start(sessions, owners)).then(() => {
-        ready = undefined;
-      })
+    ? scale.ready
+        .then(() => scale.sessions.start(sessions, owners))
+        .then(() => {
+          ready = undefined;
+        })
     : undefined;
   const feed = scale?.feed ?? new MemoryFeed(o.eventsTotal);
   const stopFeed = feedChanges(registry, feed);
@@ -88,7 +103,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   const unread = new UnreadAnswers(o.writeTimeoutMs, o.maxUnsentBytes);
   // A legacy session belongs to the OAuth caller that opened it: another subject's token cannot use its id.
   const owners = new WeakMap<LegacySession, string>();
-  const mine = (s: LegacySession | undefined, caller: AuthInfo | undefined) => (s !== undefined && (owners.get(s) ?? "") === ownerOf(caller) ? s : undefined);
+  const mine = (s: LegacySession | undefined, caller: AuthInfo | undefined) =>
+    s !== undefined && (owners.get(s) ?? "") === ownerOf(caller) ? s : undefined;
   let draining = false;
   // One access-log line and in-flight accounting per request (src/transport/http-exchanges.ts).
   const exchanges = new Exchanges(o.accessLog);
@@ -101,7 +117,10 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     const path = pathOf(req.url);
     const plain = (status: number, text: string, headers?: Record<string, string>) => {
       finish(x, path, status);
-      return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+      return new Response(text + "\n", {
+        status,
+        headers: { "content-type": "text/plain; charset=utf-8", ...headers },
+      });
     };
     const prm = rs?.metadata(req, path);
     if (prm) {
@@ -128,9 +147,14 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       caller = r;
     } else {
       const challenge = guard.unauthorized(req);
-      if (challenge) return plain(401, "Unauthorized: a valid bearer token is required", { "www-authenticate": challenge });
+      if (challenge)
+        return plain(401, "Unauthorized: a valid bearer token is required", { "www-authenticate": challenge });
     }
-    if (draining) return plain(503, "Service Unavailable: the server is shutting down", { connection: "close", "retry-after": "1" });
+    if (draining)
+      return plain(503, "Service Unavailable: the server is shutting down", {
+        connection: "close",
+        "retry-after": "1",
+      });
     const headers = new Headers();
     try {
       if (scale) {
@@ -153,20 +177,37 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
    * A legacy session's GET stream (MCP 2025-03-26+ basic/transports, listening for messages from the
    * server). Without a session (2026-07-28 has no GET stream) it is 405, as that revision says.
    */
-  async function get(req: Request, srv: TimeoutControl | undefined, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Promise<Response> {
+  async function get(
+    req: Request,
+    srv: TimeoutControl | undefined,
+    x: Exchange,
+    path: string,
+    headers: Headers,
+    caller: AuthInfo | undefined,
+  ): Promise<Response> {
     const sid = req.headers.get("mcp-session-id");
     const plain = (status: number, text: string, more?: Record<string, string>) => {
       finish(x, path, status);
       return new Response(text + "\n", { status, headers: { "content-type": "text/plain; charset=utf-8", ...more } });
     };
     if (sid === null || req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
-      return plain(405, "Method Not Allowed: GET opens a legacy session's stream (send Mcp-Session-Id); POST one JSON-RPC message", { allow: "GET, POST, DELETE, OPTIONS" });
+      return plain(
+        405,
+        "Method Not Allowed: GET opens a legacy session's stream (send Mcp-Session-Id); POST one JSON-RPC message",
+        { allow: "GET, POST, DELETE, OPTIONS" },
+      );
     }
     if (!acceptsSse(req)) return plain(406, "Not Acceptable: a GET stream is text/event-stream");
     const s = mine(sessions.get(sid), caller);
     if (!s) {
       finish(x, path, 404);
-      return rpcErrorResponse(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again", headers);
+      return rpcErrorResponse(
+        404,
+        null,
+        ErrorCode.InvalidRequest,
+        "Session not found: it expired or was ended; send initialize again",
+        headers,
+      );
     }
     // The stream lives until the client or the server ends it: Bun's idle timeout must not cut it, and it
     // does not hold a shutdown (draining ends it; the client resumes elsewhere after `retry`).
@@ -179,13 +220,25 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
 
   function del(req: Request, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Response {
     const sid = req.headers.get("mcp-session-id");
-    const status = sid === null ? 400 : mine(sessions.get(sid), caller) && sessions.end(sid, "The session was ended by the client") ? 204 : 404;
+    const status =
+      sid === null
+        ? 400
+        : mine(sessions.get(sid), caller) && sessions.end(sid, "The session was ended by the client")
+          ? 204
+          : 404;
     if (status === 204) void scale?.sessions.remove(sid!);
     finish(x, path, status);
     return new Response(null, { status, headers });
   }
 
-  async function post(req: Request, srv: TimeoutControl | undefined, x: Exchange, path: string, headers: Headers, caller: AuthInfo | undefined): Promise<Response> {
+  async function post(
+    req: Request,
+    srv: TimeoutControl | undefined,
+    x: Exchange,
+    path: string,
+    headers: Headers,
+    caller: AuthInfo | undefined,
+  ): Promise<Response> {
     const fail = (status: number, id: RequestId | null, code: number, message: string, data?: unknown) => {
       finish(x, path, status);
       return rpcErrorResponse(status, id, code, message, headers, data);
@@ -197,9 +250,21 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     const sid = req.headers.get("mcp-session-id");
     if (Array.isArray(value)) {
       x.mcpMethod = "batch";
-      if (sid === null) return fail(400, null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26");
+      if (sid === null)
+        return fail(
+          400,
+          null,
+          ErrorCode.InvalidRequest,
+          "Invalid Request: JSON-RPC batches are only accepted on a session negotiated at 2025-03-26",
+        );
       const s = mine(sessions.get(sid), caller);
-      if (!s) return fail(404, null, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
+      if (!s)
+        return fail(
+          404,
+          null,
+          ErrorCode.InvalidRequest,
+          "Session not found: it expired or was ended; send initialize again",
+        );
       return run(s.session.handleParsed(value, extrasOf(s.id)), undefined, s, false, new Notes());
     }
     const env = checkEnvelope(value);
@@ -230,10 +295,17 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     function dispatch(msg: Message): Promise<Response> | Response {
       const meta = metaOf(msg.params);
       // With the claim even initialize is a stateless request (of a method 2026-07-28 removed), never a handshake.
-      if (meta !== undefined && META.protocolVersion in meta) return modern(msg, msg.params as Record<string, unknown>, meta);
+      if (meta !== undefined && META.protocolVersion in meta)
+        return modern(msg, msg.params as Record<string, unknown>, meta);
       if (msg.method !== "initialize" && req.headers.get("mcp-protocol-version")?.trim() === MODERN_VERSION) {
         // The header names the stateless revision but the body has no claim: a malformed modern request, not legacy traffic.
-        if (msg.id !== undefined) return fail(400, msg.id, ErrorCode.InvalidParams, `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`);
+        if (msg.id !== undefined)
+          return fail(
+            400,
+            msg.id,
+            ErrorCode.InvalidParams,
+            `Invalid params: _meta["${META.protocolVersion}"] is required on ${MODERN_VERSION} requests`,
+          );
         // A notification needs no claim (2026-07-28 Streamable HTTP: only requests carry one); the header
         // identifies it. Without a session it has nothing to act on, as in modern(): accepted, 202.
         if (sid === null) {
@@ -248,11 +320,19 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     function extrasOf(sessionId: string | undefined): RequestExtras {
       const token = bearerOf(req);
       const auth = caller ?? (token !== undefined ? { token } : undefined);
-      return { http: { headers: req.headers }, ...(sessionId !== undefined ? { session: { id: sessionId } } : {}), ...(auth !== undefined ? { auth } : {}) };
+      return {
+        http: { headers: req.headers },
+        ...(sessionId !== undefined ? { session: { id: sessionId } } : {}),
+        ...(auth !== undefined ? { auth } : {}),
+      };
     }
 
     /** 2026-07-28: stateless, one Session per request; only the headers are checked here against the body, the pipeline checks the claim again. */
-    function modern(msg: Message, params: Record<string, unknown>, meta: Record<string, unknown>): Promise<Response> | Response {
+    function modern(
+      msg: Message,
+      params: Record<string, unknown>,
+      meta: Record<string, unknown>,
+    ): Promise<Response> | Response {
       const id = msg.id ?? null;
       const claim = readClaim(meta);
       if (claim instanceof RpcError) return fail(400, id, claim.code, claim.message);
@@ -263,12 +343,19 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       const mismatch = headerMismatch(req, msg, params);
       if (mismatch) return fail(400, id, ErrorCode.HeaderMismatch, mismatch);
       // Custom headers from tool parameters (x-mcp-header): each must agree with the arguments.
-      const tool = msg.method === "tools/call" && typeof params.name === "string" ? registry.tools.get(params.name) : undefined;
+      const tool =
+        msg.method === "tools/call" && typeof params.name === "string" ? registry.tools.get(params.name) : undefined;
       const params_ = tool && paramHeaders(tool.inputSchema);
       const pm = params_ && params_.length > 0 ? paramMismatch(req, params.arguments, params_) : undefined;
       if (pm) return fail(400, id, ErrorCode.HeaderMismatch, pm);
       // initialize is gone from 2026-07-28: with the modern claim it is an unknown method, not a handshake.
-      if (msg.method === "initialize") return fail(404, id, ErrorCode.MethodNotFound, `Method not found: initialize (protocol version ${MODERN_VERSION})`);
+      if (msg.method === "initialize")
+        return fail(
+          404,
+          id,
+          ErrorCode.MethodNotFound,
+          `Method not found: initialize (protocol version ${MODERN_VERSION})`,
+        );
       if (msg.id === undefined) {
         // A stateless server has no other request to cancel: the client cancels by closing the connection.
         finish(x, path, 202);
@@ -288,34 +375,75 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     function legacy(msg: Message, sid: string | null): Promise<Response> | Response {
       const id = msg.id ?? null;
       if (msg.method === "initialize" && msg.id !== undefined) {
-        const s = sessions.create(undefined, clientOf(req, srv?.requestIP?.(req)?.address, o.token, caller?.subject === undefined ? undefined : ownerOf(caller)));
+        const s = sessions.create(
+          undefined,
+          clientOf(
+            req,
+            srv?.requestIP?.(req)?.address,
+            o.token,
+            caller?.subject === undefined ? undefined : ownerOf(caller),
+          ),
+        );
         owners.set(s, ownerOf(caller));
         const line = s.session.handleMessage(msg, extrasOf(undefined)) as string;
         if (errorCodeOf(line) === undefined) {
-          if (!sessions.add(s)) return fail(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions in use (http.maxSessions); retry later");
+          if (!sessions.add(s))
+            return fail(
+              503,
+              id,
+              ErrorCode.InternalError,
+              "Service Unavailable: too many sessions in use (http.maxSessions); retry later",
+            );
           headers.set("mcp-session-id", s.id);
           // Shared: in the store before the client hears of it, so its next request may land on any replica.
-          if (scale) return scale.sessions.save(s, ownerOf(caller)).then(() => run(line, msg.id, undefined, false, new Notes()));
+          if (scale)
+            return scale.sessions.save(s, ownerOf(caller)).then(() => run(line, msg.id, undefined, false, new Notes()));
         }
         return run(line, msg.id, undefined, false, new Notes());
       }
-      if (sid === null) return fail(400, id, ErrorCode.InvalidRequest, `Bad Request: the Mcp-Session-Id header is required (send initialize first, or use protocol version ${MODERN_VERSION} with params._meta)`);
+      if (sid === null)
+        return fail(
+          400,
+          id,
+          ErrorCode.InvalidRequest,
+          `Bad Request: the Mcp-Session-Id header is required (send initialize first, or use protocol version ${MODERN_VERSION} with params._meta)`,
+        );
       const s = mine(sessions.get(sid), caller);
-      if (!s) return fail(404, id, ErrorCode.InvalidRequest, "Session not found: it expired or was ended; send initialize again");
+      if (!s)
+        return fail(
+          404,
+          id,
+          ErrorCode.InvalidRequest,
+          "Session not found: it expired or was ended; send initialize again",
+        );
       const pv = req.headers.get("mcp-protocol-version");
       if (pv !== null && !(LEGACY_VERSIONS as readonly string[]).includes(pv.trim())) {
-        return fail(400, id, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(pv)} on a legacy session`);
+        return fail(
+          400,
+          id,
+          ErrorCode.InvalidRequest,
+          `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(pv)} on a legacy session`,
+        );
       }
       const notes = new Notes();
       if (msg.id !== undefined && !s.sinks.has(msg.id)) s.sinks.set(msg.id, notes.push);
       const answered = run(s.session.handleMessage(msg, extrasOf(s.id)), msg.id, s, false, notes);
       // What the session asked for (subscriptions, log level) reaches the store and the other replicas before the answer.
-      if (scale && STATEFUL.has(msg.method)) return Promise.resolve(answered).then(async (r) => (await scale.sessions.save(s, owners.get(s) ?? ""), r));
+      if (scale && STATEFUL.has(msg.method))
+        return Promise.resolve(answered).then(async (r) => (await scale.sessions.save(s, owners.get(s) ?? ""), r));
       return answered;
     }
 
     /** Answers one dispatcher reply, with the request's timeout, disconnect handling and progress routing. */
-    function run(reply: Reply, id: RequestId | undefined, s: LegacySession | undefined, isModern: boolean, notes: Notes, session?: Session, longLived = false): Promise<Response> | Response {
+    function run(
+      reply: Reply,
+      id: RequestId | undefined,
+      s: LegacySession | undefined,
+      isModern: boolean,
+      notes: Notes,
+      session?: Session,
+      longLived = false,
+    ): Promise<Response> | Response {
       const target = session ?? s?.session;
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
@@ -330,7 +458,10 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (pending && id !== undefined) {
         // A subscriptions/listen stream lives until the client closes it: no request deadline.
         if (deadline !== Infinity && !longLived) {
-          timer = setTimeout(() => ((timedOut = true), cancel("request timeout", "timeout")), Math.max(0, deadline - Date.now()));
+          timer = setTimeout(
+            () => ((timedOut = true), cancel("request timeout", "timeout")),
+            Math.max(0, deadline - Date.now()),
+          );
         }
         req.signal.addEventListener("abort", onAbort);
       }
@@ -357,7 +488,16 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         cancelledLine:
           id === undefined
             ? undefined
-            : () => errorLine(id, new RpcError(ErrorCode.InternalError, timedOut ? `The request timed out after ${o.requestTimeoutMs} ms (http.requestTimeoutMs)` : "The request was cancelled")),
+            : () =>
+                errorLine(
+                  id,
+                  new RpcError(
+                    ErrorCode.InternalError,
+                    timedOut
+                      ? `The request timed out after ${o.requestTimeoutMs} ms (http.requestTimeoutMs)`
+                      : "The request was cancelled",
+                  ),
+                ),
       });
     }
   }

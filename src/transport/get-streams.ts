@@ -87,7 +87,14 @@ export class GetStreams {
     let from: number | "gap";
     if (last) {
       const m = /^g([0-9a-z]{1,16})\.(\d{1,15})$/.exec(last);
-      if (!m) return rpcErrorResponse(400, null, ErrorCode.InvalidRequest, `Bad Request: Last-Event-ID ${JSON.stringify(last.slice(0, 80))} is not an event id of this server`, headers);
+      if (!m)
+        return rpcErrorResponse(
+          400,
+          null,
+          ErrorCode.InvalidRequest,
+          `Bad Request: Last-Event-ID ${JSON.stringify(last.slice(0, 80))} is not an event id of this server`,
+          headers,
+        );
       from = m[1] === this.feed.epoch ? Number(m[2]) : "gap";
     } else from = await this.feed.head();
     this.#open.get(s.id)?.end(); // one GET stream per session: the newest wins
@@ -125,12 +132,18 @@ export class GetStreams {
     const replay = typeof from === "number" && last ? await this.feed.since(from) : [];
     if (replay === "gone" || from === "gap") {
       // Says so, then has the client list again what its session watches: changes in between are lost.
-      this.#write(stream, encoder.encode(`: events after ${last} are no longer kept; sending list_changed for what this session watches\n\n`));
+      this.#write(
+        stream,
+        encoder.encode(
+          `: events after ${last} are no longer kept; sending list_changed for what this session watches\n\n`,
+        ),
+      );
       stream.lastSeq = await this.feed.head();
       for (const topic of ["tools", "resources", "prompts"] as const) {
         if (this.#wants(stream, { seq: 0, topic })) this.#write(stream, sseFrame(feedLine({ seq: 0, topic })));
       }
-      for (const uri of s.session.subscriptions.uris()) this.#write(stream, sseFrame(feedLine({ seq: 0, topic: "resource", uri })));
+      for (const uri of s.session.subscriptions.uris())
+        this.#write(stream, sseFrame(feedLine({ seq: 0, topic: "resource", uri })));
       headers.set("x-mcpbin-replay", "gap");
     }
     this.#write(stream, primingFrame(this.o.retryMs, `g${this.feed.epoch}.${stream.lastSeq}`));
@@ -158,8 +171,20 @@ export class GetStreams {
     if (this.#keepAlive) clearInterval(this.#keepAlive);
   }
 
-  #resumePost(recorder: ReturnType<StreamEvents["open"]> | undefined, after: number, last: string, headers: Headers): Response {
-    const gone = () => rpcErrorResponse(410, null, ErrorCode.InvalidRequest, `Gone: the events after ${JSON.stringify(last)} are no longer kept (the stream ended long ago, or its events were dropped)`, headers);
+  #resumePost(
+    recorder: ReturnType<StreamEvents["open"]> | undefined,
+    after: number,
+    last: string,
+    headers: Headers,
+  ): Response {
+    const gone = () =>
+      rpcErrorResponse(
+        410,
+        null,
+        ErrorCode.InvalidRequest,
+        `Gone: the events after ${JSON.stringify(last)} are no longer kept (the stream ended long ago, or its events were dropped)`,
+        headers,
+      );
     if (!recorder) return gone();
     let closed = false;
     let ok = true;

@@ -17,11 +17,14 @@ export function readBody(req: Request, deadline: number): Promise<string> {
   if (deadline === Infinity) return req.text();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(BODY_TIMEOUT);
-      // Stop taking what is left of the body; the 408 closes the connection.
-      req.body?.cancel().catch(() => {});
-    }, Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => {
+        reject(BODY_TIMEOUT);
+        // Stop taking what is left of the body; the 408 closes the connection.
+        req.body?.cancel().catch(() => {});
+      },
+      Math.max(0, deadline - Date.now()),
+    );
   });
   return Promise.race([req.text(), late]).finally(() => clearTimeout(timer));
 }
@@ -50,10 +53,17 @@ export async function readJsonBody(
   srv?: { timeout(req: Request, seconds: number): void },
 ): Promise<{ readonly value: unknown; readonly deadline: number } | BodyRefusal> {
   const refuse = (status: number, code: number, message: string): BodyRefusal => ({ status, code, message });
-  const tooLarge = () => refuse(413, ErrorCode.InvalidRequest, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`);
+  const tooLarge = () =>
+    refuse(
+      413,
+      ErrorCode.InvalidRequest,
+      `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (http.maxBodyBytes)`,
+    );
   const ct = req.headers.get("content-type");
-  if (ct === null || !ct.toLowerCase().includes("application/json")) return refuse(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
-  if (!acceptsJson(req) && !acceptsSse(req)) return refuse(406, ErrorCode.InvalidRequest, "Not Acceptable: accept application/json and text/event-stream");
+  if (ct === null || !ct.toLowerCase().includes("application/json"))
+    return refuse(415, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
+  if (!acceptsJson(req) && !acceptsSse(req))
+    return refuse(406, ErrorCode.InvalidRequest, "Not Acceptable: accept application/json and text/event-stream");
   const declared = Number(req.headers.get("content-length") ?? 0);
   if (declared > o.maxBodyBytes) return tooLarge();
   const deadline = o.requestTimeoutMs > 0 ? Date.now() + o.requestTimeoutMs : Infinity;
@@ -66,7 +76,11 @@ export async function readJsonBody(
     if (e === BODY_TIMEOUT) {
       // The rest of a slow body may still come: the connection is closed, not kept for the next request.
       headers.set("connection", "close");
-      return refuse(408, ErrorCode.InvalidRequest, `Request Timeout: the body did not arrive within ${Math.min(o.bodyTimeoutMs, o.requestTimeoutMs || Infinity)} ms (http.bodyTimeoutMs)`);
+      return refuse(
+        408,
+        ErrorCode.InvalidRequest,
+        `Request Timeout: the body did not arrive within ${Math.min(o.bodyTimeoutMs, o.requestTimeoutMs || Infinity)} ms (http.bodyTimeoutMs)`,
+      );
     }
     return tooLarge();
   }

@@ -38,7 +38,10 @@ export class Exchanges {
       this.#idleWaiters = [];
       for (const f of w) f();
     }
-    if (this.accessLog) logLine(`http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms`);
+    if (this.accessLog)
+      logLine(
+        `http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms`,
+      );
   }
 
   /** Resolves when no request is in flight. */

@@ -2,7 +2,8 @@
 import { isLoopback, type ResolvedHttpOptions } from "./http-options.ts";
 
 /** Headers a browser client may send, for CORS preflight answers. */
-const ALLOW_HEADERS = "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id";
+const ALLOW_HEADERS =
+  "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id";
 
 /** Response headers a browser client must be able to read (the session, the version, a 401's challenge). */
 const EXPOSE_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
@@ -20,7 +21,8 @@ export class HttpGuard {
     this.#anyOrigin = this.#origins.has("*");
     // Bound to loopback: only loopback Host names (plus allowedHosts) — DNS-rebinding protection.
     // Bound elsewhere: the Host header is only checked when allowedHosts is given.
-    this.#hosts = o.allowedHosts || isLoopback(o.host) ? new Set((o.allowedHosts ?? []).map((h) => h.toLowerCase())) : undefined;
+    this.#hosts =
+      o.allowedHosts || isLoopback(o.host) ? new Set((o.allowedHosts ?? []).map((h) => h.toLowerCase())) : undefined;
     this.#tokenDigest = o.token === undefined ? undefined : digest(o.token);
   }
 
@@ -34,10 +36,12 @@ export class HttpGuard {
       const host = req.headers.get("host");
       if (host === null) return "the Host header is missing";
       const name = hostName(host);
-      if (!isLoopback(name) && !this.#hosts.has(name)) return `Host ${JSON.stringify(host)} is not allowed (http.allowedHosts)`;
+      if (!isLoopback(name) && !this.#hosts.has(name))
+        return `Host ${JSON.stringify(host)} is not allowed (http.allowedHosts)`;
     }
     const origin = req.headers.get("origin");
-    if (origin !== null && !this.originAllowed(origin)) return `Origin ${JSON.stringify(origin)} is not allowed (http.allowedOrigins)`;
+    if (origin !== null && !this.originAllowed(origin))
+      return `Origin ${JSON.stringify(origin)} is not allowed (http.allowedOrigins)`;
     return undefined;
   }
 

@@ -2,7 +2,14 @@
 import type { Message } from "../protocol/jsonrpc.ts";
 
 /** Methods whose `Mcp-Name` header mirrors a body field (2026-07-28 Streamable HTTP, standard headers; the tasks extension's "Routing Headers" for tasks/*). */
-const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
+const NAME_SOURCE: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 /**
  * The first 2026-07-28 header check (Streamable HTTP, server validation), made before the version
@@ -12,7 +19,8 @@ const NAME_SOURCE: Record<string, string> = { "tools/call": "name", "prompts/get
 export function versionMismatch(req: Request, claim: string): string | undefined {
   const pv = req.headers.get("mcp-protocol-version");
   if (pv === null) return "Header mismatch: the MCP-Protocol-Version header is required";
-  if (pv.trim() !== claim) return `Header mismatch: MCP-Protocol-Version ${JSON.stringify(pv.trim())} differs from _meta version ${JSON.stringify(claim)}`;
+  if (pv.trim() !== claim)
+    return `Header mismatch: MCP-Protocol-Version ${JSON.stringify(pv.trim())} differs from _meta version ${JSON.stringify(claim)}`;
   return undefined;
 }
 
@@ -27,7 +35,8 @@ export function headerMismatch(req: Request, msg: Message, params: Record<string
   const mm = req.headers.get("mcp-method");
   if (mm === null) return "Header mismatch: the Mcp-Method header is required";
   const method = decodeHeaderValue(mm);
-  if (method !== msg.method) return `Header mismatch: Mcp-Method ${JSON.stringify(mm.trim())} differs from the body's method ${JSON.stringify(msg.method)}`;
+  if (method !== msg.method)
+    return `Header mismatch: Mcp-Method ${JSON.stringify(mm.trim())} differs from the body's method ${JSON.stringify(msg.method)}`;
   const field = Object.hasOwn(NAME_SOURCE, msg.method) ? NAME_SOURCE[msg.method] : undefined;
   const value = field === undefined ? undefined : params[field];
   if (typeof value !== "string") return undefined;
@@ -35,7 +44,8 @@ export function headerMismatch(req: Request, msg: Message, params: Record<string
   if (mn === null) return `Header mismatch: the Mcp-Name header is required for ${msg.method}`;
   const name = decodeHeaderValue(mn);
   if (name === undefined) return "Header mismatch: Mcp-Name is not valid =?base64?…?= text";
-  if (name !== value) return `Header mismatch: Mcp-Name ${JSON.stringify(name)} differs from params.${field} ${JSON.stringify(value)}`;
+  if (name !== value)
+    return `Header mismatch: Mcp-Name ${JSON.stringify(name)} differs from params.${field} ${JSON.stringify(value)}`;
   return undefined;
 }
 

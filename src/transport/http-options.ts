@@ -125,13 +125,15 @@ export class HttpOptionsError extends Error {
 export function parseHttpFlag(value: string): { host?: string; port: number } {
   const m = /^(?:(\[[0-9a-fA-F:.]+\]|[^:\s]+):)?(\d{1,5})$/.exec(value.trim());
   const port = m ? Number(m[2]) : NaN;
-  if (!m || !(port >= 0 && port <= 65535)) throw new HttpOptionsError(`--http: expected [host:]port (e.g. 8080 or 0.0.0.0:8080), got "${value}"`);
+  if (!m || !(port >= 0 && port <= 65535))
+    throw new HttpOptionsError(`--http: expected [host:]port (e.g. 8080 or 0.0.0.0:8080), got "${value}"`);
   const host = m[1]?.replace(/^\[(.*)\]$/, "$1");
   return host === undefined ? { port } : { host, port };
 }
 
 /** What a compiled executable's command line may hold, for messages. */
-export const EXECUTABLE_USAGE = "takes --stdio (the default) or --http [host:]port; arguments after -- are left to the server's own code";
+export const EXECUTABLE_USAGE =
+  "takes --stdio (the default) or --http [host:]port; arguments after -- are left to the server's own code";
 
 /**
  * Reads the transport flags from a process's arguments: `--http [host:]port` (or `--http=…`) selects
@@ -144,7 +146,10 @@ export const EXECUTABLE_USAGE = "takes --stdio (the default) or --http [host:]po
  * @returns `undefined` when no flag is given, `"stdio"`, or the parsed `--http` value.
  * @throws HttpOptionsError on a missing or malformed `--http` value, or (strict) an unknown option.
  */
-export function transportFromArgs(argv: readonly string[], strict = false): undefined | "stdio" | { host?: string; port: number } {
+export function transportFromArgs(
+  argv: readonly string[],
+  strict = false,
+): undefined | "stdio" | { host?: string; port: number } {
   let http: undefined | { host?: string; port: number };
   let stdio = false;
   for (let i = 0; i < argv.length; i++) {
@@ -153,7 +158,8 @@ export function transportFromArgs(argv: readonly string[], strict = false): unde
     if (a === "--stdio") stdio = true;
     else if (a === "--http") {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith("-")) throw new HttpOptionsError("--http needs a value: --http [host:]port (e.g. --http 8080)");
+      if (next === undefined || next.startsWith("-"))
+        throw new HttpOptionsError("--http needs a value: --http [host:]port (e.g. --http 8080)");
       http = parseHttpFlag(next);
       i++;
     } else if (a.startsWith("--http=")) http = parseHttpFlag(a.slice("--http=".length));
@@ -213,7 +219,8 @@ export function resolveHttp(
   };
   for (const [key, k] of Object.entries(HTTP_KEYS)) {
     const value = (r as unknown as Record<string, unknown>)[key];
-    if (checkOption(k, value)) throw new HttpOptionsError(`http.${key} must be ${k.expected}; got ${describeValue(value)}`);
+    if (checkOption(k, value))
+      throw new HttpOptionsError(`http.${key} must be ${k.expected}; got ${describeValue(value)}`);
   }
   // http.auth's own keys, checked before anything binds (src/auth/options.ts says what to change).
   if (r.auth !== undefined) {

@@ -17,7 +17,12 @@ const encoder = new TextEncoder();
  * @param unread - where a large body's unread bytes are watched (write deadline, overall bound), and its name there.
  * @returns the response.
  */
-export function jsonResponse(body: string, status: number, headers?: Headers, unread?: { readonly answers: UnreadAnswers; readonly what: string }): Response {
+export function jsonResponse(
+  body: string,
+  status: number,
+  headers?: Headers,
+  unread?: { readonly answers: UnreadAnswers; readonly what: string },
+): Response {
   const h = headers ?? new Headers();
   h.set("content-type", JSON_TYPE);
   const text = wellFormedLine(body);
@@ -34,7 +39,14 @@ export function jsonResponse(body: string, status: number, headers?: Headers, un
  * @param data - optional `error.data`.
  * @returns the response.
  */
-export function rpcErrorResponse(status: number, id: RequestId | null, code: number, message: string, headers?: Headers, data?: unknown): Response {
+export function rpcErrorResponse(
+  status: number,
+  id: RequestId | null,
+  code: number,
+  message: string,
+  headers?: Headers,
+  data?: unknown,
+): Response {
   return jsonResponse(errorLine(id, new RpcError(code, message, data)), status, headers);
 }
 
@@ -70,7 +82,12 @@ export function statusFor(line: string, modern: boolean): number {
   if (code === ErrorCode.ParseError || code === ErrorCode.InvalidRequest) return 400;
   if (!modern) return 200;
   if (code === ErrorCode.MethodNotFound) return 404;
-  if (code === ErrorCode.HeaderMismatch || code === ErrorCode.MissingRequiredClientCapability || code === ErrorCode.UnsupportedProtocolVersion) return 400;
+  if (
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingRequiredClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion
+  )
+    return 400;
   return 200;
 }
 
@@ -192,7 +209,8 @@ export async function answer(reply: Reply, c: AnswerContext): Promise<Response> 
   // request); the held one goes out when the client reads again, and always before the result.
   let held: string | undefined;
   let watch: { level(queued: number): void; done(): void } | undefined;
-  const level = (controller: ReadableStreamDefaultController<Uint8Array>) => watch?.level(Math.max(0, SSE_HIGH_WATER - (controller.desiredSize ?? SSE_HIGH_WATER)));
+  const level = (controller: ReadableStreamDefaultController<Uint8Array>) =>
+    watch?.level(Math.max(0, SSE_HIGH_WATER - (controller.desiredSize ?? SSE_HIGH_WATER)));
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {

@@ -31,7 +31,11 @@ export type Unrelated = (sid: string, line: string) => void;
  * @param unrelated - takes a line tied to no request (dropped without one).
  * @returns the session.
  */
-export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>, unrelated?: (line: string) => void): Session {
+export function routedSession(
+  registry: Registry,
+  sinks: Map<RequestId, Sink>,
+  unrelated?: (line: string) => void,
+): Session {
   return new Session(registry, (line, id) => {
     if (id !== undefined) sinks.get(id)?.(line);
     else unrelated?.(line);
@@ -48,11 +52,17 @@ export function routedSession(registry: Registry, sinks: Map<RequestId, Sink>, u
  * @param subject - the verified OAuth caller (issuer and subject), when there is one.
  * @returns a key such as `token:…` or `address:127.0.0.1`.
  */
-export function clientOf(req: Request, address: string | undefined, sharedToken: string | undefined, subject?: string): string {
+export function clientOf(
+  req: Request,
+  address: string | undefined,
+  sharedToken: string | undefined,
+  subject?: string,
+): string {
   if (subject !== undefined) return `subject:${subject}`;
   const a = req.headers.get("authorization");
   const token = a !== null && /^bearer /i.test(a) ? a.slice(7).trim() : "";
-  if (token !== "" && token !== sharedToken) return `token:${new Bun.CryptoHasher("sha256").update(token).digest("hex")}`;
+  if (token !== "" && token !== sharedToken)
+    return `token:${new Bun.CryptoHasher("sha256").update(token).digest("hex")}`;
   return address === undefined ? UNKNOWN : `address:${address}`;
 }
 
@@ -112,7 +122,14 @@ export class LegacySessions {
     const sinks = new Map<RequestId, Sink>();
     const id = given ?? crypto.randomUUID();
     const u = this.unrelated;
-    return { id, owner, session: routedSession(this.registry, sinks, u && ((line) => u(id, line))), sinks, active: 0, lastSeen: this.now() };
+    return {
+      id,
+      owner,
+      session: routedSession(this.registry, sinks, u && ((line) => u(id, line))),
+      sinks,
+      active: 0,
+      lastSeen: this.now(),
+    };
   }
 
   /**
@@ -133,7 +150,8 @@ export class LegacySessions {
     }
     if (from) {
       let lru: LegacySession | undefined;
-      for (const x of this.#byId.values()) if (from(x) && x.active === 0 && x.session.inFlight === 0 && (!lru || x.lastSeen < lru.lastSeen)) lru = x;
+      for (const x of this.#byId.values())
+        if (from(x) && x.active === 0 && x.session.inFlight === 0 && (!lru || x.lastSeen < lru.lastSeen)) lru = x;
       if (!lru) return false;
       this.end(lru.id, "The session was dropped: too many sessions");
     }

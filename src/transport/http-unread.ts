@@ -121,7 +121,10 @@ export class UnreadAnswers {
    * @returns `leave()`, to call once the request's answer exists (its bytes are then counted as held).
    */
   async enter(): Promise<() => void> {
-    while (this.#held + (this.#producing + 1) * this.#average > this.maxUnsentBytes && (this.#held > 0 || this.#producing > 0)) {
+    while (
+      this.#held + (this.#producing + 1) * this.#average > this.maxUnsentBytes &&
+      (this.#held > 0 || this.#producing > 0)
+    ) {
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
     this.#producing++;
@@ -199,10 +202,14 @@ export class UnreadAnswers {
   #bound(): void {
     if (this.#held <= this.maxUnsentBytes) return;
     const now = performance.now();
-    const stalled = [...this.#pending].filter((p) => p.held > 0 && now - p.lastPull >= STALLED_MS).sort((a, b) => a.lastPull - b.lastPull);
+    const stalled = [...this.#pending]
+      .filter((p) => p.held > 0 && now - p.lastPull >= STALLED_MS)
+      .sort((a, b) => a.lastPull - b.lastPull);
     for (const p of stalled) {
       if (this.#held <= this.maxUnsentBytes) break;
-      p.drop(`the unread answers held more than ${this.maxUnsentBytes} bytes (http.maxUnsentBytes) and its client read nothing for ${Math.round(now - p.lastPull)} ms`);
+      p.drop(
+        `the unread answers held more than ${this.maxUnsentBytes} bytes (http.maxUnsentBytes) and its client read nothing for ${Math.round(now - p.lastPull)} ms`,
+      );
     }
   }
 
@@ -214,7 +221,8 @@ export class UnreadAnswers {
       const now = performance.now();
       if (this.writeTimeoutMs > 0) {
         for (const p of [...this.#pending]) {
-          if (p.held > 0 && now - p.lastPull >= this.writeTimeoutMs) p.drop(`its client read nothing for ${this.writeTimeoutMs} ms (http.writeTimeoutMs)`);
+          if (p.held > 0 && now - p.lastPull >= this.writeTimeoutMs)
+            p.drop(`its client read nothing for ${this.writeTimeoutMs} ms (http.writeTimeoutMs)`);
         }
       }
       this.#bound();

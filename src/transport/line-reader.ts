@@ -81,7 +81,13 @@ export async function readLines(
     if (start < end && text.charCodeAt(start) === BOM) {
       // A line that is only a BOM (and blanks) is a blank line too.
       start++;
-      for (i = start; i < end && text.charCodeAt(i) <= 32 && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === CR); i++);
+      for (
+        i = start;
+        i < end &&
+        text.charCodeAt(i) <= 32 &&
+        (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === CR);
+        i++
+      );
       if (i === end) return;
     }
     return onLine(start === 0 && end === text.length ? text : text.slice(start, end));
@@ -143,8 +149,7 @@ export async function readLines(
         if (nl - pos > maxLineBytes) {
           onOversizeHead?.(chunk.slice(pos, pos + HEAD_BYTES));
           pending = onLine(OVERSIZE);
-        }
-        else pending = emit(chunk.subarray(pos, nl));
+        } else pending = emit(chunk.subarray(pos, nl));
       } else if (partBytes + (nl - pos) > maxLineBytes) {
         onOversizeHead?.(parts[0]!.slice(0, HEAD_BYTES));
         parts = [];

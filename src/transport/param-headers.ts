@@ -36,7 +36,8 @@ function walk(s: Schema, path: string[], out: ParamHeader[], depth: number): voi
     if (typeof sub !== "object" || sub === null) continue;
     const p = sub as Schema;
     const name = p["x-mcp-header"];
-    if (typeof name === "string") out.push({ path: [...path, key], name, type: typeof p.type === "string" ? p.type : undefined });
+    if (typeof name === "string")
+      out.push({ path: [...path, key], name, type: typeof p.type === "string" ? p.type : undefined });
     walk(p, [...path, key], out, depth + 1);
   }
 }
@@ -57,7 +58,11 @@ const FIELD_VALUE = /^[\x20-\x7e\t]*$/;
 export function paramMismatch(req: Request, args: unknown, headers: readonly ParamHeader[]): string | undefined {
   for (const h of headers) {
     let value: unknown = args;
-    for (const k of h.path) value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[k] : undefined;
+    for (const k of h.path)
+      value =
+        typeof value === "object" && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>)[k]
+          : undefined;
     const field = `Mcp-Param-${h.name}`;
     const raw = req.headers.get(field);
     const where = `arguments.${h.path.join(".")}`;
@@ -77,7 +82,8 @@ export function paramMismatch(req: Request, args: unknown, headers: readonly Par
           : typeof value === "boolean"
             ? decoded === String(value)
             : false;
-    if (!same) return `Header mismatch: ${field} ${JSON.stringify(decoded)} differs from ${where} ${JSON.stringify(value)}`;
+    if (!same)
+      return `Header mismatch: ${field} ${JSON.stringify(decoded)} differs from ${where} ${JSON.stringify(value)}`;
   }
   return undefined;
 }

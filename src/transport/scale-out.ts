@@ -22,7 +22,12 @@ export interface ScaleOut {
  * @param parts - a store and bus to use instead of Redis (tests, a user's own).
  * @returns the shared parts.
  */
-export function scaleOut(url: string, name: string, o: { eventsTotal: number; sessionIdleMs: number }, parts?: { store: Store; bus: Bus }): ScaleOut {
+export function scaleOut(
+  url: string,
+  name: string,
+  o: { eventsTotal: number; sessionIdleMs: number },
+  parts?: { store: Store; bus: Bus },
+): ScaleOut {
   const store = parts?.store ?? redisStore(url);
   const bus = parts?.bus ?? redisBus(url);
   const origin = crypto.randomUUID().slice(0, 8);

@@ -102,7 +102,11 @@ export class SharedSessions {
    * The session from the store, made a member of this replica's table.
    * @returns it, or undefined when the store does not have it (or the table is full of busy sessions).
    */
-  async adopt(sid: string, sessions: LegacySessions, owners: WeakMap<LegacySession, string>): Promise<LegacySession | undefined> {
+  async adopt(
+    sid: string,
+    sessions: LegacySessions,
+    owners: WeakMap<LegacySession, string>,
+  ): Promise<LegacySession | undefined> {
     const st = await this.load(sid);
     if (!st || st.v === "") return undefined;
     const existing = sessions.get(sid);

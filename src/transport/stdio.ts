@@ -9,7 +9,6 @@ import { guardStdout } from "../runtime/stdout-guard.ts";
 import { logName } from "../runtime/log-name.ts";
 import { watchParent } from "../runtime/parent-watch.ts";
 
-
 /**
  * Serves a registry over stdin/stdout until stdin closes (MCP basic/transports stdio).
  * - stdin EOF, SIGTERM or SIGINT: stop reading (after a signal, lines read but not yet dispatched are
@@ -26,7 +25,10 @@ import { watchParent } from "../runtime/parent-watch.ts";
  * @param io - streams for tests; by default the process's stdin and a guarded stdout.
  * @returns resolves when every response is written (or the client has gone away).
  */
-export async function serveStdio(registry: Registry, io?: { input?: ReadableStream<Uint8Array>; outputFd?: number }): Promise<void> {
+export async function serveStdio(
+  registry: Registry,
+  io?: { input?: ReadableStream<Uint8Array>; outputFd?: number },
+): Promise<void> {
   const o = registry.options;
   const fd = io?.outputFd ?? guardStdout().fd;
   const stop = new AbortController();
@@ -45,7 +47,10 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     void writer.write(line);
   };
   // Only progress coalesces: log messages, listen-stream notifications and requests to the client are never replaced.
-  const session = new Session(registry, (line, requestId, replaceable) => void writer.write(line, replaceable ? requestId : undefined));
+  const session = new Session(
+    registry,
+    (line, requestId, replaceable) => void writer.write(line, replaceable ? requestId : undefined),
+  );
   // Reading waits while the writer holds highWaterMark bytes the client has not read, while maxInFlight
   // calls run, or while the replies being made would take the backlog over its bound: memory is bounded by
   // bytes buffered, whatever the client does.
@@ -70,7 +75,10 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     resolveGone();
     setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
   });
-  const onStray = (e: unknown) => process.stderr.write(`${logName()}: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`);
+  const onStray = (e: unknown) =>
+    process.stderr.write(
+      `${logName()}: unhandled error in tool code (the server keeps running): ${(e as Error)?.stack ?? e}\n`,
+    );
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   process.on("unhandledRejection", onStray);
@@ -82,7 +90,15 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     o.maxLineBytes,
     (line) => {
       if (line === OVERSIZE) {
-        send(errorLine(null, new RpcError(ErrorCode.ParseError, `Parse error: the line is longer than ${o.maxLineBytes} bytes (maxLineBytes) and was skipped`)));
+        send(
+          errorLine(
+            null,
+            new RpcError(
+              ErrorCode.ParseError,
+              `Parse error: the line is longer than ${o.maxLineBytes} bytes (maxLineBytes) and was skipped`,
+            ),
+          ),
+        );
         return room();
       }
       const reply = session.handleLine(line);
@@ -105,7 +121,9 @@ export async function serveStdio(registry: Registry, io?: { input?: ReadableStre
     await Promise.race([session.idle(), grace, gone, forced]);
     clearTimeout(timer);
   }
-  session.abortAll(writer.closed ? "The client went away; the call was aborted" : "The server is shutting down; the call was aborted");
+  session.abortAll(
+    writer.closed ? "The client went away; the call was aborted" : "The server is shutting down; the call was aborted",
+  );
   if (!writer.closed) {
     // Replies to aborted calls are settled synchronously; let their `then` handlers queue the lines.
     await new Promise((r) => setImmediate(r));

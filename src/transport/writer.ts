@@ -157,7 +157,10 @@ export class LineWriter {
         taken.push(this.#pending);
         this.#pending = "";
       }
-      text = taken.length === 1 && typeof taken[0] === "string" ? taken[0] : taken.map((p) => (typeof p === "string" ? p : p.text)).join("");
+      text =
+        taken.length === 1 && typeof taken[0] === "string"
+          ? taken[0]
+          : taken.map((p) => (typeof p === "string" ? p : p.text)).join("");
     }
     if (text === "") return true;
     this.#queued -= text.length;

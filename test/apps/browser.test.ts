@@ -11,7 +11,16 @@ import type { Subprocess } from "bun";
 import { BUN, ROOT } from "../helpers/proc.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const WAIT = { timeout: 30_000 };
 
 let preview: Subprocess<"ignore", "pipe", "pipe">;
@@ -40,10 +49,20 @@ async function firstLine(p: Subprocess<"ignore", "pipe", "pipe">): Promise<strin
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
-  preview = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "preview", "examples/weather-app/server.ts"], { cwd: ROOT, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  preview = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "preview", "examples/weather-app/server.ts"], {
+    cwd: ROOT,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   url = await firstLine(preview);
   profile = mkdtempSync(join(tmpdir(), "mcpbin-chromium-"));
-  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1200, height: 900 } });
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1200, height: 900 },
+  });
   page = await browser.newPage();
 }, 60_000);
 
@@ -58,9 +77,16 @@ test("the preview listens on 127.0.0.1 and lists the example's two apps", async 
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   await page.goto(url);
   await page.locator("body[data-apps='2']").waitFor(WAIT);
-  expect(await page.locator("section.app").evaluateAll((s) => s.map((e) => e.getAttribute("data-app")))).toEqual(["ui://weather/dashboard", "ui://weather/quick"]);
+  expect(await page.locator("section.app").evaluateAll((s) => s.map((e) => e.getAttribute("data-app")))).toEqual([
+    "ui://weather/dashboard",
+    "ui://weather/quick",
+  ]);
   // Another site's page cannot drive the server through the preview.
-  const r = await fetch(new URL("/api/call", url), { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/json" }, body: "{}" });
+  const r = await fetch(new URL("/api/call", url), {
+    method: "POST",
+    headers: { origin: "https://evil.example", "content-type": "application/json" },
+    body: "{}",
+  });
   expect(r.status).toBe(403);
 });
 
@@ -78,8 +104,14 @@ test("the view receives ui/initialize, then the tool input, then the tool result
   expect(await view.locator("#city").textContent()).toBe("Lisbon");
   expect(await view.locator("#temp").textContent()).toMatch(/^-?\d+ °C$/);
   // The host's side of the same sequence, through AppBridge.
-  expect((await card.getAttribute("data-events"))!.trim().split(" ")).toEqual(["ui/initialize", "tool-input", "tool-result"]);
-  expect(JSON.parse((await card.locator("[data-role=tool-result]").textContent())!).structuredContent.city).toBe("Lisbon");
+  expect((await card.getAttribute("data-events"))!.trim().split(" ")).toEqual([
+    "ui/initialize",
+    "tool-input",
+    "tool-result",
+  ]);
+  expect(JSON.parse((await card.locator("[data-role=tool-result]").textContent())!).structuredContent.city).toBe(
+    "Lisbon",
+  );
 
   await view.locator("#forecast").click();
   await view.locator("body[data-forecast=shown]").waitFor(WAIT);
@@ -87,7 +119,10 @@ test("the view receives ui/initialize, then the tool input, then the tool result
   expect(await card.locator("[data-role=view-calls]").textContent()).toContain('forecast {"city":"Lisbon"}');
 
   mkdirSync(resolve(ROOT, ".test-results"), { recursive: true });
-  const shot = process.env.MCPBIN_SCREENSHOT === "1" ? resolve(ROOT, "docs/apps-preview.png") : resolve(ROOT, ".test-results/apps-preview.png");
+  const shot =
+    process.env.MCPBIN_SCREENSHOT === "1"
+      ? resolve(ROOT, "docs/apps-preview.png")
+      : resolve(ROOT, ".test-results/apps-preview.png");
   await card.screenshot({ path: shot });
   expect(existsSync(shot)).toBe(true);
 });
@@ -100,6 +135,8 @@ test("the no-script view calls its tool again when an input changes and shares t
   await view.locator("[data-mcp-output=city]", { hasText: "Oslo" }).waitFor(WAIT);
   expect(await view.locator("[data-mcp-output=tempC]").textContent()).toMatch(/^-?\d+$/);
   await card.locator("[data-role=model-context]", { hasText: "Oslo" }).waitFor(WAIT);
-  expect(JSON.parse((await card.locator("[data-role=model-context]").textContent())!)).toEqual({ structuredContent: { inputs: { city: "Oslo" } } });
+  expect(JSON.parse((await card.locator("[data-role=model-context]").textContent())!)).toEqual({
+    structuredContent: { inputs: { city: "Oslo" } },
+  });
   expect(await card.locator("[data-role=view-calls]").textContent()).toContain('temperature {"city":"Oslo"}');
 });

@@ -30,11 +30,19 @@ afterAll(async () => {
   rmSync(empty, { recursive: true, force: true });
 });
 
-type Client = { listTools(): Promise<any>; callTool(p: any): Promise<any>; listResources(): Promise<any>; readResource(p: any): Promise<any> };
+type Client = {
+  listTools(): Promise<any>;
+  callTool(p: any): Promise<any>;
+  listResources(): Promise<any>;
+  readResource(p: any): Promise<any>;
+};
 
 async function v1(extension: boolean) {
   const transport = new StdioV1({ command: bin, args: [], stderr: "pipe", cwd: empty });
-  const client = new ClientV1({ name: "apps-v1", version: "1.0.0" }, { capabilities: extension ? ({ extensions: UI } as never) : {} });
+  const client = new ClientV1(
+    { name: "apps-v1", version: "1.0.0" },
+    { capabilities: extension ? ({ extensions: UI } as never) : {} },
+  );
   // With the extension, initialize declares it back: legacy schemas tolerate capabilities.extensions, they do not define it.
   const seen = tap(transport as unknown as Transport, { open: extension });
   await client.connect(transport);
@@ -44,7 +52,13 @@ async function v1(extension: boolean) {
 
 async function v2(extension: boolean) {
   const transport = new StdioV2({ command: bin, args: [], stderr: "pipe", cwd: empty });
-  const client = new ClientV2({ name: "apps-v2", version: "2.0.0" }, { capabilities: extension ? ({ extensions: UI } as never) : {}, versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
+  const client = new ClientV2(
+    { name: "apps-v2", version: "2.0.0" },
+    {
+      capabilities: extension ? ({ extensions: UI } as never) : {},
+      versionNegotiation: { mode: { pin: "2026-07-28" } as never },
+    },
+  );
   const seen = tap(transport as unknown as Transport);
   await client.connect(transport);
   closers.push(() => client.close());
@@ -80,7 +94,9 @@ describe("legacy era (SDK v1 client, 2025-11-25)", () => {
     const show = tools[0];
     expect(show._meta.ui).toEqual({ resourceUri: "ui://weather/dashboard", visibility: ["model", "app"] });
     expect(show._meta["ui/resourceUri"]).toBe("ui://weather/dashboard");
-    await expect(client.callTool({ name: "forecast", arguments: { city: "Lisbon" } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: "forecast", arguments: { city: "Lisbon" } })).rejects.toMatchObject({
+      code: -32602,
+    });
     await common(client);
     expect(seen.length).toBeGreaterThan(5);
   });
@@ -91,7 +107,9 @@ describe("legacy era (SDK v1 client, 2025-11-25)", () => {
     expect(tools[1]._meta.ui).toEqual({ resourceUri: "ui://weather/dashboard", visibility: ["app"] });
     const f = await client.callTool({ name: "forecast", arguments: { city: "Lisbon" } });
     expect(f.structuredContent.days).toHaveLength(3);
-    expect((client as unknown as ClientV1).getServerCapabilities()?.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
+    expect((client as unknown as ClientV1).getServerCapabilities()?.extensions).toEqual({
+      "io.modelcontextprotocol/ui": {},
+    });
     await common(client);
   });
 });
@@ -101,7 +119,9 @@ describe("modern era (SDK v2 client, 2026-07-28)", () => {
     const { client, seen, raw } = await v2(false);
     const { tools } = await client.listTools();
     expect(tools.map((t: { name: string }) => t.name)).toEqual(["show_weather", "temperature"]);
-    await expect(client.callTool({ name: "forecast", arguments: { city: "Lisbon" } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: "forecast", arguments: { city: "Lisbon" } })).rejects.toMatchObject({
+      code: -32602,
+    });
     const list = seen.find((s) => s.method === "tools/list")!;
     expect(list.msg.result.cacheScope).toBe("private");
     expect(raw.getDiscoverResult()?.capabilities.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
@@ -122,11 +142,23 @@ describe("the executable", () => {
     expect(readdirSync(empty)).toEqual([]);
     const p = new McpProcess([bin], { cwd: empty });
     closers.push(async () => p.kill());
-    p.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { extensions: UI }, clientInfo: { name: "t", version: "1" } } }));
+    p.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: { extensions: UI },
+          clientInfo: { name: "t", version: "1" },
+        },
+      }),
+    );
     await p.response(1);
     p.send(INITED);
     for (const [i, name] of ["dashboard", "quick"].entries()) {
-      const expected = (await bundleView(app({ uri: `ui://weather/${name}`, name, view: join(views, `${name}.html`) }))).html;
+      const expected = (await bundleView(app({ uri: `ui://weather/${name}`, name, view: join(views, `${name}.html`) })))
+        .html;
       const r = await p.request("resources/read", { uri: `ui://weather/${name}` }, 10 + i, "2025-06-18");
       expect(r.result.contents[0].text).toBe(expected);
     }
@@ -135,7 +167,18 @@ describe("the executable", () => {
     for (const extension of [true, false]) {
       const p = new McpProcess([bin], { cwd: empty });
       closers.push(async () => p.kill());
-      p.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: extension ? { extensions: UI } : {}, clientInfo: { name: "t", version: "1" } } }));
+      p.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2024-11-05",
+            capabilities: extension ? { extensions: UI } : {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      );
       await p.response(1);
       p.send(INITED);
       const list = await p.request("tools/list", {}, 2);
@@ -145,13 +188,25 @@ describe("the executable", () => {
       expect(read.result.contents[0].mimeType).toBe(MIME);
       if (extension) {
         // Fields 2024-11-05 does not define, but its schema tolerates (extra properties are allowed there).
-        for (const [m, r] of [["tools/list", list], ["tools/call", call], ["resources/list", resources], ["resources/read", read]] as const) assertValidResponse("2024-11-05", m, r, { open: true });
+        for (const [m, r] of [
+          ["tools/list", list],
+          ["tools/call", call],
+          ["resources/list", resources],
+          ["resources/read", read],
+        ] as const)
+          assertValidResponse("2024-11-05", m, r, { open: true });
         expect(resources.result.resources[0]._meta).toEqual({ ui: { prefersBorder: true } });
         expect(read.result.contents[0]._meta).toEqual(resources.result.resources[0]._meta);
         expect(list.result.tools[0]._meta.ui.resourceUri).toBe("ui://weather/dashboard");
         expect(call.result.structuredContent.city).toBe("Rome");
       } else {
-        for (const [m, r] of [["tools/list", list], ["tools/call", call], ["resources/list", resources], ["resources/read", read]] as const) assertValidResponse("2024-11-05", m, r);
+        for (const [m, r] of [
+          ["tools/list", list],
+          ["tools/call", call],
+          ["resources/list", resources],
+          ["resources/read", read],
+        ] as const)
+          assertValidResponse("2024-11-05", m, r);
         expect(read.result.contents[0]._meta).toBeUndefined();
         expect(list.result.tools[0]._meta).toBeUndefined();
         expect(call.result.structuredContent).toBeUndefined();

@@ -26,7 +26,13 @@ async function graph(): Promise<ICruiseResult> {
 
 /** Each violation as `rule: from → to`. */
 function violations(r: ICruiseResult): string[] {
-  return [...new Set(r.summary.violations.filter((v) => v.rule.name !== "no-circular").map((v) => `${v.rule.name}: ${v.from} → ${v.to}`))].sort();
+  return [
+    ...new Set(
+      r.summary.violations
+        .filter((v) => v.rule.name !== "no-circular")
+        .map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
+    ),
+  ].sort();
 }
 
 test("every import obeys the layout's rules (or is a listed known exception)", async () => {
@@ -37,7 +43,8 @@ test("every import obeys the layout's rules (or is a listed known exception)", a
 }, 60_000);
 
 /** The folder of a module under src/ (`(root)` for src/index.ts). */
-const folderOf = (path: string) => /^src\/([^/]+)\//.exec(path)?.[1] ?? (path.startsWith("src/") ? "(root)" : undefined);
+const folderOf = (path: string) =>
+  /^src\/([^/]+)\//.exec(path)?.[1] ?? (path.startsWith("src/") ? "(root)" : undefined);
 
 /** Strongly connected folders: each group of two or more folders that import each other, through any path. */
 function folderCycles(r: ICruiseResult): string[][] {
@@ -92,7 +99,15 @@ test("folders import each other one way, except those still caught in the known 
 
 test("a folder cycle is found, through any path", () => {
   const mod = (source: string, ...deps: string[]) => ({ source, dependencies: deps.map((resolved) => ({ resolved })) });
-  const r = { modules: [mod("src/a/x.ts", "src/b/y.ts"), mod("src/b/y.ts", "src/c/z.ts"), mod("src/c/z.ts", "src/a/w.ts"), mod("src/a/w.ts"), mod("src/d/v.ts", "src/a/x.ts")] };
+  const r = {
+    modules: [
+      mod("src/a/x.ts", "src/b/y.ts"),
+      mod("src/b/y.ts", "src/c/z.ts"),
+      mod("src/c/z.ts", "src/a/w.ts"),
+      mod("src/a/w.ts"),
+      mod("src/d/v.ts", "src/a/x.ts"),
+    ],
+  };
   expect(folderCycles(r as unknown as ICruiseResult)).toEqual([["a", "b", "c"]]);
 });
 
@@ -103,7 +118,13 @@ test("the rules catch what they forbid (a runtime module importing the core, the
     writeFileSync(join(dir, "src/runtime/a.ts"), `import type { B } from "../server/b.ts";\nexport type A = B;\n`);
     writeFileSync(join(dir, "src/server/b.ts"), `import type { C } from "../tools/c.ts";\nexport type B = C;\n`);
     writeFileSync(join(dir, "src/tools/c.ts"), `export type C = string;\n`);
-    const out = await cruise(["src"], { validate: true, ruleSet: { forbidden: RULES }, parser: "swc", tsPreCompilationDeps: true, baseDir: dir });
+    const out = await cruise(["src"], {
+      validate: true,
+      ruleSet: { forbidden: RULES },
+      parser: "swc",
+      tsPreCompilationDeps: true,
+      baseDir: dir,
+    });
     expect(violations(out.output as ICruiseResult)).toEqual([
       "runtime-is-the-ground-floor: src/runtime/a.ts → src/server/b.ts",
       "server-knows-no-capability: src/server/b.ts → src/tools/c.ts",

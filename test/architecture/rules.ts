@@ -37,14 +37,16 @@ export const RULES: IForbiddenRuleType[] = [
   },
   {
     name: "server-knows-no-capability",
-    comment: "src/server/ (the core) never imports a transport, the client or a capability folder: capabilities register with it.",
+    comment:
+      "src/server/ (the core) never imports a transport, the client or a capability folder: capabilities register with it.",
     severity: "error",
     from: { path: "^src/server/" },
     to: { path: `${CAP}|^src/(transport|client|serve)/` },
   },
   {
     name: "shipped-code-imports-no-build-or-cli",
-    comment: "Code that ships in an executable never imports build-time code (src/build/) or the CLI (src/cli/, src/preview/).",
+    comment:
+      "Code that ships in an executable never imports build-time code (src/build/) or the CLI (src/cli/, src/preview/).",
     severity: "error",
     from: { path: "^src/", pathNot: "^src/(build|cli|preview)/" },
     to: { path: "^src/(build|cli|preview)/" },
@@ -127,4 +129,15 @@ export const KNOWN: readonly string[] = [
 ];
 
 /** The folders still caught in one cycle (they import each other through some path); each fix above shrinks it. */
-export const KNOWN_FOLDER_CYCLE: readonly string[] = ["apps", "ask", "client", "content", "protocol", "server", "skills", "telemetry", "tools", "transport"];
+export const KNOWN_FOLDER_CYCLE: readonly string[] = [
+  "apps",
+  "ask",
+  "client",
+  "content",
+  "protocol",
+  "server",
+  "skills",
+  "telemetry",
+  "tools",
+  "transport",
+];

@@ -6,7 +6,10 @@ import { ElicitSchemaError } from "../../src/ask/errors.ts";
 import { assertValid } from "../helpers/schema.ts";
 
 const full = v.object({
-  name: v.optional(v.pipe(v.string(), v.minLength(2), v.maxLength(20), v.title("Name"), v.description("Your name")), "John Doe"),
+  name: v.optional(
+    v.pipe(v.string(), v.minLength(2), v.maxLength(20), v.title("Name"), v.description("Your name")),
+    "John Doe",
+  ),
   email: v.pipe(v.string(), v.email()),
   site: v.optional(v.pipe(v.string(), v.url())),
   born: v.optional(v.pipe(v.string(), v.isoDate())),
@@ -20,7 +23,9 @@ const full = v.object({
 });
 const multi = v.object({
   tags: v.optional(v.pipe(v.array(v.picklist(["a", "b", "c"])), v.minLength(1), v.maxLength(2)), ["a"]),
-  picks: v.optional(v.array(v.union([v.pipe(v.literal("v1"), v.title("First")), v.pipe(v.literal("v2"), v.title("Second"))]))),
+  picks: v.optional(
+    v.array(v.union([v.pipe(v.literal("v1"), v.title("First")), v.pipe(v.literal("v2"), v.title("Second"))])),
+  ),
 });
 
 function params(version: string, requestedSchema: Record<string, unknown>) {
@@ -32,7 +37,14 @@ test("2025-11-25 and 2026-07-28: every kind, with titles, multi-select and defau
   for (const version of ["2025-11-25", "2026-07-28"]) {
     const s = form.requestedSchema(version);
     const p = s.properties as Record<string, any>;
-    expect(p.name).toEqual({ type: "string", title: "Name", description: "Your name", minLength: 2, maxLength: 20, default: "John Doe" });
+    expect(p.name).toEqual({
+      type: "string",
+      title: "Name",
+      description: "Your name",
+      minLength: 2,
+      maxLength: 20,
+      default: "John Doe",
+    });
     expect(p.email).toEqual({ type: "string", format: "email" });
     expect(p.site.format).toBe("uri");
     expect(p.born.format).toBe("date");
@@ -41,14 +53,42 @@ test("2025-11-25 and 2026-07-28: every kind, with titles, multi-select and defau
     expect(p.score).toEqual({ type: "number", minimum: 0, default: 95.5 });
     expect(p.verified).toEqual({ type: "boolean", default: true });
     expect(p.status).toEqual({ type: "string", enum: ["active", "inactive", "pending"], default: "active" });
-    expect(p.color).toEqual({ type: "string", oneOf: [{ const: "#FF0000", title: "Red" }, { const: "#00FF00", title: "Green" }] });
+    expect(p.color).toEqual({
+      type: "string",
+      oneOf: [
+        { const: "#FF0000", title: "Red" },
+        { const: "#00FF00", title: "Green" },
+      ],
+    });
     expect(p.legacy).toEqual({ type: "string", enum: ["opt1", "opt2"], enumNames: ["Option One", "Option Two"] });
     expect(s.required).toEqual(["email", "color"]);
-    assertValid(version, "ElicitRequest", version === "2025-11-25" ? { jsonrpc: "2.0", id: 1, ...params(version, s) } : params(version, s));
+    assertValid(
+      version,
+      "ElicitRequest",
+      version === "2025-11-25" ? { jsonrpc: "2.0", id: 1, ...params(version, s) } : params(version, s),
+    );
     const m = elicitation(multi).requestedSchema(version);
-    expect((m.properties as any).tags).toEqual({ type: "array", items: { type: "string", enum: ["a", "b", "c"] }, minItems: 1, maxItems: 2, default: ["a"] });
-    expect((m.properties as any).picks).toEqual({ type: "array", items: { anyOf: [{ const: "v1", title: "First" }, { const: "v2", title: "Second" }] } });
-    assertValid(version, "ElicitRequest", version === "2025-11-25" ? { jsonrpc: "2.0", id: 1, ...params(version, m) } : params(version, m));
+    expect((m.properties as any).tags).toEqual({
+      type: "array",
+      items: { type: "string", enum: ["a", "b", "c"] },
+      minItems: 1,
+      maxItems: 2,
+      default: ["a"],
+    });
+    expect((m.properties as any).picks).toEqual({
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "v1", title: "First" },
+          { const: "v2", title: "Second" },
+        ],
+      },
+    });
+    assertValid(
+      version,
+      "ElicitRequest",
+      version === "2025-11-25" ? { jsonrpc: "2.0", id: 1, ...params(version, m) } : params(version, m),
+    );
   }
 });
 
@@ -61,13 +101,26 @@ test("2025-06-18: titled enums as enumNames, defaults only on booleans, multi-se
   expect(p.color).toEqual({ type: "string", enum: ["#FF0000", "#00FF00"], enumNames: ["Red", "Green"] });
   expect(p.status).toEqual({ type: "string", enum: ["active", "inactive", "pending"] });
   assertValid("2025-06-18", "ElicitRequest", params("2025-06-18", s));
-  expect(() => elicitation(multi).requestedSchema("2025-06-18")).toThrow(/"tags": a multi-select \(array\) needs protocol version 2025-11-25/);
+  expect(() => elicitation(multi).requestedSchema("2025-06-18")).toThrow(
+    /"tags": a multi-select \(array\) needs protocol version 2025-11-25/,
+  );
 });
 
 test("the answer is parsed with the same schema: defaults applied, mismatches named", () => {
   const form = elicitation(full);
   const ok = form.parse({ email: "a@b.co", color: "#FF0000" });
-  expect(ok).toEqual({ ok: true, value: { name: "John Doe", email: "a@b.co", age: 30, score: 95.5, verified: true, status: "active", color: "#FF0000" } as any });
+  expect(ok).toEqual({
+    ok: true,
+    value: {
+      name: "John Doe",
+      email: "a@b.co",
+      age: 30,
+      score: 95.5,
+      verified: true,
+      status: "active",
+      color: "#FF0000",
+    } as any,
+  });
   const bad = form.parse({ email: "nope", color: "#000000", age: 200 });
   expect(bad.ok).toBe(false);
   if (!bad.ok) {
@@ -79,23 +132,35 @@ test("the answer is parsed with the same schema: defaults applied, mismatches na
 
 test("shapes elicitation cannot carry are refused with the field and what is allowed", () => {
   const cases: [v.ObjectSchema<any, any>, RegExp][] = [
-    [v.object({ nested: v.object({ a: v.string() }) }), /field "nested": type "object" is not allowed; allowed: string/],
+    [
+      v.object({ nested: v.object({ a: v.string() }) }),
+      /field "nested": type "object" is not allowed; allowed: string/,
+    ],
     [v.object({ list: v.array(v.string()) }), /field "list": an array must be of a picklist/],
     [v.object({ when: v.date() }), /field "when": this kind of schema cannot be described/],
     [v.object({ maybe: v.nullable(v.string()) }), /field "maybe"/],
-    [v.object({ ip: v.pipe(v.string(), v.ipv4()) }), /field "ip": format "ipv4" is not one of email, uri, date, date-time/],
+    [
+      v.object({ ip: v.pipe(v.string(), v.ipv4()) }),
+      /field "ip": format "ipv4" is not one of email, uri, date, date-time/,
+    ],
     [v.object({ n: v.picklist([1, 2] as any) }), /field "n"/],
   ];
   for (const [schema, message] of cases) {
     expect(() => elicitation(schema)).toThrow(ElicitSchemaError);
     expect(() => elicitation(schema)).toThrow(message);
   }
-  expect(() => elicitation(v.string() as any)).toThrow(/needs a valibot object schema \(v\.object\(\{\.\.\.\}\)\), not v\.string/);
+  expect(() => elicitation(v.string() as any)).toThrow(
+    /needs a valibot object schema \(v\.object\(\{\.\.\.\}\)\), not v\.string/,
+  );
 });
 
 test("v.regex is left out of the requested schema and enforced on the answer", () => {
   const form = elicitation(v.object({ code: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)) }));
-  expect(form.requestedSchema("2025-11-25")).toEqual({ type: "object", properties: { code: { type: "string" } }, required: ["code"] });
+  expect(form.requestedSchema("2025-11-25")).toEqual({
+    type: "object",
+    properties: { code: { type: "string" } },
+    required: ["code"],
+  });
   expect(form.parse({ code: "abc" }).ok).toBe(false);
   expect(form.parse({ code: "ABC" }).ok).toBe(true);
 });

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { compileFixture, McpProcess, INITED } from "../helpers/proc.ts";
 import { assertValidNotification, assertValidRequest, assertValidResponse } from "../helpers/schema.ts";
 import { intercept } from "../helpers/sdk-tap.ts";
@@ -14,7 +18,10 @@ import { HttpProcess, validatingFetch } from "../http/helpers.ts";
 /** Resolves with `p`, or fails naming what did not happen within `ms`. */
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: ReturnType<typeof setTimeout>;
-  return Promise.race([p, new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => (t = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms))),
+  ]).finally(() => clearTimeout(t));
 }
 
 type Msg = Record<string, any>;
@@ -29,7 +36,11 @@ afterAll(async () => {
   for (const c of closers) await Promise.resolve(c()).catch(() => {});
 });
 
-const REQUEST_DEFS: Record<string, string> = { "elicitation/create": "ElicitRequest", "sampling/createMessage": "CreateMessageRequest", "roots/list": "ListRootsRequest" };
+const REQUEST_DEFS: Record<string, string> = {
+  "elicitation/create": "ElicitRequest",
+  "sampling/createMessage": "CreateMessageRequest",
+  "roots/list": "ListRootsRequest",
+};
 
 /** Validates every message the client receives (responses, the server's requests, notifications) against the negotiated version. */
 function tap(t: Transport) {
@@ -40,7 +51,8 @@ function tap(t: Transport) {
     if (req && ("result" in m || "error" in m)) {
       if (req.method === "initialize") version = m.result?.protocolVersion;
       assertValidResponse(version, req.method, m);
-    } else if (m.method && m.id !== undefined) assertValidRequest(version, REQUEST_DEFS[m.method] ?? "JSONRPCRequest", m);
+    } else if (m.method && m.id !== undefined)
+      assertValidRequest(version, REQUEST_DEFS[m.method] ?? "JSONRPCRequest", m);
     else if (m.method === "notifications/cancelled") assertValidNotification(version, "CancelledNotification", m);
   });
   return received;
@@ -78,7 +90,15 @@ async function stdio(h: Handlers) {
 const asked: Msg[] = [];
 const yes: Handlers = {
   elicit: async (p) => (asked.push(p), { action: "accept", content: { confirm: true } }),
-  sample: async (p) => (asked.push(p), { role: "assistant", content: { type: "text", text: "one file removed" }, model: "test-model", stopReason: "endTurn" }),
+  sample: async (p) => (
+    asked.push(p),
+    {
+      role: "assistant",
+      content: { type: "text", text: "one file removed" },
+      model: "test-model",
+      stopReason: "endTurn",
+    }
+  ),
   roots: [{ uri: "file:///work", name: "work" }],
 };
 
@@ -87,8 +107,18 @@ test("stdio: a tool that asks twice (elicit, then sample) gets both answers; the
   const { c, received } = await stdio(yes);
   const r = await c.callTool({ name: "confirm_delete", arguments: { path: "/tmp/x" } });
   expect(r.content).toEqual([{ type: "text", text: "deleted /tmp/x; summary: one file removed; model: test-model" }]);
-  expect(asked[0]).toEqual({ message: "Delete /tmp/x?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Delete?" } }, required: ["confirm"] } });
-  expect(asked[1]).toMatchObject({ messages: [{ role: "user", content: { type: "text", text: "Summarise the deletion of /tmp/x" } }], maxTokens: 50 });
+  expect(asked[0]).toEqual({
+    message: "Delete /tmp/x?",
+    requestedSchema: {
+      type: "object",
+      properties: { confirm: { type: "boolean", title: "Delete?" } },
+      required: ["confirm"],
+    },
+  });
+  expect(asked[1]).toMatchObject({
+    messages: [{ role: "user", content: { type: "text", text: "Summarise the deletion of /tmp/x" } }],
+    maxTokens: 50,
+  });
   const requests = received.filter((m) => m.method && m.id !== undefined);
   expect(requests.map((m) => m.method)).toEqual(["elicitation/create", "sampling/createMessage"]);
   expect(requests.every((m) => typeof m.id === "string" && m.id.startsWith("mcpbin-"))).toBe(true);
@@ -109,11 +139,16 @@ test("stdio: decline ends the tool early; a form answer is parsed (defaults appl
   expect(kept.content).toEqual([{ type: "text", text: "kept /a (decline)" }]);
   answer = { action: "accept", content: { name: "Ann" } };
   const p = await c.callTool({ name: "profile", arguments: {} });
-  expect(p.structuredContent).toEqual({ action: "accept", content: { name: "Ann", age: 30, color: "r", newsletter: false } });
+  expect(p.structuredContent).toEqual({
+    action: "accept",
+    content: { name: "Ann", age: 30, color: "r", newsletter: false },
+  });
   answer = { action: "accept", content: { name: "Ann", age: -1 } };
   const bad = await c.callTool({ name: "profile", arguments: {} });
   expect(bad.isError).toBe(true);
-  expect((bad.content as Msg[])[0]!.text).toStartWith('the client\'s answer to "Your profile" does not match the form: age:');
+  expect((bad.content as Msg[])[0]!.text).toStartWith(
+    'the client\'s answer to "Your profile" does not match the form: age:',
+  );
 });
 
 test("stdio: without the capability the ask is a typed error: caught → fallback, uncaught → a clear isError; roots → []", async () => {
@@ -121,7 +156,10 @@ test("stdio: without the capability the ask is a typed error: caught → fallbac
   const polite = await c.callTool({ name: "polite_sample", arguments: {} });
   expect(polite.content).toEqual([{ type: "text", text: "no sampling: the client does not support sampling" }]);
   const rude = await c.callTool({ name: "rude_sample", arguments: {} });
-  expect(rude).toMatchObject({ isError: true, content: [{ type: "text", text: "the client does not support sampling" }] });
+  expect(rude).toMatchObject({
+    isError: true,
+    content: [{ type: "text", text: "the client does not support sampling" }],
+  });
   const el = await c.callTool({ name: "confirm_delete", arguments: { path: "/a" } });
   expect((el.content as Msg[])[0]!.text).toBe("the client does not support elicitation");
   const roots = await c.callTool({ name: "list_roots", arguments: {} });
@@ -150,7 +188,13 @@ test("stdio: a call cancelled while its tool waits for an answer cancels the eli
   const note = received.find((m) => m.method === "notifications/cancelled")!;
   const ask = received.find((m) => m.method === "elicitation/create")!;
   expect(note.params.requestId).toBe(ask.id);
-  await withTimeout((async () => { while (!stderr().includes("wait_for_answer: ended")) await Bun.sleep(20); })(), 10_000, "the tool's stderr line");
+  await withTimeout(
+    (async () => {
+      while (!stderr().includes("wait_for_answer: ended")) await Bun.sleep(20);
+    })(),
+    10_000,
+    "the tool's stderr line",
+  );
   expect(stderr()).toContain("wait_for_answer: ended: cancelled; signal aborted: true");
   // The session goes on.
   const r = await c.callTool({ name: "list_roots", arguments: {} });
@@ -160,7 +204,10 @@ test("stdio: a call cancelled while its tool waits for an answer cancels the eli
 test("stdio: an ask the client never answers times out as an isError (and the client is told)", async () => {
   let cancelled!: () => void;
   const told = new Promise<void>((r) => (cancelled = r));
-  const { c } = await stdio({ elicit: (_p, extra) => new Promise((_, reject) => extra.signal.addEventListener("abort", () => (cancelled(), reject(new Error("x"))))) });
+  const { c } = await stdio({
+    elicit: (_p, extra) =>
+      new Promise((_, reject) => extra.signal.addEventListener("abort", () => (cancelled(), reject(new Error("x"))))),
+  });
   const r = await c.callTool({ name: "wait_for_answer", arguments: { timeoutMs: 300 } });
   expect(r.isError).toBe(true);
   expect((r.content as Msg[])[0]!.text).toBe("elicitation/create: no answer from the client within 300 ms");
@@ -170,7 +217,18 @@ test("stdio: an ask the client never answers times out as an isError (and the cl
 test("raw lines at 2025-06-18 and 2025-03-26: each version's request shape and capability rule", async () => {
   const p = new McpProcess([bin]);
   closers.push(() => p.kill());
-  p.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } } }));
+  p.send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "raw", version: "1" },
+      },
+    }),
+  );
   await p.response(1);
   p.send(INITED);
   p.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "profile", arguments: {} } }));
@@ -178,36 +236,79 @@ test("raw lines at 2025-06-18 and 2025-03-26: each version's request shape and c
   assertValidRequest("2025-06-18", "ElicitRequest", ask);
   // 2025-06-18: no mode, titled options as enumNames, defaults only on booleans.
   expect(ask.params.mode).toBeUndefined();
-  expect(ask.params.requestedSchema.properties.color).toEqual({ type: "string", enum: ["r", "g"], enumNames: ["Red", "Green"] });
+  expect(ask.params.requestedSchema.properties.color).toEqual({
+    type: "string",
+    enum: ["r", "g"],
+    enumNames: ["Red", "Green"],
+  });
   expect(ask.params.requestedSchema.properties.age).toEqual({ type: "integer", minimum: 0 });
   expect(ask.params.requestedSchema.properties.newsletter).toEqual({ type: "boolean", default: false });
-  p.send(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { name: "Bo", color: "g" } } }));
+  p.send(
+    JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { name: "Bo", color: "g" } } }),
+  );
   const r = await p.response(2);
   assertValidResponse("2025-06-18", "tools/call", r);
-  expect(r.result.structuredContent).toEqual({ action: "accept", content: { name: "Bo", age: 30, color: "g", newsletter: false } });
+  expect(r.result.structuredContent).toEqual({
+    action: "accept",
+    content: { name: "Bo", age: 30, color: "g", newsletter: false },
+  });
   // A client error answer becomes a clear isError.
   p.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "profile", arguments: {} } }));
   const ask2 = await p.waitFor((m) => m.method === "elicitation/create" && m.id !== ask.id);
-  p.send(JSON.stringify({ jsonrpc: "2.0", id: ask2.id, error: { code: -32600, message: "the user closed the window" } }));
+  p.send(
+    JSON.stringify({ jsonrpc: "2.0", id: ask2.id, error: { code: -32600, message: "the user closed the window" } }),
+  );
   const r3 = await p.response(3);
-  expect(r3.result.content[0].text).toBe("elicitation/create: the client answered with error -32600: the user closed the window");
+  expect(r3.result.content[0].text).toBe(
+    "elicitation/create: the client answered with error -32600: the user closed the window",
+  );
   // URL mode needs 2025-11-25.
   p.send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "login", arguments: {} } }));
-  expect((await p.response(4)).result.content[0].text).toBe("the client does not support URL elicitation (protocol version 2025-06-18 has none; it needs 2025-11-25 or later)");
+  expect((await p.response(4)).result.content[0].text).toBe(
+    "the client does not support URL elicitation (protocol version 2025-06-18 has none; it needs 2025-11-25 or later)",
+  );
 
   const q = new McpProcess([bin]);
   closers.push(() => q.kill());
-  q.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: { elicitation: {}, sampling: {} }, clientInfo: { name: "raw", version: "1" } } }));
+  q.send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-03-26",
+        capabilities: { elicitation: {}, sampling: {} },
+        clientInfo: { name: "raw", version: "1" },
+      },
+    }),
+  );
   await q.response(1);
   q.send(INITED);
-  q.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "confirm_delete", arguments: { path: "/p" } } }));
+  q.send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "confirm_delete", arguments: { path: "/p" } },
+    }),
+  );
   const old = await q.response(2);
   assertValidResponse("2025-03-26", "tools/call", old);
-  expect(old.result.content[0].text).toBe("the client does not support elicitation (protocol version 2025-03-26 has none; it needs 2025-06-18 or later)");
-  q.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "rude_sample", arguments: {} } }));
+  expect(old.result.content[0].text).toBe(
+    "the client does not support elicitation (protocol version 2025-03-26 has none; it needs 2025-06-18 or later)",
+  );
+  q.send(
+    JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "rude_sample", arguments: {} } }),
+  );
   const s = await q.waitFor((m) => m.method === "sampling/createMessage");
   assertValidRequest("2025-03-26", "CreateMessageRequest", s);
-  q.send(JSON.stringify({ jsonrpc: "2.0", id: s.id, result: { role: "assistant", content: { type: "text", text: "hi" }, model: "old-model" } }));
+  q.send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: s.id,
+      result: { role: "assistant", content: { type: "text", text: "hi" }, model: "old-model" },
+    }),
+  );
   expect((await q.response(3)).result.content).toEqual([{ type: "text", text: "old-model" }]);
 });
 
@@ -232,7 +333,15 @@ test("Streamable HTTP (legacy session): the asks travel on the call's SSE stream
   const askCancelled = new Promise<void>((res) => (cancelledAsk = res));
   let asking!: () => void;
   const askArrived = new Promise<void>((res) => (asking = res));
-  const waiting = client({ elicit: (_p, extra) => new Promise((_, reject) => (asking(), extra.signal.addEventListener("abort", () => (cancelledAsk(), reject(new Error("x")))))) });
+  const waiting = client({
+    elicit: (_p, extra) =>
+      new Promise(
+        (_, reject) => (
+          asking(),
+          extra.signal.addEventListener("abort", () => (cancelledAsk(), reject(new Error("x"))))
+        ),
+      ),
+  });
   await waiting.connect(new StreamableHTTPClientTransport(new URL(server.url)));
   closers.push(() => waiting.close());
   const controller = new AbortController();
@@ -249,9 +358,14 @@ test("stdio: prompts/get and resources/read ask through the same ctx API", async
   let answer: Msg = { action: "accept", content: { audience: "board" } };
   const { c, received } = await stdio({ elicit: async () => answer });
   const p = await c.getPrompt({ name: "briefing" });
-  expect(p.messages).toEqual([{ role: "user", content: { type: "text", text: "Write a briefing for the board audience." } }]);
+  expect(p.messages).toEqual([
+    { role: "user", content: { type: "text", text: "Write a briefing for the board audience." } },
+  ]);
   answer = { action: "accept", content: { confirm: true } };
   const r = await c.readResource({ uri: "vault://alpha" });
   expect(r.contents).toEqual([{ uri: "vault://alpha", mimeType: "text/plain", text: "the alpha secret" }]);
-  expect(received.filter((m) => m.method === "elicitation/create").map((m) => m.params.message)).toEqual(["Who is the audience?", "Reveal alpha?"]);
+  expect(received.filter((m) => m.method === "elicitation/create").map((m) => m.params.message)).toEqual([
+    "Who is the audience?",
+    "Reveal alpha?",
+  ]);
 });

@@ -26,7 +26,10 @@ afterAll(async () => {
 
 const asked: Msg[] = [];
 function client(capabilities: Msg = ALL_CAPS) {
-  const c = new Client({ name: "ask-v2", version: "2.0.0" }, { capabilities, versionNegotiation: { mode: { pin: V } as never } });
+  const c = new Client(
+    { name: "ask-v2", version: "2.0.0" },
+    { capabilities, versionNegotiation: { mode: { pin: V } as never } },
+  );
   if (capabilities.elicitation) {
     c.setRequestHandler("elicitation/create", async (r: Msg) => {
       asked.push(r.params);
@@ -36,10 +39,16 @@ function client(capabilities: Msg = ALL_CAPS) {
   if (capabilities.sampling) {
     c.setRequestHandler("sampling/createMessage", async (r: Msg) => {
       asked.push(r.params);
-      return { role: "assistant", content: { type: "text", text: "one file removed" }, model: "test-model", stopReason: "endTurn" };
+      return {
+        role: "assistant",
+        content: { type: "text", text: "one file removed" },
+        model: "test-model",
+        stopReason: "endTurn",
+      };
     });
   }
-  if (capabilities.roots) c.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
+  if (capabilities.roots)
+    c.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
   return c;
 }
 
@@ -83,7 +92,14 @@ test("stdio, SDK v2 (2026-07-28): elicit then sample in three rounds, each input
   expect(Object.keys(r2!.req.params.inputResponses)).toEqual(["elicit_1"]);
   expect(Object.keys(r3!.req.params.inputResponses)).toEqual(["sample_2"]);
   expect(new Set(calls.map((s) => s.req.id)).size).toBe(3);
-  expect(asked[0]).toEqual({ message: "Delete /tmp/x?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Delete?" } }, required: ["confirm"] } });
+  expect(asked[0]).toEqual({
+    message: "Delete /tmp/x?",
+    requestedSchema: {
+      type: "object",
+      properties: { confirm: { type: "boolean", title: "Delete?" } },
+      required: ["confirm"],
+    },
+  });
   // The side effect after the last ask ran once; the code before it ran in every round.
   for (let i = 0; i < 500 && !stderr.includes("confirm_delete: deleting"); i++) await Bun.sleep(20);
   expect(stderr.match(/confirm_delete: deleting/g)?.length).toBe(1);
@@ -92,7 +108,11 @@ test("stdio, SDK v2 (2026-07-28): elicit then sample in three rounds, each input
   expect(roots.content).toEqual([{ type: "text", text: '[{"uri":"file:///work","name":"work"}]' }]);
   const login = await c.callTool({ name: "login", arguments: {} });
   expect(login.content).toEqual([{ type: "text", text: "login: accept" }]);
-  expect(asked.find((p) => p.mode === "url")).toEqual({ mode: "url", message: "Sign in to Example", url: "https://example.com/connect?x=1" });
+  expect(asked.find((p) => p.mode === "url")).toEqual({
+    mode: "url",
+    message: "Sign in to Example",
+    url: "https://example.com/connect?x=1",
+  });
 });
 
 test("stdio, SDK v2: capabilities are per request — caught → fallback; uncaught → -32021 with requiredCapabilities", async () => {
@@ -105,7 +125,11 @@ test("stdio, SDK v2: capabilities are per request — caught → fallback; uncau
   expect(polite.content).toEqual([{ type: "text", text: "no sampling: the client does not support sampling" }]);
   await expect(c.callTool({ name: "rude_sample", arguments: {} })).rejects.toThrow(/does not support sampling/);
   const err = seen.find((s) => s.req.params?.name === "rude_sample")!.res.error;
-  expect(err).toEqual({ code: -32021, message: "Missing required client capability: the client does not support sampling", data: { requiredCapabilities: { sampling: {} } } });
+  expect(err).toEqual({
+    code: -32021,
+    message: "Missing required client capability: the client does not support sampling",
+    data: { requiredCapabilities: { sampling: {} } },
+  });
   const roots = await c.callTool({ name: "list_roots", arguments: {} });
   expect(roots.content).toEqual([{ type: "text", text: "[]" }]);
 });
@@ -147,13 +171,29 @@ test("scale-out over HTTP: rounds alternate between two processes with the same 
 });
 
 test("scale-out with different keys (or none): the retry on the other process is refused with -32602", async () => {
-  for (const keys of [[KEY, KEY.replace("k", "j")], [undefined, undefined]] as [string | undefined, string | undefined][]) {
+  for (const keys of [
+    [KEY, KEY.replace("k", "j")],
+    [undefined, undefined],
+  ] as [string | undefined, string | undefined][]) {
     const [a, b] = await pair(keys);
-    const body = (extra: Msg, id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "confirm_delete", arguments: { path: "/p" }, _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": ALL_CAPS }, ...extra } });
+    const body = (extra: Msg, id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: {
+        name: "confirm_delete",
+        arguments: { path: "/p" },
+        _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": ALL_CAPS },
+        ...extra,
+      },
+    });
     const first = await post(a!.url, body({}, 1), modernHeaders("tools/call", "confirm_delete"));
     assertValidResponse(V, "tools/call", first.json);
     expect(first.json.result.resultType).toBe("input_required");
-    const retry = { requestState: first.json.result.requestState, inputResponses: { elicit_1: { action: "accept", content: { confirm: true } } } };
+    const retry = {
+      requestState: first.json.result.requestState,
+      inputResponses: { elicit_1: { action: "accept", content: { confirm: true } } },
+    };
     const other = await post(b!.url, body(retry, 2), modernHeaders("tools/call", "confirm_delete"));
     assertValidResponse(V, "tools/call", other.json);
     expect(other.json.error.code).toBe(-32602);
@@ -168,7 +208,12 @@ test("scale-out with different keys (or none): the retry on the other process is
 test("raw HTTP: tampered, foreign-request and malformed retries are -32602; unknown keys ignored; wrong-shaped answers refused", async () => {
   const [a] = await pair([KEY, KEY]);
   const caps = { ...META, "io.modelcontextprotocol/clientCapabilities": ALL_CAPS };
-  const call = (name: string, args: Msg, extra: Msg = {}, id = 1) => post(a!.url, { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: caps, ...extra } }, modernHeaders("tools/call", name));
+  const call = (name: string, args: Msg, extra: Msg = {}, id = 1) =>
+    post(
+      a!.url,
+      { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: caps, ...extra } },
+      modernHeaders("tools/call", name),
+    );
   const first = await call("confirm_delete", { path: "/p" });
   const state = first.json.result.requestState as string;
   const answer = { elicit_1: { action: "decline" } };
@@ -185,33 +230,72 @@ test("raw HTTP: tampered, foreign-request and malformed retries are -32602; unkn
   }
   const otherArgs = await call("confirm_delete", { path: "/q" }, { requestState: state, inputResponses: answer }, 3);
   expect(otherArgs.json.error.message).toContain("was issued for another request");
-  const extraKeys = await call("confirm_delete", { path: "/p" }, { requestState: state, inputResponses: { ...answer, nobody_asked: { action: "accept" } } }, 4);
-  expect(extraKeys.json.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "kept /p (decline)" }] });
-  const missing = await call("confirm_delete", { path: "/p" }, { requestState: state, inputResponses: { wrong_key: { action: "accept" } } }, 5);
+  const extraKeys = await call(
+    "confirm_delete",
+    { path: "/p" },
+    { requestState: state, inputResponses: { ...answer, nobody_asked: { action: "accept" } } },
+    4,
+  );
+  expect(extraKeys.json.result).toMatchObject({
+    resultType: "complete",
+    content: [{ type: "text", text: "kept /p (decline)" }],
+  });
+  const missing = await call(
+    "confirm_delete",
+    { path: "/p" },
+    { requestState: state, inputResponses: { wrong_key: { action: "accept" } } },
+    5,
+  );
   expect(missing.json.result.resultType).toBe("input_required");
   expect(Object.keys(missing.json.result.inputRequests)).toEqual(["elicit_1"]);
 });
 
 test("a MCPBIN_STATE_KEY shorter than 32 characters stops the executable at start with one line", async () => {
-  const p = Bun.spawn([bin], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, MCPBIN_STATE_KEY: "too-short" } });
+  const p = Bun.spawn([bin], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, MCPBIN_STATE_KEY: "too-short" },
+  });
   expect(await p.exited).toBe(2);
   expect(await new Response(p.stdout).text()).toBe("");
-  expect(await new Response(p.stderr).text()).toBe("ask-fixture-modern: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n");
+  expect(await new Response(p.stderr).text()).toBe(
+    "ask-fixture-modern: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n",
+  );
 });
 
 test("stdio, SDK v2: prompts/get and resources/read answer input_required too, and complete on the retry", async () => {
   const transport = new StdioClientTransport({ command: bin, args: [], stderr: "pipe" });
   const seen = tap(transport as unknown as Transport);
-  const c = new Client({ name: "ask-v2", version: "2.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: V } as never } });
-  c.setRequestHandler("elicitation/create", async (r: Msg) => ({ action: "accept", content: (r.params.message.startsWith("Who") ? { audience: "team" } : { confirm: false }) as Msg }) as never);
+  const c = new Client(
+    { name: "ask-v2", version: "2.0.0" },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: V } as never } },
+  );
+  c.setRequestHandler(
+    "elicitation/create",
+    async (r: Msg) =>
+      ({
+        action: "accept",
+        content: (r.params.message.startsWith("Who") ? { audience: "team" } : { confirm: false }) as Msg,
+      }) as never,
+  );
   await c.connect(transport);
   closers.push(() => c.close());
   const p = await c.getPrompt({ name: "briefing" });
-  expect(p.messages).toEqual([{ role: "user", content: { type: "text", text: "Write a briefing for the team audience." } }]);
+  expect(p.messages).toEqual([
+    { role: "user", content: { type: "text", text: "Write a briefing for the team audience." } },
+  ]);
   const r = await c.readResource({ uri: "vault://beta" });
   expect(r.contents).toEqual([{ uri: "vault://beta", mimeType: "text/plain", text: "(not revealed)" }]);
-  const kinds = seen.filter((s) => s.req.method !== "server/discover").map((s) => `${s.req.method} ${s.res.result?.resultType}`);
-  expect(kinds).toEqual(["prompts/get input_required", "prompts/get complete", "resources/read input_required", "resources/read complete"]);
+  const kinds = seen
+    .filter((s) => s.req.method !== "server/discover")
+    .map((s) => `${s.req.method} ${s.res.result?.resultType}`);
+  expect(kinds).toEqual([
+    "prompts/get input_required",
+    "prompts/get complete",
+    "resources/read input_required",
+    "resources/read complete",
+  ]);
   // No cache hints on input_required; the complete read has them.
   const reads = seen.filter((s) => s.req.method === "resources/read");
   expect(reads[0]!.res.result).not.toHaveProperty("ttlMs");

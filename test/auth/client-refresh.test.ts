@@ -17,7 +17,9 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcpbin-oauth-refresh-"));
   idp = await startIdp({ scopes: ["mcp:use", "files:write"], ttl: 2 });
-  s = await HttpProcess.source("test/fixtures/servers/oauth.ts", { env: { OAUTH_ISSUERS: idp.issuer, OAUTH_SKEW: "0" } });
+  s = await HttpProcess.source("test/fixtures/servers/oauth.ts", {
+    env: { OAUTH_ISSUERS: idp.issuer, OAUTH_SKEW: "0" },
+  });
 }, 60_000);
 afterAll(async () => {
   s?.kill();
@@ -27,7 +29,10 @@ afterAll(async () => {
 
 const kept = () => {
   const folder = join(dir, "oauth");
-  const file = join(folder, readdirSync(folder).find((n) => n.endsWith(".json"))!);
+  const file = join(
+    folder,
+    readdirSync(folder).find((n) => n.endsWith(".json"))!,
+  );
   return { file, entry: JSON.parse(readFileSync(file, "utf8")) };
 };
 
@@ -49,7 +54,14 @@ test("an expired token is refreshed before use; the rotated refresh token is sav
 
   // The server forgot the registration: the refresh gets invalid_client, the client registers anew and signs in.
   const { file, entry } = kept();
-  writeFileSync(file, JSON.stringify({ ...entry, client: { ...entry.client, client_id: "forgotten" }, tokens: { ...entry.tokens, expires_at: 1 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...entry,
+      client: { ...entry.client, client_id: "forgotten" },
+      tokens: { ...entry.tokens, expires_at: 1 },
+    }),
+  );
   const again = await connect({ url: s.url, auth });
   expect((await again.callTool("whoami", {})).isError).toBeFalsy();
   expect(signIns).toBe(2);

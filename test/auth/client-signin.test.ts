@@ -45,11 +45,18 @@ test("signs in as a person would (authorization code, PKCE, dynamic registration
   expect(first.get("resource")).toBe(s.url);
   expect(first.get("scope")).toBe("mcp:use offline_access");
   expect((await c.listTools()).map((t) => t.name)).toEqual(["whoami"]);
-  expect(JSON.parse(text(await c.callTool("whoami", {})))).toMatchObject({ subject: "alice", scopes: ["mcp:use", "offline_access"].filter((x) => x === "mcp:use") });
+  expect(JSON.parse(text(await c.callTool("whoami", {})))).toMatchObject({
+    subject: "alice",
+    scopes: ["mcp:use", "offline_access"].filter((x) => x === "mcp:use"),
+  });
   // The scoped tool: a 403 insufficient_scope, a step-up sign-in for both scopes, the call again.
   expect(text(await c.callTool("delete_file", {}))).toBe("deleted");
   expect(authorized.length).toBe(2);
-  expect(authorized[1]!.searchParams.get("scope")!.split(" ").sort()).toEqual(["files:write", "mcp:use", "offline_access"]);
+  expect(authorized[1]!.searchParams.get("scope")!.split(" ").sort()).toEqual([
+    "files:write",
+    "mcp:use",
+    "offline_access",
+  ]);
   await c.close();
 
   const files = readdirSync(join(dir, "oauth"));
@@ -61,19 +68,36 @@ test("signs in as a person would (authorization code, PKCE, dynamic registration
   expect(kept).toMatchObject({ issuer: idp.issuer, resource: s.url, client: { kind: "registered" } });
 
   // Another client with the same store signs in no more.
-  const again = await connect({ url: s.url, auth: { tokenStore: fileTokenStore(dir), authorize: async () => Promise.reject(new Error("no sign-in expected")) } });
+  const again = await connect({
+    url: s.url,
+    auth: { tokenStore: fileTokenStore(dir), authorize: async () => Promise.reject(new Error("no sign-in expected")) },
+  });
   expect(text(await again.callTool("delete_file", {}))).toBe("deleted");
   await again.close();
 }, 60_000);
 
 test("client credentials for headless use: no browser, the client's own identity", async () => {
-  const c = await connect({ url: s.url, auth: { grant: "client_credentials", clientId: "svc", clientSecret: SECRET, tokenStore: fileTokenStore(tempDir()) } });
-  expect(JSON.parse(text(await c.callTool("whoami", {})))).toMatchObject({ subject: "svc", clientId: "svc", scopes: ["mcp:use"] });
+  const c = await connect({
+    url: s.url,
+    auth: { grant: "client_credentials", clientId: "svc", clientSecret: SECRET, tokenStore: fileTokenStore(tempDir()) },
+  });
+  expect(JSON.parse(text(await c.callTool("whoami", {})))).toMatchObject({
+    subject: "svc",
+    clientId: "svc",
+    scopes: ["mcp:use"],
+  });
   await c.close();
 }, 60_000);
 
 test("a sign-in that fails says why, and the call fails with it instead of looping", async () => {
-  const err = await connect({ url: s.url, auth: { tokenStore: fileTokenStore(tempDir()), authorize: async (u) => `${new URL(u).searchParams.get("redirect_uri")}?error=access_denied&state=${new URL(u).searchParams.get("state")}&iss=${encodeURIComponent(idp.issuer)}` } }).catch((e: Error) => e);
+  const err = await connect({
+    url: s.url,
+    auth: {
+      tokenStore: fileTokenStore(tempDir()),
+      authorize: async (u) =>
+        `${new URL(u).searchParams.get("redirect_uri")}?error=access_denied&state=${new URL(u).searchParams.get("state")}&iss=${encodeURIComponent(idp.issuer)}`,
+    },
+  }).catch((e: Error) => e);
   expect(err).toBeInstanceOf(Error);
   expect(String((err as Error).message)).toContain("access_denied");
 }, 60_000);

@@ -18,9 +18,17 @@ const api = Bun.serve({
 });
 
 beforeAll(async () => {
-  [idp, upstream] = await Promise.all([startIdp({ scopes: ["mcp:use"] }), HttpProcess.source("test/fixtures/servers/headers-seen.ts")]);
+  [idp, upstream] = await Promise.all([
+    startIdp({ scopes: ["mcp:use"] }),
+    HttpProcess.source("test/fixtures/servers/headers-seen.ts"),
+  ]);
   front = await HttpProcess.source("test/fixtures/servers/oauth-front.ts", {
-    env: { OAUTH_ISSUER: idp.issuer, UPSTREAM_URL: upstream.url, API_URL: `http://127.0.0.1:${api.port}`, OTEL_TRACES_EXPORTER: "console" },
+    env: {
+      OAUTH_ISSUER: idp.issuer,
+      UPSTREAM_URL: upstream.url,
+      API_URL: `http://127.0.0.1:${api.port}`,
+      OTEL_TRACES_EXPORTER: "console",
+    },
   });
 }, 60_000);
 afterAll(async () => {
@@ -31,7 +39,11 @@ afterAll(async () => {
 });
 
 const call = (token: string, name: string) =>
-  post(front.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {}, _meta: META } }, { ...modernHeaders("tools/call", name), authorization: `Bearer ${token}` });
+  post(
+    front.url,
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {}, _meta: META } },
+    { ...modernHeaders("tools/call", name), authorization: `Bearer ${token}` },
+  );
 
 test("the caller's token reaches neither the upstream MCP server nor the OpenAPI target; subjects are rate-limited apart; spans carry the subject, never the token", async () => {
   const token = await idp.token({ scope: "mcp:use", resource: front.url });
@@ -45,12 +57,17 @@ test("the caller's token reaches neither the upstream MCP server nor the OpenAPI
 
   // Four calls a minute per subject: svc has used two.
   expect((await call(token, "seen")).json.result.isError).toBeFalsy();
-  expect((await call(await idp.token({ scope: "mcp:use", resource: front.url }), "seen")).json.result.isError).toBeFalsy();
+  expect(
+    (await call(await idp.token({ scope: "mcp:use", resource: front.url }), "seen")).json.result.isError,
+  ).toBeFalsy();
   const limited = await call(token, "seen");
   expect(limited.json.result.isError).toBe(true);
   expect(limited.json.result.content[0].text).toContain("per subject");
   // Another subject (client credentials: the subject is the client) has its own bucket.
-  expect((await call(await idp.token({ scope: "mcp:use", resource: front.url, client: "short" }), "seen")).json.result.isError).toBeFalsy();
+  expect(
+    (await call(await idp.token({ scope: "mcp:use", resource: front.url, client: "short" }), "seen")).json.result
+      .isError,
+  ).toBeFalsy();
 
   front.kill("SIGTERM");
   await front.exited;

@@ -21,13 +21,27 @@ test("http.auth mistakes name the key and what to change", () => {
   ];
   for (const [o, loopback, message] of bad) expect(() => resolveAuth(o as never, loopback)).toThrow(message);
   expect(() => resolveAuth({} as never, true)).toThrow(AuthOptionsError);
-  expect(resolveAuth({ issuer: "https://a", resource: "https://mcp.example.com/mcp", audience: "api://x" }, false)).toMatchObject({ issuers: ["https://a"], audience: ["api://x"], scopes: [], clockSkewSeconds: 30, scopeFailure: "http" });
+  expect(
+    resolveAuth({ issuer: "https://a", resource: "https://mcp.example.com/mcp", audience: "api://x" }, false),
+  ).toMatchObject({
+    issuers: ["https://a"],
+    audience: ["api://x"],
+    scopes: [],
+    clockSkewSeconds: 30,
+    scopeFailure: "http",
+  });
 });
 
 test("tool({ scopes }) must be an array of scope names", () => {
-  expect(() => tool({ name: "t", description: "", scopes: "files:write" as never, run: () => "" })).toThrow(/scopes must be an array of OAuth scope names/);
-  expect(() => tool({ name: "t", description: "", scopes: ["files write"], run: () => "" })).toThrow(/scopes must be an array/);
-  expect(tool({ name: "t", description: "", scopes: ["files:write"], run: () => "" }).definition.scopes).toEqual(["files:write"]);
+  expect(() => tool({ name: "t", description: "", scopes: "files:write" as never, run: () => "" })).toThrow(
+    /scopes must be an array of OAuth scope names/,
+  );
+  expect(() => tool({ name: "t", description: "", scopes: ["files write"], run: () => "" })).toThrow(
+    /scopes must be an array/,
+  );
+  expect(tool({ name: "t", description: "", scopes: ["files:write"], run: () => "" }).definition.scopes).toEqual([
+    "files:write",
+  ]);
 });
 
 test("scopes apply to OAuth callers only: stdio and the static token are not scope-checked", () => {

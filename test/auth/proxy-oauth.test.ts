@@ -38,7 +38,12 @@ const cli = async (...args: string[]) => {
 };
 
 test("proxy --url --oauth: sign in at the printed URL, then the remote tools are served over stdio; auth list and logout", async () => {
-  const transport = new StdioV1({ command: BUN, args: [MCPBIN, "proxy", "--url", s.url, "--oauth"], env: env(), stderr: "pipe" });
+  const transport = new StdioV1({
+    command: BUN,
+    args: [MCPBIN, "proxy", "--url", s.url, "--oauth"],
+    env: env(),
+    stderr: "pipe",
+  });
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
   const client = new ClientV1({ name: "v1-client", version: "1.0.0" });
@@ -55,7 +60,10 @@ test("proxy --url --oauth: sign in at the printed URL, then the remote tools are
   await connected;
   expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["whoami"]);
   const who = await client.callTool({ name: "whoami", arguments: {} });
-  expect(JSON.parse((who.content as { text: string }[])[0]!.text)).toMatchObject({ subject: "alice", scopes: ["mcp:use"] });
+  expect(JSON.parse((who.content as { text: string }[])[0]!.text)).toMatchObject({
+    subject: "alice",
+    scopes: ["mcp:use"],
+  });
 
   const listedAuth = await cli("auth", "list");
   expect(listedAuth.code).toBe(0);
@@ -68,9 +76,15 @@ test("proxy --url --oauth: sign in at the printed URL, then the remote tools are
 }, 60_000);
 
 test('a servers-file entry { url, oauth: { grant: "client_credentials", … } }: a headless upstream signs in by itself', async () => {
-  const file = serversFile({ remote: { url: s.url, oauth: { grant: "client_credentials", clientId: "svc", clientSecret: SECRET } } });
+  const file = serversFile({
+    remote: { url: s.url, oauth: { grant: "client_credentials", clientId: "svc", clientSecret: SECRET } },
+  });
   const { client } = await v2Front([BUN, MCPBIN, "proxy", "--servers", file], { env: env(), closers });
   const who = await client.callTool({ name: "whoami", arguments: {} });
-  expect(JSON.parse((who.content as { text: string }[])[0]!.text)).toMatchObject({ subject: "svc", clientId: "svc", scopes: ["mcp:use"] });
+  expect(JSON.parse((who.content as { text: string }[])[0]!.text)).toMatchObject({
+    subject: "svc",
+    clientId: "svc",
+    scopes: ["mcp:use"],
+  });
   rmSync(dirname(file), { recursive: true, force: true });
 }, 60_000);

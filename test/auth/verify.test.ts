@@ -26,6 +26,10 @@ test("issuers: a token of each trusted issuer is verified with that issuer's key
   await expect(onlyA.verify(fromB, RESOURCE)).rejects.toThrow(TokenError);
   // audience: an API identifier instead of the resource URL.
   const api = new TokenVerifier(resolveAuth({ issuer: a.issuer, audience: "api://files" }, true));
-  expect((await api.verify(await a.token({ scope: "mcp:use", resource: "api://files" }), RESOURCE)).issuer).toBe(a.issuer);
-  await expect(api.verify(await a.token({ scope: "mcp:use", resource: RESOURCE }), RESOURCE)).rejects.toThrow("another audience");
+  expect((await api.verify(await a.token({ scope: "mcp:use", resource: "api://files" }), RESOURCE)).issuer).toBe(
+    a.issuer,
+  );
+  await expect(api.verify(await a.token({ scope: "mcp:use", resource: RESOURCE }), RESOURCE)).rejects.toThrow(
+    "another audience",
+  );
 });

@@ -20,7 +20,11 @@ afterAll(removeProjects);
 
 async function run(cmd: string[]) {
   const p = Bun.spawn(cmd, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const [code, stdout, stderr] = await Promise.all([
+    p.exited,
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -28,7 +32,9 @@ test("an executable's --version and --help use its own name, not mcpbin's", asyn
   expect(await run([bin, "--version"])).toEqual({ code: 0, stdout: "weather-srv 2.3.4\n", stderr: "" });
   const help = await run([bin, "--help"]);
   expect(help.code).toBe(0);
-  expect(help.stdout).toStartWith("weather-srv 2.3.4: an MCP server (Weather), 1 tool\n\nUsage: weather-srv [--stdio | --http [host:]port] [--version] [--help]\n");
+  expect(help.stdout).toStartWith(
+    "weather-srv 2.3.4: an MCP server (Weather), 1 tool\n\nUsage: weather-srv [--stdio | --http [host:]port] [--version] [--help]\n",
+  );
   expect(help.stdout).toContain(`"command": ${JSON.stringify(bin)}`);
   expect(help.stdout).not.toContain("mcpbin:");
 });
@@ -37,7 +43,9 @@ test("an executable started by hand in a terminal (stdin a TTY) says on stderr w
   // script(1) gives the executable a pseudo-terminal; its stdin here is empty, so the session ends at EOF.
   const r = await run(["script", "-qec", bin, "/dev/null"]);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("weather-srv 2.3.4: an MCP server (1 tool). It speaks JSON-RPC on stdin/stdout and is meant to be started by an MCP client;");
+  expect(r.stdout).toContain(
+    "weather-srv 2.3.4: an MCP server (1 tool). It speaks JSON-RPC on stdin/stdout and is meant to be started by an MCP client;",
+  );
   expect(r.stdout).toContain(`claude mcp add weather-srv -- ${bin}`);
   // Over a pipe (a client), nothing of that.
   const piped = Bun.spawn([bin], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
@@ -56,7 +64,13 @@ test("mcpbin <command> --help prints that command's usage", async () => {
 });
 
 test("argument-parser mistakes are one clear line naming the command and what it takes", async () => {
-  expect(oneLineError(await mcpbin(["build", "--outfle", "x"]))).toBe("mcpbin: build: unknown option --outfle (build takes --config, --outfile, --target, --no-smol); see mcpbin build --help");
-  expect(oneLineError(await mcpbin(["build", "--outfile"]))).toBe("mcpbin: build: --outfile needs a value (--outfile VALUE); see mcpbin build --help");
-  expect(oneLineError(await mcpbin(["list", "--json=yes"]))).toBe("mcpbin: list: --json takes no value; see mcpbin list --help");
+  expect(oneLineError(await mcpbin(["build", "--outfle", "x"]))).toBe(
+    "mcpbin: build: unknown option --outfle (build takes --config, --outfile, --target, --no-smol); see mcpbin build --help",
+  );
+  expect(oneLineError(await mcpbin(["build", "--outfile"]))).toBe(
+    "mcpbin: build: --outfile needs a value (--outfile VALUE); see mcpbin build --help",
+  );
+  expect(oneLineError(await mcpbin(["list", "--json=yes"]))).toBe(
+    "mcpbin: list: --json takes no value; see mcpbin list --help",
+  );
 });

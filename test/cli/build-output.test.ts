@@ -47,17 +47,28 @@ test("the printed configuration carries an env slot for each variable the server
   const r = await mcpbin(["build", "server.ts", "--outfile", "dist/weather"], dir);
   expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
   const bin = join(dir, "dist/weather");
-  expect(r.stdout).toContain("The server reads WEATHER_API_KEY, WEATHER_UNITS: give each a value under \"env\"");
+  expect(r.stdout).toContain('The server reads WEATHER_API_KEY, WEATHER_UNITS: give each a value under "env"');
   const desktop = configAfter(r.stdout, "Claude Desktop").mcpServers.weather;
   expect(desktop).toEqual({ command: bin, args: ["--stdio"], env: { WEATHER_API_KEY: "", WEATHER_UNITS: "" } });
   expect(configAfter(r.stdout, "VS Code").servers.weather).toEqual({ type: "stdio", ...desktop });
-  expect(r.stdout).toContain(`claude mcp add weather -e WEATHER_API_KEY=VALUE -e WEATHER_UNITS=VALUE -- ${bin} --stdio`);
+  expect(r.stdout).toContain(
+    `claude mcp add weather -e WEATHER_API_KEY=VALUE -e WEATHER_UNITS=VALUE -- ${bin} --stdio`,
+  );
 
   // stdio, as a client launches it from the printed configuration with the slots filled in.
   const stdio = new Client({ name: "t", version: "1" });
-  await stdio.connect(new StdioClientTransport({ command: desktop.command, args: desktop.args, env: { PATH: process.env.PATH!, WEATHER_API_KEY: "k1", WEATHER_UNITS: "metric" }, stderr: "ignore" }));
+  await stdio.connect(
+    new StdioClientTransport({
+      command: desktop.command,
+      args: desktop.args,
+      env: { PATH: process.env.PATH!, WEATHER_API_KEY: "k1", WEATHER_UNITS: "metric" },
+      stderr: "ignore",
+    }),
+  );
   try {
-    expect((await stdio.callTool({ name: "env", arguments: {} })).content).toEqual([{ type: "text", text: "k1 metric" }]);
+    expect((await stdio.callTool({ name: "env", arguments: {} })).content).toEqual([
+      { type: "text", text: "k1 metric" },
+    ]);
   } finally {
     await stdio.close();
   }
@@ -67,7 +78,12 @@ test("the printed configuration carries an env slot for each variable the server
   expect(r.stdout).toContain(`Cursor: { "mcpServers": { "weather": {"url":"${url}"} } }`);
   expect(r.stdout).toContain(`Claude Code: claude mcp add --transport http weather ${url}`);
   expect(r.stdout).toContain(`VS Code: { "servers": { "weather": {"type":"http","url":"${url}"} } }`);
-  const server = Bun.spawn([bin], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { ...process.env, MCPBIN_HTTP_TOKEN: "", WEATHER_API_KEY: "k2" } });
+  const server = Bun.spawn([bin], {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { ...process.env, MCPBIN_HTTP_TOKEN: "", WEATHER_API_KEY: "k2" },
+  });
   try {
     const reader = server.stderr.getReader();
     let err = "";
@@ -90,18 +106,28 @@ test("the printed configuration carries an env slot for each variable the server
 });
 
 test("a stdio server that reads no environment gets the plain configuration", async () => {
-  const dir = writeProject({ "server.ts": `import { serve, tool } from "mcpbin";\nawait serve({ name: "plain", version: "1.0.0", tools: [tool({ name: "a", description: "a", run: () => 1 })] });\n` });
+  const dir = writeProject({
+    "server.ts": `import { serve, tool } from "mcpbin";\nawait serve({ name: "plain", version: "1.0.0", tools: [tool({ name: "a", description: "a", run: () => 1 })] });\n`,
+  });
   const r = await mcpbin(["build", "server.ts", "--outfile", "dist/plain"], dir);
   expect(r.code).toBe(0);
-  expect(configAfter(r.stdout, "Claude Desktop").mcpServers.plain).toEqual({ command: join(dir, "dist/plain"), args: [] });
+  expect(configAfter(r.stdout, "Claude Desktop").mcpServers.plain).toEqual({
+    command: join(dir, "dist/plain"),
+    args: [],
+  });
   expect(r.stdout).not.toContain("Over HTTP");
   expect(r.stdout).not.toContain("The server reads");
 });
 
 /** Starts a build with its own TMPDIR, kills it with `signal` once a directory named `prefix…` appears there, and returns what is left. */
-async function killedBuild(prefix: string, signal: "SIGINT" | "SIGTERM"): Promise<{ code: number; left: string[]; outLeft: string[]; stderr: string }> {
+async function killedBuild(
+  prefix: string,
+  signal: "SIGINT" | "SIGTERM",
+): Promise<{ code: number; left: string[]; outLeft: string[]; stderr: string }> {
   const tmp = mkdtempSync(join(tmpdir(), "mcpbin-killed-"));
-  const dir = writeProject({ "server.ts": `import { serve, tool } from "mcpbin";\nawait serve({ name: "k", version: "1.0.0", tools: [tool({ name: "a", description: "a", run: () => 1 })] });\n` });
+  const dir = writeProject({
+    "server.ts": `import { serve, tool } from "mcpbin";\nawait serve({ name: "k", version: "1.0.0", tools: [tool({ name: "a", description: "a", run: () => 1 })] });\n`,
+  });
   try {
     const seen = new Promise<void>((done, fail) => {
       const w = watch(tmp, (_e, name) => {
@@ -109,7 +135,13 @@ async function killedBuild(prefix: string, signal: "SIGINT" | "SIGTERM"): Promis
       });
       setTimeout(() => (w.close(), fail(new Error(`no ${prefix}* directory appeared in 60 s`))), 60_000).unref();
     });
-    const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "build", "server.ts", "--outfile", "dist/k"], { cwd: dir, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, TMPDIR: tmp } });
+    const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "build", "server.ts", "--outfile", "dist/k"], {
+      cwd: dir,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, TMPDIR: tmp },
+    });
     await seen;
     p.kill(signal);
     const [code, stderr] = await Promise.all([p.exited, new Response(p.stderr).text()]);

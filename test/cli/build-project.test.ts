@@ -18,7 +18,13 @@ let client: Client;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "mcpbin-build-"));
-  const r = await mcpbin(["build", "--config", "examples/project/mcpbin.config.ts", "--outfile", join(out, "project-example")]);
+  const r = await mcpbin([
+    "build",
+    "--config",
+    "examples/project/mcpbin.config.ts",
+    "--outfile",
+    join(out, "project-example"),
+  ]);
   if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
   expect(r.stdout.split("\n")[0]).toBe(join(out, "project-example"));
   expect(r.stderr).toContain("mcpbin: 5 tools from 3 modules (1 without an active tool left out)\n");
@@ -38,17 +44,29 @@ afterAll(async () => {
 });
 
 test("the moved executable serves every active tool of both directories to the SDK client", async () => {
-  expect(client.getServerVersion()).toEqual({ name: "project-example", title: "Text and math tools", version: "1.0.0" });
+  expect(client.getServerVersion()).toEqual({
+    name: "project-example",
+    title: "Text and math tools",
+    version: "1.0.0",
+  });
   expect(client.getInstructions()).toBe("Small deterministic text and arithmetic helpers.");
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toEqual(["snake_case", "title_case", "word_count", "add", "divide"]);
 
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as any;
-  expect((await call("snake_case", { text: "Hello, big World" })).content).toEqual([{ type: "text", text: "hello_big_world" }]);
-  expect((await call("title_case", { text: "the QUICK fox" })).content).toEqual([{ type: "text", text: "The Quick Fox" }]);
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as any;
+  expect((await call("snake_case", { text: "Hello, big World" })).content).toEqual([
+    { type: "text", text: "hello_big_world" },
+  ]);
+  expect((await call("title_case", { text: "the QUICK fox" })).content).toEqual([
+    { type: "text", text: "The Quick Fox" },
+  ]);
   expect((await call("word_count", { text: "to be or not to be", top: 2 })).structuredContent).toEqual({
     words: 6,
-    top: [{ word: "be", count: 2 }, { word: "to", count: 2 }],
+    top: [
+      { word: "be", count: 2 },
+      { word: "to", count: 2 },
+    ],
   });
   expect((await call("add", { a: 2, b: 40 })).content).toEqual([{ type: "text", text: "42" }]);
   const div = await call("divide", { a: 1, b: 0 });

@@ -15,8 +15,17 @@ test("list: resources, templates and prompts after the tools, as tables and as J
   expect(r.stdout).toContain("notes:///{+path}");
   expect(r.stdout).toContain("review_code  code, language?");
   const j = JSON.parse((await mcpbin(["list", FIXTURE, "--json"])).stdout);
-  expect(j.resources.map((x: { uri: string }) => x.uri)).toEqual(["docs://readme", "docs://guide", "img://logo", "live://counter", "docs://broken"]);
-  expect(j.resourceTemplates.map((x: { uriTemplate: string }) => x.uriTemplate)).toEqual(["notes:///{+path}", "users://{id}/profile{?fields}"]);
+  expect(j.resources.map((x: { uri: string }) => x.uri)).toEqual([
+    "docs://readme",
+    "docs://guide",
+    "img://logo",
+    "live://counter",
+    "docs://broken",
+  ]);
+  expect(j.resourceTemplates.map((x: { uriTemplate: string }) => x.uriTemplate)).toEqual([
+    "notes:///{+path}",
+    "users://{id}/profile{?fields}",
+  ]);
   expect(j.prompts[0]).toEqual({ name: "review_code", arguments: ["code", "language?"], source: null });
 });
 
@@ -27,6 +36,8 @@ test("read and prompt print what a client would see; errors are one line with ex
   expect(json).toEqual({ contents: [{ uri: "notes:///x.txt", mimeType: "text/plain", text: "contents of x.txt" }] });
   const p = await mcpbin(["prompt", "review_code", "code=x = 1", "language=ts", FIXTURE]);
   expect(p.stdout).toBe("user: Review this ts code:\nx = 1\n");
-  expect(oneLineError(await mcpbin(["read", "nope://x", FIXTURE]))).toBe("mcpbin: read: Resource not found: nope://x (JSON-RPC error -32002)");
+  expect(oneLineError(await mcpbin(["read", "nope://x", FIXTURE]))).toBe(
+    "mcpbin: read: Resource not found: nope://x (JSON-RPC error -32002)",
+  );
   expect(oneLineError(await mcpbin(["prompt", "review_code", FIXTURE]))).toContain('needs the argument "code"');
 });

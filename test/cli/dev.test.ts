@@ -15,8 +15,19 @@ test("dev --config serves the project from source and exits 0 on EOF", async () 
     const init = await p.handshake("2025-06-18");
     expect(init.serverInfo).toEqual({ name: "project-example", title: "Text and math tools", version: "1.0.0" });
     const list = await p.request("tools/list", {}, 2, "2025-06-18");
-    expect(list.result.tools.map((t: any) => t.name)).toEqual(["snake_case", "title_case", "word_count", "add", "divide"]);
-    const call = await p.request("tools/call", { name: "snake_case", arguments: { text: "Dev Mode" } }, 3, "2025-06-18");
+    expect(list.result.tools.map((t: any) => t.name)).toEqual([
+      "snake_case",
+      "title_case",
+      "word_count",
+      "add",
+      "divide",
+    ]);
+    const call = await p.request(
+      "tools/call",
+      { name: "snake_case", arguments: { text: "Dev Mode" } },
+      3,
+      "2025-06-18",
+    );
     expect(call.result.content).toEqual([{ type: "text", text: "dev_mode" }]);
     p.closeStdin();
     expect(await p.exited).toBe(0);
@@ -26,7 +37,10 @@ test("dev --config serves the project from source and exits 0 on EOF", async () 
 });
 
 test("dev with the default ./mcpbin.config.ts: loader warnings on stderr, stdout only protocol lines", async () => {
-  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"], exclude: ["missing_*"] }), "tools/t.ts": toolsModule("only") });
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"], exclude: ["missing_*"] }),
+    "tools/t.ts": toolsModule("only"),
+  });
   const p = new McpProcess([BUN, join(ROOT, "bin/mcpbin.ts"), "dev"], { cwd: dir });
   try {
     await p.handshake("2025-11-25");

@@ -7,7 +7,8 @@ import { commandHelp, didYouMean, overview } from "../../src/cli/help.ts";
 test("every command's options are named in its help, and its help is its part of the overview", () => {
   const all = overview();
   for (const c of COMMANDS) {
-    for (const option of Object.keys(c.options)) expect({ command: c.name, named: c.help.includes(`--${option}`) }).toEqual({ command: c.name, named: true });
+    for (const option of Object.keys(c.options))
+      expect({ command: c.name, named: c.help.includes(`--${option}`) }).toEqual({ command: c.name, named: true });
     expect(c.help.startsWith(`  mcpbin ${c.name} `)).toBe(true);
     expect(all).toContain(c.help);
     expect(commandHelp(c.name)).toStartWith(`Usage:\n${c.help}\n\n`);

@@ -29,7 +29,9 @@ afterAll(() => {
 test("init writes the project and says what to do next", () => {
   expect(init.code).toBe(0);
   expect(init.stderr).toBe("");
-  expect(init.stdout).toStartWith("Created Weather Tools/ (package name weather-tools): package.json, mcpbin.config.ts, tools/greet.ts, test/greet.test.ts, tsconfig.json, .gitignore, README.md\n");
+  expect(init.stdout).toStartWith(
+    "Created Weather Tools/ (package name weather-tools): package.json, mcpbin.config.ts, tools/greet.ts, test/greet.test.ts, tsconfig.json, .gitignore, README.md\n",
+  );
   expect(init.stdout).toContain("\n  cd 'Weather Tools'\n  npm install && npm test\n");
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   expect(manifest.name).toBe("weather-tools");
@@ -38,7 +40,9 @@ test("init writes the project and says what to do next", () => {
   expect(manifest.allowScripts).toEqual({ bun: true });
   expect(manifest.scripts).toMatchObject({ build: "mcpbin build", test: "bun test" });
   const readme = readFileSync(join(dir, "README.md"), "utf8");
-  expect(readme).toContain('{ "mcpServers": { "weather-tools": { "command": "/abs/path/dist/weather-tools", "args": [] } } }');
+  expect(readme).toContain(
+    '{ "mcpServers": { "weather-tools": { "command": "/abs/path/dist/weather-tools", "args": [] } } }',
+  );
   expect(readme).toContain("claude mcp add weather-tools -- /abs/path/dist/weather-tools");
 });
 
@@ -63,7 +67,11 @@ test("list and call work in the scaffold with no arguments but the tool", async 
   const list = await mcpbin(["list"], dir);
   expect(list.code).toBe(0);
   expect(list.stdout).toContain("greet  Greet  name        name      tools/greet.ts");
-  expect(await mcpbin(["call", "greet", '{"name":"Ada"}'], dir)).toEqual({ code: 0, stdout: "Hello, Ada!\n", stderr: "" });
+  expect(await mcpbin(["call", "greet", '{"name":"Ada"}'], dir)).toEqual({
+    code: 0,
+    stdout: "Hello, Ada!\n",
+    stderr: "",
+  });
 });
 
 test("the scaffold builds with plain `mcpbin build` into dist/<name>, which serves greet", async () => {
@@ -85,7 +93,9 @@ test("the scaffold builds with plain `mcpbin build` into dist/<name>, which serv
 }, 60_000);
 
 test("init refuses to overwrite: one line, nothing written", async () => {
-  expect(oneLineError(await mcpbin(["init", dir], parent))).toBe("mcpbin: init: Weather Tools/package.json already exists; nothing written (choose an empty directory)");
+  expect(oneLineError(await mcpbin(["init", dir], parent))).toBe(
+    "mcpbin: init: Weather Tools/package.json already exists; nothing written (choose an empty directory)",
+  );
 });
 
 test("without --mcpbin the scaffold depends on the mcpbin it was made with (not on the npm registry yet)", async () => {

@@ -1,7 +1,17 @@
 // Secrets on the user's machine: `mcpbin install --env NAME=secret` writes the client's configuration 0600 when it
 // holds a secret (never loosening a mode), its backup too, and writes through a symlinked configuration file.
 import { afterAll, expect, test } from "bun:test";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { install } from "../../src/cli/install.ts";
@@ -23,7 +33,15 @@ function home(mode?: number, text = '{ "mcpServers": {} }\n'): { home: string; f
   return { home: h, file };
 }
 const put = (h: string, env: Record<string, string>, name = "srv") =>
-  install({ client: "cursor", name, command: "/opt/srv/bin", args: [], env, environment: { HOME: h }, platform: "linux" });
+  install({
+    client: "cursor",
+    name,
+    command: "/opt/srv/bin",
+    args: [],
+    env,
+    environment: { HOME: h },
+    platform: "linux",
+  });
 const mode = (f: string) => statSync(f).mode & 0o777;
 
 test("secrets in the client's configuration: --env makes a world-readable file 0600, its backup too", () => {

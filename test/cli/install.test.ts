@@ -34,8 +34,18 @@ async function run(args: string[], home: string, cwd = home): Promise<CliRun> {
   const env: Record<string, string | undefined> = { ...process.env, HOME: home };
   delete env.XDG_CONFIG_HOME;
   delete env.APPDATA;
-  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), ...args], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), ...args], {
+    cwd,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    p.exited,
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -52,7 +62,10 @@ for (const [client, where] of Object.entries(FILES)) {
     const file = join(home, where.file);
     // A file the user already has: other servers and settings stay.
     mkdirSync(dirname(file), { recursive: true });
-    const before = client === "vscode" ? `// my servers\n{ "servers": { "other": { "type": "stdio", "command": "/bin/other" } }, "inputs": [], }\n` : JSON.stringify({ theme: "dark", [where.key]: { other: { command: "/bin/other" } } });
+    const before =
+      client === "vscode"
+        ? `// my servers\n{ "servers": { "other": { "type": "stdio", "command": "/bin/other" } }, "inputs": [], }\n`
+        : JSON.stringify({ theme: "dark", [where.key]: { other: { command: "/bin/other" } } });
     writeFileSync(file, before);
 
     const dry = await run(["install", client, bin, "--env", "API_KEY=s3cret", "--dry-run"], home);
@@ -70,7 +83,12 @@ for (const [client, where] of Object.entries(FILES)) {
     expect(doc[where.key].other.command).toBe("/bin/other");
     if (client !== "vscode") expect(doc.theme).toBe("dark");
     else expect(doc.inputs).toEqual([]);
-    expect(doc[where.key]["install-standard"]).toEqual({ ...(where.type ? { type: where.type } : {}), command: bin, args: [], env: { API_KEY: "s3cret" } });
+    expect(doc[where.key]["install-standard"]).toEqual({
+      ...(where.type ? { type: where.type } : {}),
+      command: bin,
+      args: [],
+      env: { API_KEY: "s3cret" },
+    });
 
     const written = readFileSync(file, "utf8");
     const second = await run(["install", client, bin, "--env", "API_KEY=s3cret"], home);
@@ -79,14 +97,18 @@ for (const [client, where] of Object.entries(FILES)) {
     // Another name for the same executable updates that entry instead of adding a second one.
     const renamed = await run(["install", client, bin, "--name", "hub2", "--env", "API_KEY=new"], home);
     expect(renamed.stderr).toStartWith(`mcpbin: updated "install-standard" in ${file}`);
-    expect(Object.keys(JSON.parse(readFileSync(file, "utf8"))[where.key]).sort()).toEqual(["install-standard", "other"]);
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8"))[where.key]).sort()).toEqual([
+      "install-standard",
+      "other",
+    ]);
   });
 }
 
 test("the entry written for Claude Desktop starts the server: the SDK client launches exactly command, args and env from the file", async () => {
   const home = tempHome();
   expect((await run(["install", "claude-desktop", bin, "--name", "hub"], home)).code).toBe(0);
-  const entry = JSON.parse(readFileSync(join(home, ".config/Claude/claude_desktop_config.json"), "utf8")).mcpServers.hub;
+  const entry = JSON.parse(readFileSync(join(home, ".config/Claude/claude_desktop_config.json"), "utf8")).mcpServers
+    .hub;
   const transport = new StdioClientTransport({ command: entry.command, args: entry.args, stderr: "pipe" });
   const seen = tap(transport as unknown as Transport);
   const client = new Client({ name: "desktop", version: "1" });
@@ -105,32 +127,55 @@ test("--scope project writes the project's file in the working directory; a miss
   mkdirSync(proj);
   const r = await run(["install", "cursor", bin, "--scope", "project"], home, proj);
   expect(r.stderr).toBe(`mcpbin: added "install-standard" in ${join(proj, ".cursor/mcp.json")}\n`);
-  expect(JSON.parse(readFileSync(join(proj, ".cursor/mcp.json"), "utf8"))).toEqual({ mcpServers: { "install-standard": { command: bin, args: [] } } });
+  expect(JSON.parse(readFileSync(join(proj, ".cursor/mcp.json"), "utf8"))).toEqual({
+    mcpServers: { "install-standard": { command: bin, args: [] } },
+  });
   expect(existsSync(join(home, ".cursor"))).toBe(false);
 });
 
 test("mistakes are one line: an unknown client, a bad --env, Claude Desktop's project scope, a file that is not JSON", async () => {
   const home = tempHome();
-  expect(oneLineError(await run(["install", "notepad", bin], home))).toBe("mcpbin: install: unknown client \"notepad\"; expected one of claude-desktop, claude-code, cursor, vscode");
-  expect(oneLineError(await run(["install", "cursor", bin, "--env", "NOEQUALS"], home))).toBe('mcpbin: install: --env "NOEQUALS" is not KEY=VALUE (KEY: letters, digits, _)');
-  expect(oneLineError(await run(["install", "claude-desktop", bin, "--scope", "project"], home))).toBe("mcpbin: install: Claude Desktop has no project configuration; leave out --scope project");
+  expect(oneLineError(await run(["install", "notepad", bin], home))).toBe(
+    'mcpbin: install: unknown client "notepad"; expected one of claude-desktop, claude-code, cursor, vscode',
+  );
+  expect(oneLineError(await run(["install", "cursor", bin, "--env", "NOEQUALS"], home))).toBe(
+    'mcpbin: install: --env "NOEQUALS" is not KEY=VALUE (KEY: letters, digits, _)',
+  );
+  expect(oneLineError(await run(["install", "claude-desktop", bin, "--scope", "project"], home))).toBe(
+    "mcpbin: install: Claude Desktop has no project configuration; leave out --scope project",
+  );
   mkdirSync(join(home, ".cursor"));
   writeFileSync(join(home, ".cursor/mcp.json"), "{ not json");
-  expect(oneLineError(await run(["install", "cursor", bin], home))).toStartWith(`mcpbin: install: ${join(home, ".cursor/mcp.json")} is not JSON (`);
+  expect(oneLineError(await run(["install", "cursor", bin], home))).toStartWith(
+    `mcpbin: install: ${join(home, ".cursor/mcp.json")} is not JSON (`,
+  );
   expect(readFileSync(join(home, ".cursor/mcp.json"), "utf8")).toBe("{ not json");
 });
 
 test("macOS and Windows paths of each client's user configuration", () => {
   const mac = { HOME: "/Users/ada" };
   const win = { USERPROFILE: "C:\\Users\\ada", APPDATA: "C:\\Users\\ada\\AppData\\Roaming" };
-  expect(configFile("claude-desktop", "user", "darwin", mac, "/").file).toBe("/Users/ada/Library/Application Support/Claude/claude_desktop_config.json");
-  expect(configFile("vscode", "user", "darwin", mac, "/").file).toBe("/Users/ada/Library/Application Support/Code/User/mcp.json");
+  expect(configFile("claude-desktop", "user", "darwin", mac, "/").file).toBe(
+    "/Users/ada/Library/Application Support/Claude/claude_desktop_config.json",
+  );
+  expect(configFile("vscode", "user", "darwin", mac, "/").file).toBe(
+    "/Users/ada/Library/Application Support/Code/User/mcp.json",
+  );
   expect(configFile("cursor", "user", "darwin", mac, "/").file).toBe("/Users/ada/.cursor/mcp.json");
   expect(configFile("claude-code", "user", "darwin", mac, "/").file).toBe("/Users/ada/.claude.json");
-  expect(configFile("claude-desktop", "user", "win32", win, "/").file.replaceAll("/", "\\")).toBe("C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json");
-  expect(configFile("vscode", "user", "win32", win, "/").file.replaceAll("/", "\\")).toBe("C:\\Users\\ada\\AppData\\Roaming\\Code\\User\\mcp.json");
-  expect(configFile("vscode", "user", "linux", { HOME: "/home/ada", XDG_CONFIG_HOME: "/xdg" }, "/").file).toBe("/xdg/Code/User/mcp.json");
-  expect(configFile("vscode", "project", "linux", {}, "/work/p")).toEqual({ file: "/work/p/.vscode/mcp.json", key: "servers" });
+  expect(configFile("claude-desktop", "user", "win32", win, "/").file.replaceAll("/", "\\")).toBe(
+    "C:\\Users\\ada\\AppData\\Roaming\\Claude\\claude_desktop_config.json",
+  );
+  expect(configFile("vscode", "user", "win32", win, "/").file.replaceAll("/", "\\")).toBe(
+    "C:\\Users\\ada\\AppData\\Roaming\\Code\\User\\mcp.json",
+  );
+  expect(configFile("vscode", "user", "linux", { HOME: "/home/ada", XDG_CONFIG_HOME: "/xdg" }, "/").file).toBe(
+    "/xdg/Code/User/mcp.json",
+  );
+  expect(configFile("vscode", "project", "linux", {}, "/work/p")).toEqual({
+    file: "/work/p/.vscode/mcp.json",
+    key: "servers",
+  });
 });
 
 test("from source: install builds the script first (like mcpbin build) and names the variables its code reads that --env did not set", async () => {

@@ -49,15 +49,27 @@ test("list of a script entry collects its tools without serving (stdin stays ope
   const r = await mcpbin(["list", "examples/toolkit/server.ts", "--json"]);
   expect(r.code).toBe(0);
   const out = JSON.parse(r.stdout);
-  expect(out.tools.map((t: any) => t.name)).toEqual(["text_stats", "slugify", "convert_units", "days_between", "hash_text"]);
+  expect(out.tools.map((t: any) => t.name)).toEqual([
+    "text_stats",
+    "slugify",
+    "convert_units",
+    "days_between",
+    "hash_text",
+  ]);
   // A script's tools name the script as their source, relative to the working directory like the table's column.
   expect(out.tools[1].source).toEqual({ dir: "examples/toolkit", file: "server.ts" });
   const table = await mcpbin(["list", "examples/toolkit/server.ts"]);
-  expect(table.stdout).toContain("slugify        -                   text, maxLength  text             examples/toolkit/server.ts\n");
+  expect(table.stdout).toContain(
+    "slugify        -                   text, maxLength  text             examples/toolkit/server.ts\n",
+  );
 });
 
 test("list in a directory with warnings prints them on stderr and the table on stdout", async () => {
-  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools", "empty"], exclude: ["nope_*"] }), "tools/a.ts": toolsModule("alpha"), "empty/_helper.ts": "export {};" });
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools", "empty"], exclude: ["nope_*"] }),
+    "tools/a.ts": toolsModule("alpha"),
+    "empty/_helper.ts": "export {};",
+  });
   const r = await mcpbin(["list"], dir);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("alpha  -      -           -         tools/a.ts");
@@ -70,8 +82,16 @@ test("list of a config with upstreams names them (transport, start) and never th
     "mcpbin.config.ts": configSource({
       tools: [],
       upstreams: {
-        gh: { command: "/nonexistent/github-mcp", args: ["--token", "s3cret-arg"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } },
-        docs: { url: "https://docs.example.com/mcp?key=s3cret-url", headers: { Authorization: "Bearer s3cret-header" }, start: "lazy" },
+        gh: {
+          command: "/nonexistent/github-mcp",
+          args: ["--token", "s3cret-arg"],
+          env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" },
+        },
+        docs: {
+          url: "https://docs.example.com/mcp?key=s3cret-url",
+          headers: { Authorization: "Bearer s3cret-header" },
+          start: "lazy",
+        },
         old: { command: "/nonexistent/old", disabled: true },
       },
     }),
@@ -120,10 +140,21 @@ test("call: runs one tool in-process and prints what a client would see", async 
   expect(json.code).toBe(0);
   expect(JSON.parse(json.stdout)).toEqual({
     content: [{ type: "text", text: '{"words":3,"top":[{"word":"b","count":2},{"word":"a","count":1}]}' }],
-    structuredContent: { words: 3, top: [{ word: "b", count: 2 }, { word: "a", count: 1 }] },
+    structuredContent: {
+      words: 3,
+      top: [
+        { word: "b", count: 2 },
+        { word: "a", count: 1 },
+      ],
+    },
   });
 
-  const script = await mcpbin(["call", "convert_units", '{"value":100,"from":"C","to":"F"}', "examples/toolkit/server.ts"]);
+  const script = await mcpbin([
+    "call",
+    "convert_units",
+    '{"value":100,"from":"C","to":"F"}',
+    "examples/toolkit/server.ts",
+  ]);
   expect(script).toEqual({ code: 0, stdout: "100 C = 212 F\n", stderr: "" });
 });
 
@@ -141,12 +172,20 @@ test("CLI errors are one line on stderr with a nonzero exit", async () => {
   expect(oneLineError(await mcpbin(["call", "nope", "{}", "--config", PROJECT]))).toBe(
     'mcpbin: call: no tool named "nope"; tools: snake_case, title_case, word_count, add, divide',
   );
-  expect(oneLineError(await mcpbin(["call", "add", "{a:1}", "--config", PROJECT]))).toStartWith("mcpbin: call: the arguments are not valid JSON");
-  expect(oneLineError(await mcpbin(["call", "add", "[1]", "--config", PROJECT]))).toBe(`mcpbin: call: the arguments must be a JSON object, e.g. '{"x": 1}'`);
+  expect(oneLineError(await mcpbin(["call", "add", "{a:1}", "--config", PROJECT]))).toStartWith(
+    "mcpbin: call: the arguments are not valid JSON",
+  );
+  expect(oneLineError(await mcpbin(["call", "add", "[1]", "--config", PROJECT]))).toBe(
+    `mcpbin: call: the arguments must be a JSON object, e.g. '{"x": 1}'`,
+  );
   expect(oneLineError(await mcpbin(["call"]))).toStartWith("mcpbin: call needs a tool name");
-  expect(oneLineError(await mcpbin(["list", "--bogus"]))).toBe("mcpbin: list: unknown option --bogus (list takes --config, --json); see mcpbin list --help");
+  expect(oneLineError(await mcpbin(["list", "--bogus"]))).toBe(
+    "mcpbin: list: unknown option --bogus (list takes --config, --json); see mcpbin list --help",
+  );
   expect(oneLineError(await mcpbin(["frobnicate"]))).toBe('mcpbin: unknown command "frobnicate"; see mcpbin --help');
-  expect(oneLineError(await mcpbin(["list", "a.ts", "--config", PROJECT]))).toBe("mcpbin: list: give --config FILE or an entry script, not both");
+  expect(oneLineError(await mcpbin(["list", "a.ts", "--config", PROJECT]))).toBe(
+    "mcpbin: list: give --config FILE or an entry script, not both",
+  );
   const empty = writeProject({});
   expect(oneLineError(await mcpbin(["list"], empty))).toStartWith("mcpbin: list: no mcpbin.config.ts in ");
   expect(oneLineError(await mcpbin(["build"], empty))).toContain("(or create a project with: mcpbin init)");
@@ -154,12 +193,23 @@ test("CLI errors are one line on stderr with a nonzero exit", async () => {
   expect(oneLineError(await mcpbin(["build", "examples/toolkit/server.ts", "--outfile", "/dev/null"]))).toBe(
     "mcpbin: --outfile /dev/null exists and is not a regular file; choose a file path",
   );
-  const broken = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/x.ts": `import "./missing-helper.ts";` });
+  const broken = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"] }),
+    "tools/x.ts": `import "./missing-helper.ts";`,
+  });
   expect(oneLineError(await mcpbin(["build"], broken))).toStartWith("mcpbin: tools/x.ts failed to load: ");
-  const dup = writeProject({ "mcpbin.config.ts": configSource({ tools: ["a", "b"] }), "a/t.ts": toolsModule("same"), "b/t.ts": toolsModule("same") });
-  expect(oneLineError(await mcpbin(["list"], dup))).toStartWith('mcpbin: two tools are named "same": a/t.ts and b/t.ts');
+  const dup = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["a", "b"] }),
+    "a/t.ts": toolsModule("same"),
+    "b/t.ts": toolsModule("same"),
+  });
+  expect(oneLineError(await mcpbin(["list"], dup))).toStartWith(
+    'mcpbin: two tools are named "same": a/t.ts and b/t.ts',
+  );
   const badConfig = writeProject({ "mcpbin.config.ts": configSource({ tools: ["t"], timeoutMs: -1 }) });
-  expect(oneLineError(await mcpbin(["dev"], badConfig))).toBe('mcpbin: mcpbin.config.ts: "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got -1');
+  expect(oneLineError(await mcpbin(["dev"], badConfig))).toBe(
+    'mcpbin: mcpbin.config.ts: "timeoutMs" must be a number of milliseconds from 0 (no limit) to 2147483647; got -1',
+  );
 });
 
 test("list --json and call --json stay parseable when the script prints (top level, timers, inside run); the tool sees no CLI arguments", async () => {

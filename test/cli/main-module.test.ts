@@ -46,15 +46,24 @@ test("import.meta.main guard: build, dev, list, call and release serve the scrip
   expect({ code: called.code, stdout: called.stdout }).toEqual({ code: 0, stdout: "5\n" });
   const released = await mcpbin(["release", "server.ts", "--targets", "linux-x64", "--outdir", "rel"], dir);
   expect(released.code).toBe(0);
-  expect(readdirSync(join(dir, "rel")).sort()).toEqual(["SHA256SUMS", "guarded-1.0.0-linux-x64.mcpb", "guarded-1.0.0-linux-x64.tar.gz", "server.json"]);
+  expect(readdirSync(join(dir, "rel")).sort()).toEqual([
+    "SHA256SUMS",
+    "guarded-1.0.0-linux-x64.mcpb",
+    "guarded-1.0.0-linux-x64.tar.gz",
+    "server.json",
+  ]);
 });
 
 test("a script that never calls serve() fails build and release with one line, nothing compiled", async () => {
   const dir = writeProject({ "plain.ts": `console.log("not a server");\n` });
   const line = oneLineError(await mcpbin(["build", "plain.ts", "--outfile", "dist/plain"], dir));
-  expect(line).toBe("mcpbin: plain.ts did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config");
+  expect(line).toBe(
+    "mcpbin: plain.ts did not call serve() while loading; pass a script that ends with serve({...}), or a config with --config",
+  );
   expect(existsSync(join(dir, "dist/plain"))).toBe(false);
-  expect(oneLineError(await mcpbin(["release", "plain.ts", "--targets", "linux-x64", "--outdir", "rel"], dir))).toContain("did not call serve() while loading");
+  expect(
+    oneLineError(await mcpbin(["release", "plain.ts", "--targets", "linux-x64", "--outdir", "rel"], dir)),
+  ).toContain("did not call serve() while loading");
 });
 
 test("an executable (and mcpbin dev) that ends without having called serve() says so and exits 1, never 0 silently", async () => {
@@ -64,10 +73,28 @@ test("an executable (and mcpbin dev) that ends without having called serve() say
   const built = await mcpbin(["build", "maybe.ts", "--outfile", "dist/maybe"], dir);
   expect(built.code).toBe(0);
   const run = async (cmd: string[]) => {
-    const p = Bun.spawn(cmd, { cwd: dir, stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, SKIP_SERVE: "1" } });
-    const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    const p = Bun.spawn(cmd, {
+      cwd: dir,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, SKIP_SERVE: "1" },
+    });
+    const [code, stdout, stderr] = await Promise.all([
+      p.exited,
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+    ]);
     return { code, stdout, stderr };
   };
-  expect(await run([join(dir, "dist/maybe")])).toEqual({ code: 1, stdout: "", stderr: "maybe: the script ended without calling serve(), so nothing was served\n" });
-  expect(await run([BUN, join(ROOT, "bin/mcpbin.ts"), "dev", "maybe.ts"])).toEqual({ code: 1, stdout: "", stderr: "mcpbin: maybe.ts ended without calling serve(), so nothing was served\n" });
+  expect(await run([join(dir, "dist/maybe")])).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: "maybe: the script ended without calling serve(), so nothing was served\n",
+  });
+  expect(await run([BUN, join(ROOT, "bin/mcpbin.ts"), "dev", "maybe.ts"])).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: "mcpbin: maybe.ts ended without calling serve(), so nothing was served\n",
+  });
 });

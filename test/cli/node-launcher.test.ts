@@ -8,16 +8,27 @@ import { ROOT } from "../helpers/proc.ts";
 setDefaultTimeout(60_000);
 const node = Bun.which("node");
 
-test.skipIf(!node)("node bin/mcpbin.mjs with no bun on PATH: --version, a usage error's exit code, and package.json's bin points at it", async () => {
-  const env = { ...process.env, PATH: "/usr/bin:/bin" };
-  expect(Bun.which("bun", { PATH: env.PATH })).toBeNull();
-  const run = async (args: string[]) => {
-    const p = Bun.spawn([node!, join(ROOT, "bin/mcpbin.mjs"), ...args], { env, stdout: "pipe", stderr: "pipe" });
-    const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
-    return { code, stdout, stderr };
-  };
-  expect(await run(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
-  expect(await run(["frobnicate"])).toEqual({ code: 2, stdout: "", stderr: 'mcpbin: unknown command "frobnicate"; see mcpbin --help\n' });
-  expect(pkg.bin.mcpbin).toBe("./bin/mcpbin.mjs");
-  expect(Object.keys(pkg.dependencies)).toContain("bun");
-});
+test.skipIf(!node)(
+  "node bin/mcpbin.mjs with no bun on PATH: --version, a usage error's exit code, and package.json's bin points at it",
+  async () => {
+    const env = { ...process.env, PATH: "/usr/bin:/bin" };
+    expect(Bun.which("bun", { PATH: env.PATH })).toBeNull();
+    const run = async (args: string[]) => {
+      const p = Bun.spawn([node!, join(ROOT, "bin/mcpbin.mjs"), ...args], { env, stdout: "pipe", stderr: "pipe" });
+      const [code, stdout, stderr] = await Promise.all([
+        p.exited,
+        new Response(p.stdout).text(),
+        new Response(p.stderr).text(),
+      ]);
+      return { code, stdout, stderr };
+    };
+    expect(await run(["--version"])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    expect(await run(["frobnicate"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'mcpbin: unknown command "frobnicate"; see mcpbin --help\n',
+    });
+    expect(pkg.bin.mcpbin).toBe("./bin/mcpbin.mjs");
+    expect(Object.keys(pkg.dependencies)).toContain("bun");
+  },
+);

@@ -24,18 +24,34 @@ afterAll(() => {
 });
 
 test(`release --targets ${HOST}: archive, SHA256SUMS, and the unpacked executable serves`, async () => {
-  const r = await mcpbin(["release", "--config", "examples/project/mcpbin.config.ts", "--targets", HOST, "--outdir", join(out, "rel")]);
+  const r = await mcpbin([
+    "release",
+    "--config",
+    "examples/project/mcpbin.config.ts",
+    "--targets",
+    HOST,
+    "--outdir",
+    join(out, "rel"),
+  ]);
   expect(r.code).toBe(0);
   const archive = join(out, "rel", `project-example-1.0.0-${HOST}.tar.gz`);
   const mcpb = join(out, "rel", `project-example-1.0.0-${HOST}.mcpb`);
   expect(r.stdout).toBe(`${archive}\n${join(out, "rel", "SHA256SUMS")}\n${join(out, "rel", "server.json")}\n`);
   const sums = readFileSync(join(out, "rel", "SHA256SUMS"), "utf8");
-  expect(sums).toBe(`${sha256(readFileSync(archive))}  project-example-1.0.0-${HOST}.tar.gz\n${sha256(readFileSync(mcpb))}  project-example-1.0.0-${HOST}.mcpb\n`);
+  expect(sums).toBe(
+    `${sha256(readFileSync(archive))}  project-example-1.0.0-${HOST}.tar.gz\n${sha256(readFileSync(mcpb))}  project-example-1.0.0-${HOST}.mcpb\n`,
+  );
   // server.json for the MCP Registry: one mcpb package per platform, its SHA-256, the placeholders named on stderr.
   const serverJson = v.parse(SERVER_JSON, JSON.parse(readFileSync(join(out, "rel", "server.json"), "utf8")));
   expect(serverJson.version).toBe("1.0.0");
   expect(serverJson.packages).toEqual([
-    { registryType: "mcpb", identifier: `https://github.com/YOUR-GITHUB-USER/project-example/releases/download/v1.0.0/project-example-1.0.0-${HOST}.mcpb`, version: "1.0.0", fileSha256: sha256(readFileSync(mcpb)), transport: { type: "stdio" } },
+    {
+      registryType: "mcpb",
+      identifier: `https://github.com/YOUR-GITHUB-USER/project-example/releases/download/v1.0.0/project-example-1.0.0-${HOST}.mcpb`,
+      version: "1.0.0",
+      fileSha256: sha256(readFileSync(mcpb)),
+      transport: { type: "stdio" },
+    },
   ]);
   expect(r.stderr).toContain("before publishing, edit:");
   // The per-platform bundle holds that platform's executable only.
@@ -57,7 +73,11 @@ test(`release --targets ${HOST}: archive, SHA256SUMS, and the unpacked executabl
 }, 120_000);
 
 test("release refuses an unknown platform before compiling anything", async () => {
-  expect(oneLineError(await mcpbin(["release", "--config", "examples/project/mcpbin.config.ts", "--targets", "linux-x64,plan9-mips"]))).toBe(
+  expect(
+    oneLineError(
+      await mcpbin(["release", "--config", "examples/project/mcpbin.config.ts", "--targets", "linux-x64,plan9-mips"]),
+    ),
+  ).toBe(
     'mcpbin: release: unknown platform "plan9-mips"; expected some of linux-x64,linux-arm64,darwin-x64,darwin-arm64,windows-x64',
   );
 });
@@ -67,17 +87,29 @@ test("the tar.gz and zip writers produce archives tar and fflate read back byte 
   const dir = join(out, "fmt");
   mkdirSync(dir);
   writeFileSync(join(dir, "a.tar.gz"), tarGz([{ name: "pkg/tool", data, mode: 0o755 }]));
-  const list = Bun.spawnSync(["tar", "-tzvf", join(dir, "a.tar.gz")], { env: { ...process.env, TZ: "UTC" } }).stdout.toString();
-  expect(list).toMatch(/^drwxr-xr-x 0\/0 +0 1980-01-01 00:00 pkg\/\n-rwxr-xr-x 0\/0 +1800 1980-01-01 00:00 pkg\/tool\n$/);
-  expect(Bun.spawnSync(["tar", "-xzOf", join(dir, "a.tar.gz"), "pkg/tool"]).stdout.toString()).toBe(new TextDecoder().decode(data));
+  const list = Bun.spawnSync(["tar", "-tzvf", join(dir, "a.tar.gz")], {
+    env: { ...process.env, TZ: "UTC" },
+  }).stdout.toString();
+  expect(list).toMatch(
+    /^drwxr-xr-x 0\/0 +0 1980-01-01 00:00 pkg\/\n-rwxr-xr-x 0\/0 +1800 1980-01-01 00:00 pkg\/tool\n$/,
+  );
+  expect(Bun.spawnSync(["tar", "-xzOf", join(dir, "a.tar.gz"), "pkg/tool"]).stdout.toString()).toBe(
+    new TextDecoder().decode(data),
+  );
   // The zip, read by fflate (no unzip needed): contents, Unix mode in the central directory, DOS time 1980-01-01 00:00.
-  const z = zip([{ name: "pkg/tool.exe", data, mode: 0o755 }, { name: "pkg/README", data: new TextEncoder().encode("read me"), mode: 0o644 }]);
+  const z = zip([
+    { name: "pkg/tool.exe", data, mode: 0o755 },
+    { name: "pkg/README", data: new TextEncoder().encode("read me"), mode: 0o644 },
+  ]);
   const files = unzipSync(z);
   expect(Object.keys(files)).toEqual(["pkg/README", "pkg/tool.exe"]); // sorted by name
   expect(new TextDecoder().decode(files["pkg/tool.exe"])).toBe(new TextDecoder().decode(data));
   const seen: { name: string; method: number }[] = [];
   unzipSync(z, { filter: (f) => (seen.push({ name: f.name, method: f.compression }), false) });
-  expect(seen.map((f) => [f.name, f.method])).toEqual([["pkg/README", 8], ["pkg/tool.exe", 8]]);
+  expect(seen.map((f) => [f.name, f.method])).toEqual([
+    ["pkg/README", 8],
+    ["pkg/tool.exe", 8],
+  ]);
   const b = Buffer.from(z);
   const cd = b.readUInt32LE(b.length - 22 + 16);
   expect(b.readUInt32LE(cd)).toBe(0x02014b50);

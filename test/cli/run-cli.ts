@@ -11,8 +11,17 @@ export interface CliRun {
 
 /** Runs `mcpbin <args>` in `cwd` (default the repository root) with stdin open but silent. */
 export async function mcpbin(args: string[], cwd = ROOT): Promise<CliRun> {
-  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), ...args], { cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), ...args], {
+    cwd,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    p.exited,
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+  ]);
   p.stdin.end();
   return { code, stdout, stderr };
 }

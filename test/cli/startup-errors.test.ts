@@ -18,11 +18,35 @@ ${body}
 
 // What the fresh-user tester wrote; each used to build (exit 0) into an executable that failed at every start.
 const BAD: [string, string, string][] = [
-  ["a duplicate tool", script(`await serve({ name: "s", version: "1.0.0", tools: [a, a] });`), `mcpbin: two tools are named "a": rename one, or pass only one of them in serve()'s "tools"`],
-  ["a dotted tool name", script(`await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "get.user", description: "d", run: () => 1 })] });`), `tool name "get.user" is not accepted`],
-  ["a bad json option", script(`await serve({ name: "s", version: "1.0.0", tools: [a], json: { nonFinite: "zero" } as never });`), `mcpbin: json.nonFinite must be one of "null", "string", "error"; got "zero"`],
-  ["a duplicate tool, then process.exit() after serve()", script(`await serve({ name: "s", version: "1.0.0", tools: [a, a] });\nprocess.exit(0);`), `mcpbin: two tools are named "a"`],
-  ["a bad tool option", script(`await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "b", description: "b", timeoutMs: -1, run: () => 1 })] });`), `tool "b": timeoutMs must be a number of milliseconds from 0 (no limit)`],
+  [
+    "a duplicate tool",
+    script(`await serve({ name: "s", version: "1.0.0", tools: [a, a] });`),
+    `mcpbin: two tools are named "a": rename one, or pass only one of them in serve()'s "tools"`,
+  ],
+  [
+    "a dotted tool name",
+    script(
+      `await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "get.user", description: "d", run: () => 1 })] });`,
+    ),
+    `tool name "get.user" is not accepted`,
+  ],
+  [
+    "a bad json option",
+    script(`await serve({ name: "s", version: "1.0.0", tools: [a], json: { nonFinite: "zero" } as never });`),
+    `mcpbin: json.nonFinite must be one of "null", "string", "error"; got "zero"`,
+  ],
+  [
+    "a duplicate tool, then process.exit() after serve()",
+    script(`await serve({ name: "s", version: "1.0.0", tools: [a, a] });\nprocess.exit(0);`),
+    `mcpbin: two tools are named "a"`,
+  ],
+  [
+    "a bad tool option",
+    script(
+      `await serve({ name: "s", version: "1.0.0", tools: [a, tool({ name: "b", description: "b", timeoutMs: -1, run: () => 1 })] });`,
+    ),
+    `tool "b": timeoutMs must be a number of milliseconds from 0 (no limit)`,
+  ],
 ];
 
 describe("mcpbin build, dev and release check a script before compiling or serving", () => {
@@ -36,7 +60,9 @@ describe("mcpbin build, dev and release check a script before compiling or servi
       const dev = oneLineError(await mcpbin(["dev", "server.ts"], dir));
       expect(dev).toStartWith("mcpbin: ");
       expect(dev).toContain(message.replace(/^mcpbin: /, ""));
-      expect(oneLineError(await mcpbin(["release", "server.ts", "--targets", "linux-x64", "--outdir", "rel"], dir))).toContain(message.replace(/^mcpbin: /, ""));
+      expect(
+        oneLineError(await mcpbin(["release", "server.ts", "--targets", "linux-x64", "--outdir", "rel"], dir)),
+      ).toContain(message.replace(/^mcpbin: /, ""));
       expect(existsSync(join(dir, "rel"))).toBe(false);
     });
   }
@@ -60,14 +86,25 @@ await serve({ name: "s", version: "1.0.0", tools: process.env.DUP ? [a, a] : [a,
   }, 60_000);
 
   const run = async (env: Record<string, string>, args: string[] = []) => {
-    const p = Bun.spawn([bin, ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+    const p = Bun.spawn([bin, ...args], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, ...env },
+    });
     p.stdin.end();
-    const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+    const [code, stdout, stderr] = await Promise.all([
+      p.exited,
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+    ]);
     return { code, stdout, stderr };
   };
 
   test("mcpbin's own error (a duplicate tool): `<executable name>: <message>`, exit 1", async () => {
-    expect(oneLineError(await run({ DUP: "1" }))).toBe(`startup-srv: two tools are named "a": rename one, or pass only one of them in serve()'s "tools"`);
+    expect(oneLineError(await run({ DUP: "1" }))).toBe(
+      `startup-srv: two tools are named "a": rename one, or pass only one of them in serve()'s "tools"`,
+    );
   });
 
   test("an unexpected error: its stack, exit 1, and no source text", async () => {
@@ -142,12 +179,26 @@ test("the build's check run gives the script no arguments and stops at serve(): 
 
 test("a project executable failing at start-up: one line naming the executable, exit 1", async () => {
   // Two modules whose tools share a name only when DUP is set: the build (without DUP) passes.
-  const mod = (n: string) => `import { tool } from "mcpbin";\nexport const t = tool({ name: process.env.DUP ? "same" : ${JSON.stringify(n)}, description: "d", run: () => 1 });\n`;
-  const dir = writeProject({ "mcpbin.config.ts": configSource({ name: "proj", tools: ["tools"] }), "tools/a.ts": mod("a"), "tools/b.ts": mod("b") });
+  const mod = (n: string) =>
+    `import { tool } from "mcpbin";\nexport const t = tool({ name: process.env.DUP ? "same" : ${JSON.stringify(n)}, description: "d", run: () => 1 });\n`;
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ name: "proj", tools: ["tools"] }),
+    "tools/a.ts": mod("a"),
+    "tools/b.ts": mod("b"),
+  });
   const r = await mcpbin(["build", "--outfile", "dist/proj"], dir);
   if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
-  const p = Bun.spawn([join(dir, "dist/proj")], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, DUP: "1" } });
-  const [code, stdout, stderr] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const p = Bun.spawn([join(dir, "dist/proj")], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, DUP: "1" },
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    p.exited,
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+  ]);
   expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
   expect(stderr).toStartWith('proj: two tools are named "same": tools/a.ts and tools/b.ts; rename one');
   expect(stderr.trimEnd().split("\n")).toHaveLength(1);

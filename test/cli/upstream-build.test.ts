@@ -51,7 +51,14 @@ test("the printed configuration has an env slot for each variable the upstreams'
 
 test("started by the SDK client with the printed slots filled in, the upstream gets its variable", async () => {
   const client = new Client({ name: "t", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: printed.command, args: printed.args, env: { ...printed.env, UPSTREAM_K: "from-the-slot", TOK: "t" }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: printed.command,
+      args: printed.args,
+      env: { ...printed.env, UPSTREAM_K: "from-the-slot", TOK: "t" },
+      stderr: "ignore",
+    }),
+  );
   try {
     const { tools } = await client.listTools();
     const envTool = tools.find((t) => t.name.endsWith("env"))!;
@@ -79,7 +86,10 @@ test("started without them, stderr names each upstream and the variable it left 
 
 test("a relative upstream command fails the build in one line naming the upstream and the absolute path to give; nothing is built", async () => {
   const dir = mkdtempSync(join(work, "rel-"));
-  writeFileSync(join(dir, "mcpbin.config.ts"), `import { defineConfig } from ${JSON.stringify(SRC)};\nexport default defineConfig({ name: "rel", version: "1.0.0", tools: [], upstreams: { local: { command: "./server" } } });\n`);
+  writeFileSync(
+    join(dir, "mcpbin.config.ts"),
+    `import { defineConfig } from ${JSON.stringify(SRC)};\nexport default defineConfig({ name: "rel", version: "1.0.0", tools: [], upstreams: { local: { command: "./server" } } });\n`,
+  );
   expect(oneLineError(await mcpbin(["build", "--outfile", join(dir, "rel")], dir))).toBe(
     `mcpbin: mcpbin.config.ts: upstream "local": "command" is a relative path ("./server"), which a client would resolve from its own working directory; give an absolute path, such as ${JSON.stringify(join(dir, "server"))}`,
   );
@@ -99,10 +109,22 @@ await serve({ name: "script-hub", version: "1.0.0", tools: [], upstreams: { ...s
   const out = join(dir, "script-hub");
   const r = await mcpbin(["build", join(dir, "hub.ts"), "--outfile", out], dir);
   if (r.code !== 0) throw new Error(`build failed: ${r.stderr}`);
-  const entry = JSON.parse(r.stdout.split("\n").find((l) => l.includes('"mcpServers"'))!.trim()).mcpServers["script-hub"];
+  const entry = JSON.parse(
+    r.stdout
+      .split("\n")
+      .find((l) => l.includes('"mcpServers"'))!
+      .trim(),
+  ).mcpServers["script-hub"];
   expect(entry.env).toEqual({ SCRIPT_K: "" });
   const client = new Client({ name: "t", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...entry.env, SCRIPT_K: "from-the-script-slot" }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...entry.env, SCRIPT_K: "from-the-script-slot" },
+      stderr: "ignore",
+    }),
+  );
   try {
     const r2 = await client.callTool({ name: "env", arguments: {} });
     expect(JSON.stringify(r2.content)).toContain("from-the-script-slot");
@@ -113,7 +135,10 @@ await serve({ name: "script-hub", version: "1.0.0", tools: [], upstreams: { ...s
 
 test("a script's own upstream with a relative command fails the build in the same line as a config's; nothing is built", async () => {
   const dir = mkdtempSync(join(work, "script-rel-"));
-  writeFileSync(join(dir, "hub.ts"), `import { serve } from ${JSON.stringify(SRC)};\nawait serve({ name: "rel", version: "1.0.0", tools: [], upstreams: { local: { command: "./server" } } });\n`);
+  writeFileSync(
+    join(dir, "hub.ts"),
+    `import { serve } from ${JSON.stringify(SRC)};\nawait serve({ name: "rel", version: "1.0.0", tools: [], upstreams: { local: { command: "./server" } } });\n`,
+  );
   expect(oneLineError(await mcpbin(["build", "hub.ts", "--outfile", join(dir, "rel")], dir))).toBe(
     `mcpbin: hub.ts: upstream "local": "command" is a relative path ("./server"), which a client would resolve from its own working directory; give an absolute path, such as ${JSON.stringify(join(dir, "server"))}`,
   );

@@ -16,7 +16,13 @@ setDefaultTimeout(60_000);
 const FAULTS = resolve(ROOT, "test/fixtures/upstreams/faults.ts");
 let proxy: HttpProcess;
 beforeAll(async () => {
-  proxy = await HttpProcess.start([BUN, resolve(ROOT, "bin/mcpbin.ts"), "proxy", "--servers", serversFile({ up: { command: BUN, args: [FAULTS] } })]);
+  proxy = await HttpProcess.start([
+    BUN,
+    resolve(ROOT, "bin/mcpbin.ts"),
+    "proxy",
+    "--servers",
+    serversFile({ up: { command: BUN, args: [FAULTS] } }),
+  ]);
 }, 60_000);
 afterAll(() => proxy?.kill());
 
@@ -26,18 +32,41 @@ const messagesOf = (text: string) => (text.trimStart().startsWith("{") ? [JSON.p
 test("a 2026-07-28 client walks away from an input_required round; a legacy client's call still gets its log messages", async () => {
   // The 2026-07-28 client: its call asks for input, and it never comes back.
   const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
-  const r = await fetch(proxy.url, { method: "POST", headers: modernHeaders("tools/call", "ask"), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: {}, _meta: meta } }) });
+  const r = await fetch(proxy.url, {
+    method: "POST",
+    headers: modernHeaders("tools/call", "ask"),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "ask", arguments: {}, _meta: meta },
+    }),
+  });
   expect((await r.json()).result.resultType).toBe("input_required");
 
   // The legacy client: asks for log messages, calls the tool that logs.
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
   const i = await fetch(proxy.url, { method: "POST", headers: HEADERS, body: JSON.stringify(init) });
   const sid = i.headers.get("mcp-session-id")!;
   await i.text();
-  const post = async (body: unknown) => (await fetch(proxy.url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify(body) })).text();
+  const post = async (body: unknown) =>
+    (
+      await fetch(proxy.url, {
+        method: "POST",
+        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify(body),
+      })
+    ).text();
   await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   await post({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "debug" } });
-  const messages = messagesOf(await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "log", arguments: { text: "hello" } } }));
+  const messages = messagesOf(
+    await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "log", arguments: { text: "hello" } } }),
+  );
   const log = messages.find((m) => m.method === "notifications/message");
   expect(log?.params.data).toBe("log: hello");
   assertValidNotification("2025-06-18", "LoggingMessageNotification", log);
@@ -48,7 +77,16 @@ test("a round whose client walks away is released after askTimeoutMs: the upstre
   const front = await HttpProcess.source("test/fixtures/servers/front-faults.ts");
   try {
     const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
-    const r = await fetch(front.url, { method: "POST", headers: modernHeaders("tools/call", "ask"), body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: {}, _meta: meta } }) });
+    const r = await fetch(front.url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "ask"),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "ask", arguments: {}, _meta: meta },
+      }),
+    });
     expect((await r.json()).result.resultType).toBe("input_required");
     const t0 = performance.now();
     await front.waitForStderr(/\[up\] cancelled /, 10_000);

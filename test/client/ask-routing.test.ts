@@ -56,7 +56,10 @@ function questions() {
       return new Promise((resolve, reject) => {
         const all = () => whos.every((w) => held.has(w));
         if (all()) return resolve();
-        const t = setTimeout(() => reject(new Error(`not asked within 15 s: ${whos.filter((w) => !held.has(w)).join(", ")}`)), 15_000);
+        const t = setTimeout(
+          () => reject(new Error(`not asked within 15 s: ${whos.filter((w) => !held.has(w)).join(", ")}`)),
+          15_000,
+        );
         waiters.push(() => {
           if (!all()) return false;
           clearTimeout(t);
@@ -126,10 +129,15 @@ async function v2Front(file: string) {
   const rounds: { who: string; asked: string[]; complete: boolean }[] = [];
   intercept(transport as never, (m, req) => {
     if (req?.method !== "tools/call" || !m.result) return;
-    const asked = Object.values((m.result.inputRequests ?? {}) as Record<string, Msg>).map((r) => String(r.params?.message));
+    const asked = Object.values((m.result.inputRequests ?? {}) as Record<string, Msg>).map((r) =>
+      String(r.params?.message),
+    );
     rounds.push({ who: req.params.arguments.who, asked, complete: m.result.resultType !== "input_required" });
   });
-  const client = new ClientV2({ name: "v2-front", version: "2.0.0" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
+  const client = new ClientV2(
+    { name: "v2-front", version: "2.0.0" },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } as never } },
+  );
   const q = questions();
   client.setRequestHandler("elicitation/create", (r: Msg) => q.ask(r.params.message) as never);
   await client.connect(transport);

@@ -55,7 +55,9 @@ test("SDK v1 over stdio: falls back to initialize, lists every tool as sent, cal
   const r = await c.callTool("weather", { city: "Oslo" });
   valid(c, "tools/call", r);
   expect(r).toEqual({
-    content: [{ type: "text", text: '{"temperature":21.5,"city":"Oslo"}', annotations: { audience: ["user"], priority: 0.5 } }],
+    content: [
+      { type: "text", text: '{"temperature":21.5,"city":"Oslo"}', annotations: { audience: ["user"], priority: 0.5 } },
+    ],
     structuredContent: { temperature: 21.5, city: "Oslo" },
     _meta: { "example.com/source": "v1" },
   });
@@ -160,13 +162,28 @@ test("a server that never answers fails the handshake within its start timeout, 
 test("a malformed target is a TypeError naming the key before anything starts (an unset variable as the command)", async () => {
   const unset = process.env.MCPBIN_TEST_SURELY_UNSET;
   const cases: [unknown, string][] = [
-    [{ command: unset }, 'connect(): "command" must be a non-empty string (the server\'s executable: an absolute path or a name on PATH); got undefined (an unset environment variable?)'],
-    [{ command: "" }, 'connect(): "command" must be a non-empty string (the server\'s executable: an absolute path or a name on PATH); got "" (an unset environment variable?)'],
+    [
+      { command: unset },
+      'connect(): "command" must be a non-empty string (the server\'s executable: an absolute path or a name on PATH); got undefined (an unset environment variable?)',
+    ],
+    [
+      { command: "" },
+      'connect(): "command" must be a non-empty string (the server\'s executable: an absolute path or a name on PATH); got "" (an unset environment variable?)',
+    ],
     [{ command: BUN, args: "stdio" }, 'connect(): "args" must be an array of strings; got "stdio"'],
     [{ command: BUN, args: ["a", 1] }, 'connect(): "args" must be an array of strings; got an array holding number'],
-    [{ url: unset }, 'connect(): "url" must be a non-empty string such as "https://mcp.example.com/mcp"; got undefined (an unset environment variable?)'],
-    [{ cmd: BUN }, 'connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer(); got an object with neither "command" nor "url"'],
-    [null, "connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer(); got null"],
+    [
+      { url: unset },
+      'connect(): "url" must be a non-empty string such as "https://mcp.example.com/mcp"; got undefined (an unset environment variable?)',
+    ],
+    [
+      { cmd: BUN },
+      'connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer(); got an object with neither "command" nor "url"',
+    ],
+    [
+      null,
+      "connect(): the target must be {command, args?, env?, cwd?}, {url, headers?}, a transport or a server made by createServer(); got null",
+    ],
   ];
   for (const [target, message] of cases) {
     const e = await connect(target as never).catch((x) => x);

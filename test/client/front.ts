@@ -23,7 +23,12 @@ export interface FrontOptions {
 
 /** Starts `command` under the SDK v1 client (legacy) and connects. */
 export async function v1Front(command: readonly string[], o: FrontOptions) {
-  const transport = new StdioV1({ command: command[0]!, args: command.slice(1), stderr: "pipe", ...(o.env ? { env: o.env } : {}) });
+  const transport = new StdioV1({
+    command: command[0]!,
+    args: command.slice(1),
+    stderr: "pipe",
+    ...(o.env ? { env: o.env } : {}),
+  });
   const seen = tap(transport as never);
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
@@ -35,11 +40,19 @@ export async function v1Front(command: readonly string[], o: FrontOptions) {
 
 /** Starts `command` under the SDK v2 client (version negotiation "auto") and connects; the version must be 2026-07-28. */
 export async function v2Front(command: readonly string[], o: FrontOptions) {
-  const transport = new StdioV2({ command: command[0]!, args: command.slice(1), stderr: "pipe", ...(o.env ? { env: o.env } : {}) });
+  const transport = new StdioV2({
+    command: command[0]!,
+    args: command.slice(1),
+    stderr: "pipe",
+    ...(o.env ? { env: o.env } : {}),
+  });
   const seen = tap(transport as never);
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
-  const client = new ClientV2({ name: o.name ?? "v2-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  const client = new ClientV2(
+    { name: o.name ?? "v2-client", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
   await client.connect(transport);
   o.closers.push(() => client.close());
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");

@@ -28,7 +28,8 @@ function validating(t: ClientTransport, seen: string[]): ClientTransport {
       }),
     send(line) {
       const m = JSON.parse(line);
-      if (m.id !== undefined && m.method) sent.set(m.id, { method: m.method, claim: m.params?._meta?.["io.modelcontextprotocol/protocolVersion"] });
+      if (m.id !== undefined && m.method)
+        sent.set(m.id, { method: m.method, claim: m.params?._meta?.["io.modelcontextprotocol/protocolVersion"] });
       return t.send(line);
     },
     close: () => t.close(),
@@ -41,22 +42,49 @@ function hub() {
     seen.push(`${request.method} ${request.ctx.client.name ?? "?"}`);
     return next(request);
   };
-  const search = tool({ name: "search", description: "finds", input: v.object({ q: v.string() }), run: ({ q }, ctx) => `${q} for ${ctx.client?.name} (${ctx.protocolVersion})` });
-  const boom = tool({ name: "boom", description: "fails", run: () => { throw new Error("secret"); } });
-  return { server: createServer({ name: "hub", version: "1.0.0", tools: [search, boom], listChanged: true, middleware: [log, maskErrors()] }), seen };
+  const search = tool({
+    name: "search",
+    description: "finds",
+    input: v.object({ q: v.string() }),
+    run: ({ q }, ctx) => `${q} for ${ctx.client?.name} (${ctx.protocolVersion})`,
+  });
+  const boom = tool({
+    name: "boom",
+    description: "fails",
+    run: () => {
+      throw new Error("secret");
+    },
+  });
+  return {
+    server: createServer({
+      name: "hub",
+      version: "1.0.0",
+      tools: [search, boom],
+      listChanged: true,
+      middleware: [log, maskErrors()],
+    }),
+    seen,
+  };
 }
 
 for (const era of ["auto", "modern", "legacy"] as const) {
   test(`connect(server) era ${era}: tools through middleware, ctx.client, maskErrors`, async () => {
     const { server, seen } = hub();
     const valid: string[] = [];
-    const c = await connect(era === "auto" ? server : validating(inMemoryTransport(server), valid), { era, clientInfo: { name: "test-client", version: "1" } });
+    const c = await connect(era === "auto" ? server : validating(inMemoryTransport(server), valid), {
+      era,
+      clientInfo: { name: "test-client", version: "1" },
+    });
     try {
       expect(c.era).toBe(era === "legacy" ? "legacy" : "modern");
       expect((await c.listTools()).map((t) => t.name)).toEqual(["search", "boom"]);
       const r = await c.callTool("search", { q: "x" });
-      expect((r.content as { text: string }[])[0]!.text).toBe(`x for test-client (${era === "legacy" ? "2025-11-25" : "2026-07-28"})`);
-      expect(((await c.callTool("boom")).content as { text: string }[])[0]!.text).toBe("Tool boom failed: internal error");
+      expect((r.content as { text: string }[])[0]!.text).toBe(
+        `x for test-client (${era === "legacy" ? "2025-11-25" : "2026-07-28"})`,
+      );
+      expect(((await c.callTool("boom")).content as { text: string }[])[0]!.text).toBe(
+        "Tool boom failed: internal error",
+      );
       expect(seen).toContain("tools/call test-client");
       if (era !== "auto") expect(valid.filter((m) => m === "tools/call")).toHaveLength(2); // each response valid for its version
     } finally {
@@ -69,13 +97,19 @@ test("connect(server), legacy: addTool reaches the client as list_changed; two c
   const { server } = hub();
   let told!: () => void;
   const changed = new Promise<void>((resolve) => (told = resolve));
-  const a = await connect(server, { era: "legacy", clientInfo: { name: "a", version: "1" }, onNotification: (m) => m === "notifications/tools/list_changed" && told() });
+  const a = await connect(server, {
+    era: "legacy",
+    clientInfo: { name: "a", version: "1" },
+    onNotification: (m) => m === "notifications/tools/list_changed" && told(),
+  });
   const b = await connect(server, { era: "legacy", clientInfo: { name: "b", version: "1" } });
   try {
     server.addTool(tool({ name: "late", description: "added", run: () => "late" }));
     await changed;
     expect((await a.listTools()).map((t) => t.name)).toContain("late");
-    expect(((await b.callTool("search", { q: "y" })).content as { text: string }[])[0]!.text).toBe("y for b (2025-11-25)");
+    expect(((await b.callTool("search", { q: "y" })).content as { text: string }[])[0]!.text).toBe(
+      "y for b (2025-11-25)",
+    );
   } finally {
     await a.close();
     await b.close();

@@ -13,7 +13,13 @@ setDefaultTimeout(60_000);
 const FAULTS = resolve(ROOT, "test/fixtures/upstreams/faults.ts");
 let proxy: HttpProcess;
 beforeAll(async () => {
-  proxy = await HttpProcess.start([BUN, resolve(ROOT, "bin/mcpbin.ts"), "proxy", "--servers", serversFile({ up: { command: BUN, args: [FAULTS] } })]);
+  proxy = await HttpProcess.start([
+    BUN,
+    resolve(ROOT, "bin/mcpbin.ts"),
+    "proxy",
+    "--servers",
+    serversFile({ up: { command: BUN, args: [FAULTS] } }),
+  ]);
 }, 60_000);
 afterAll(() => proxy?.kill());
 
@@ -21,11 +27,27 @@ const HEADERS = { "content-type": "application/json", accept: "application/json,
 
 /** A legacy session that declares elicitation; returns a function POSTing one message on it (text of the answer). */
 async function session(): Promise<(body: unknown) => Promise<string>> {
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "t", version: "1" },
+    },
+  };
   const r = await fetch(proxy.url, { method: "POST", headers: HEADERS, body: JSON.stringify(init) });
   const sid = r.headers.get("mcp-session-id")!;
   await r.text();
-  const post = async (body: unknown) => (await fetch(proxy.url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify(body) })).text();
+  const post = async (body: unknown) =>
+    (
+      await fetch(proxy.url, {
+        method: "POST",
+        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify(body),
+      })
+    ).text();
   await post({ jsonrpc: "2.0", method: "notifications/initialized" });
   return post;
 }
@@ -33,7 +55,12 @@ async function session(): Promise<(body: unknown) => Promise<string>> {
 test("an ask that arrives after its call ended is refused upstream, never sent on another session's call", async () => {
   const alice = await session();
   const bob = await session();
-  const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+  const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args },
+  });
   // Bob's slow call is the only call in flight when Alice's finished call asks (300 ms after its answer).
   const bobs = bob(call(2, "slow", { ms: 2000 }));
   await Bun.sleep(100);

@@ -12,7 +12,10 @@ export function stderrLines() {
       const find = () => lines.filter((l) => re.test(l))[n - 1];
       const hit = find();
       if (hit !== undefined) return resolve(hit);
-      const t = setTimeout(() => reject(new Error(`no line ${n} matching ${re} in ${ms} ms:\n${lines.join("\n")}`)), ms);
+      const t = setTimeout(
+        () => reject(new Error(`no line ${n} matching ${re} in ${ms} ms:\n${lines.join("\n")}`)),
+        ms,
+      );
       waiters.push({
         check: () => {
           const h = find();
@@ -35,7 +38,10 @@ export function stderrLines() {
 }
 
 /** Feeds every line of a byte stream to `sink.push`. */
-export async function pumpLines(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, sink: { push(l: string): void }): Promise<void> {
+export async function pumpLines(
+  stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  sink: { push(l: string): void },
+): Promise<void> {
   const dec = new TextDecoder();
   let buf = "";
   for await (const chunk of stream as AsyncIterable<Uint8Array>) {

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  CreateMessageRequestSchema,
+  ListRootsRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { resolve } from "node:path";
@@ -27,8 +33,14 @@ let v2: HttpProcess;
 const closers = closedAfterEach();
 beforeAll(async () => {
   let askBin: string;
-  [askBin, v2] = await Promise.all([compileFixture("test/fixtures/servers/ask.ts", "proxy-ask-upstream"), HttpProcess.start([BUN, V2], { args: [] })]);
-  servers = serversFile({ v1: { command: BUN, args: [V1] }, v2: { url: v2.url }, asks: { command: askBin, include: ["confirm_delete"] } }, "mcpbin-proxy-content-");
+  [askBin, v2] = await Promise.all([
+    compileFixture("test/fixtures/servers/ask.ts", "proxy-ask-upstream"),
+    HttpProcess.start([BUN, V2], { args: [] }),
+  ]);
+  servers = serversFile(
+    { v1: { command: BUN, args: [V1] }, v2: { url: v2.url }, asks: { command: askBin, include: ["confirm_delete"] } },
+    "mcpbin-proxy-content-",
+  );
 }, 60_000);
 afterAll(async () => {
   for (const c of closers.splice(0)) await c();
@@ -46,7 +58,12 @@ function answerElicit(params: Msg): Msg {
   if (props.includes("audience")) return { action: "accept", content: { audience: "board" } };
   return { action: "accept", content: { confirm: true } };
 }
-const SAMPLE = { role: "assistant", content: { type: "text", text: "one file removed" }, model: "test-model", stopReason: "endTurn" };
+const SAMPLE = {
+  role: "assistant",
+  content: { type: "text", text: "one file removed" },
+  model: "test-model",
+  stopReason: "endTurn",
+};
 
 /** `mcpbin proxy --servers …` under the SDK v1 client (2025-11-25), with or without the ask capabilities. */
 async function v1Front(capable: boolean) {
@@ -54,7 +71,10 @@ async function v1Front(capable: boolean) {
   const seen = tap(transport as never);
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
-  const client = new ClientV1({ name: "v1-front", version: "1.0.0" }, { capabilities: capable ? { elicitation: {}, sampling: {}, roots: {} } : {} });
+  const client = new ClientV1(
+    { name: "v1-front", version: "1.0.0" },
+    { capabilities: capable ? { elicitation: {}, sampling: {}, roots: {} } : {} },
+  );
   if (capable) {
     client.setRequestHandler(ElicitRequestSchema, async (r) => answerElicit(r.params) as never);
     client.setRequestHandler(CreateMessageRequestSchema, async () => SAMPLE as never);
@@ -66,7 +86,13 @@ async function v1Front(capable: boolean) {
 }
 
 function v2Client() {
-  const c = new ClientV2({ name: "v2-front", version: "2.0.0" }, { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
+  const c = new ClientV2(
+    { name: "v2-front", version: "2.0.0" },
+    {
+      capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+      versionNegotiation: { mode: { pin: "2026-07-28" } as never },
+    },
+  );
   c.setRequestHandler("elicitation/create", async (r: Msg) => answerElicit(r.params) as never);
   c.setRequestHandler("sampling/createMessage", async () => SAMPLE as never);
   c.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
@@ -82,39 +108,68 @@ test("SDK v1 client → proxy: resources, templates and prompts through the URI 
 
   // Lists: every URI carries its upstream (reversible), every field kept.
   const { resources } = await client.listResources();
-  expect(resources).toContainEqual({ uri: "v1+docs://readme", name: "readme", mimeType: "text/markdown", description: "The readme" });
+  expect(resources).toContainEqual({
+    uri: "v1+docs://readme",
+    name: "readme",
+    mimeType: "text/markdown",
+    description: "The readme",
+  });
   expect(resources).toContainEqual({ uri: "v2+notes://today", name: "today", title: "Today", mimeType: "text/plain" });
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["asks+vault://{name}", "v1+docs://pages/{n}"]);
 
   // Reads reach the upstream with its own URI; mimeType and _meta come back, the URI rewritten again.
   const readme = await client.readResource({ uri: "v1+docs://readme" });
-  expect(readme.contents).toEqual([{ uri: "v1+docs://readme", mimeType: "text/markdown", text: "# v1 readme", _meta: { "example.com/rev": 7 } }]);
-  expect((await client.readResource({ uri: "v1+docs://pages/3" })).contents).toEqual([{ uri: "v1+docs://pages/3", mimeType: "text/plain", text: "page 3" }]);
+  expect(readme.contents).toEqual([
+    { uri: "v1+docs://readme", mimeType: "text/markdown", text: "# v1 readme", _meta: { "example.com/rev": 7 } },
+  ]);
+  expect((await client.readResource({ uri: "v1+docs://pages/3" })).contents).toEqual([
+    { uri: "v1+docs://pages/3", mimeType: "text/plain", text: "page 3" },
+  ]);
   // A 2026-07-28 upstream's read reaches 2025-11-25 without resultType and cache hints (the tap's closed schema refuses them).
   const today = await client.readResource({ uri: "v2+notes://today" });
-  expect(today).toEqual({ contents: [{ uri: "v2+notes://today", mimeType: "text/plain", text: "v2 notes", _meta: { "example.com/rev": 2 } }] });
+  expect(today).toEqual({
+    contents: [{ uri: "v2+notes://today", mimeType: "text/plain", text: "v2 notes", _meta: { "example.com/rev": 2 } }],
+  });
   // A URI no upstream owns: not found (-32002 with data.uri at 2025-11-25), never empty contents.
-  const missing = await client.readResource({ uri: "nobody+x://y" }).then(() => undefined, (e: Msg) => e);
+  const missing = await client.readResource({ uri: "nobody+x://y" }).then(
+    () => undefined,
+    (e: Msg) => e,
+  );
   expect(missing).toMatchObject({ code: -32002, data: { uri: "nobody+x://y" } });
 
   // Prompts are named like tools: two upstreams' `greet` become v1__greet and v2__greet, the others keep theirs; an embedded resource's URI is rewritten.
   const { prompts } = await client.listPrompts();
   expect(prompts.map((p) => p.name).sort()).toEqual(["briefing", "v1__greet", "v2__greet"]);
-  expect(prompts.find((p) => p.name === "v1__greet")).toMatchObject({ title: "Greeting", arguments: [{ name: "who", required: true }] });
-  expect((await client.getPrompt({ name: "v2__greet", arguments: { who: "Ada" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hi Ada from v2" } }]);
+  expect(prompts.find((p) => p.name === "v1__greet")).toMatchObject({
+    title: "Greeting",
+    arguments: [{ name: "who", required: true }],
+  });
+  expect((await client.getPrompt({ name: "v2__greet", arguments: { who: "Ada" } })).messages).toEqual([
+    { role: "user", content: { type: "text", text: "Hi Ada from v2" } },
+  ]);
   const greet = await client.getPrompt({ name: "v1__greet", arguments: { who: "Ada" } });
   expect(greet.messages[0]!.content).toEqual({ type: "text", text: "Hello Ada" });
   expect((greet.messages[1]!.content as Msg).resource.uri).toBe("v1+docs://readme");
   // A tool's resource_link: rewritten too.
-  expect((await client.callTool({ name: "link", arguments: {} })).content).toEqual([{ type: "resource_link", uri: "v1+docs://readme", name: "readme", mimeType: "text/markdown" }]);
+  expect((await client.callTool({ name: "link", arguments: {} })).content).toEqual([
+    { type: "resource_link", uri: "v1+docs://readme", name: "readme", mimeType: "text/markdown" },
+  ]);
 
   // Asks: the legacy upstream's elicitation/create during its call is a request to us; the 2026 upstream's
   // input_required rounds (tool, prompt, read) are requests to us too, answered and retried by the proxy.
   expect(text(await client.callTool({ name: "ask_name", arguments: {} }))).toBe("hello Ada");
-  expect(text(await client.callTool({ name: "confirm_delete", arguments: { path: "/tmp/x" } }))).toBe("deleted /tmp/x; summary: one file removed; model: test-model");
-  expect((await client.getPrompt({ name: "briefing" })).messages[0]!.content).toEqual({ type: "text", text: "Write a briefing for the board audience." });
-  expect((await client.readResource({ uri: "asks+vault://gold" })).contents[0]).toMatchObject({ uri: "asks+vault://gold", text: "the gold secret" });
+  expect(text(await client.callTool({ name: "confirm_delete", arguments: { path: "/tmp/x" } }))).toBe(
+    "deleted /tmp/x; summary: one file removed; model: test-model",
+  );
+  expect((await client.getPrompt({ name: "briefing" })).messages[0]!.content).toEqual({
+    type: "text",
+    text: "Write a briefing for the board audience.",
+  });
+  expect((await client.readResource({ uri: "asks+vault://gold" })).contents[0]).toMatchObject({
+    uri: "asks+vault://gold",
+    text: "the gold secret",
+  });
   expect(asked.map((a) => a.message)).toEqual(["Your name?", "Delete /tmp/x?", "Who is the audience?", "Reveal gold?"]);
 
   // Subscriptions: subscribe reaches the upstream with its URI; its resources/updated comes back as ours.
@@ -128,9 +183,14 @@ test("SDK v1 client → proxy: resources, templates and prompts through the URI 
   expect(updated).toEqual(["v1+docs://readme"]);
 
   // An upstream's prompts/list_changed becomes ours, and the new prompt is listed and served.
-  const changed = new Promise<void>((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, async () => resolve()));
+  const changed = new Promise<void>((resolve) =>
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => resolve()),
+  );
   await client.callTool({ name: "add_prompt", arguments: {} });
-  await Promise.race([changed, Bun.sleep(10_000).then(() => Promise.reject(new Error("no notifications/prompts/list_changed in 10 s")))]);
+  await Promise.race([
+    changed,
+    Bun.sleep(10_000).then(() => Promise.reject(new Error("no notifications/prompts/list_changed in 10 s"))),
+  ]);
   expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain("later");
   expect((await client.getPrompt({ name: "later" })).messages[0]!.content).toEqual({ type: "text", text: "later" });
   expect(seen.filter((s) => s.version === "2025-11-25").length).toBeGreaterThanOrEqual(14);
@@ -140,7 +200,9 @@ test("SDK v1 client without the capabilities: the upstream's ask gets -32601 and
   const { client } = await v1Front(false);
   const r = await client.callTool({ name: "ask_name", arguments: {} });
   expect(r.isError).toBe(true);
-  expect(text(r)).toContain("Method not found: elicitation/create (the client does not support elicitation: the client in front of this proxy did not declare it)");
+  expect(text(r)).toContain(
+    "Method not found: elicitation/create (the client does not support elicitation: the client in front of this proxy did not declare it)",
+  );
   // The 2026 upstream is told our client's capabilities and does not ask: its refusal is an isError result at 2025-11-25.
   const d = await client.callTool({ name: "confirm_delete", arguments: { path: "/tmp/y" } });
   expect(d.isError).toBe(true);
@@ -160,19 +222,30 @@ test("SDK v2 client (2026-07-28) → proxy over stdio: legacy results become val
 
   // resultType, ttlMs and cacheScope on results of a 2025-11-25 upstream (the tap validates each against 2026-07-28).
   const readme = await client.readResource({ uri: "v1+docs://readme" });
-  expect(readme.contents[0]).toMatchObject({ uri: "v1+docs://readme", text: "# v1 readme", _meta: { "example.com/rev": 7 } });
+  expect(readme.contents[0]).toMatchObject({
+    uri: "v1+docs://readme",
+    text: "# v1 readme",
+    _meta: { "example.com/rev": 7 },
+  });
   // A 2026 upstream's cache hints pass through; a legacy upstream's read gets ours (ttl 0, private).
   expect(await client.readResource({ uri: "v2+notes://today" })).toMatchObject({ ttlMs: 60_000, cacheScope: "public" });
   expect(readme).toMatchObject({ ttlMs: 0, cacheScope: "private" }); // resultType: the tap checks it (the SDK drops it)
-  expect((await client.getPrompt({ name: "v1__greet", arguments: { who: "Bo" } })).messages[0]!.content).toEqual({ type: "text", text: "Hello Bo" });
+  expect((await client.getPrompt({ name: "v1__greet", arguments: { who: "Bo" } })).messages[0]!.content).toEqual({
+    type: "text",
+    text: "Hello Bo",
+  });
   expect((await client.listResourceTemplates()).resourceTemplates.length).toBe(2);
 
   // The legacy upstream's elicitation/create: our client gets input_required, answers, retries; the upstream call is the same one.
   expect(text(await client.callTool({ name: "ask_name", arguments: {} }))).toBe("hello Ada");
   expect(stderr.lines.filter((l) => l === "[v1] ask_name: started")).toHaveLength(1);
   // The 2026 upstream's own rounds (elicit, then sample), relayed round by round with its keys.
-  expect(text(await client.callTool({ name: "confirm_delete", arguments: { path: "/tmp/z" } }))).toBe("deleted /tmp/z; summary: one file removed; model: test-model");
-  expect((await client.readResource({ uri: "asks+vault://gold" })).contents[0]).toMatchObject({ text: "the gold secret" });
+  expect(text(await client.callTool({ name: "confirm_delete", arguments: { path: "/tmp/z" } }))).toBe(
+    "deleted /tmp/z; summary: one file removed; model: test-model",
+  );
+  expect((await client.readResource({ uri: "asks+vault://gold" })).contents[0]).toMatchObject({
+    text: "the gold secret",
+  });
   expect(asked.map((a) => a.message)).toEqual(["Your name?", "Delete /tmp/z?", "Reveal gold?"]);
 
   const calls = seen.filter((s) => s.method === "tools/call");
@@ -189,7 +262,10 @@ test("proxy --http, SDK v2 client at 2026-07-28: a prompt that asks, relayed acr
   const client = v2Client();
   await client.connect(new HttpV2(new URL(p.url), { fetch: v.fetch }));
   closers.push(() => client.close());
-  expect((await client.getPrompt({ name: "briefing" })).messages[0]!.content).toEqual({ type: "text", text: "Write a briefing for the board audience." });
+  expect((await client.getPrompt({ name: "briefing" })).messages[0]!.content).toEqual({
+    type: "text",
+    text: "Write a briefing for the board audience.",
+  });
   expect(text(await client.callTool({ name: "ask_name", arguments: {} }))).toBe("hello Ada");
   expect(asked.map((a) => a.message)).toEqual(["Who is the audience?", "Your name?"]);
   expect(v.checked.responses).toBeGreaterThanOrEqual(4);

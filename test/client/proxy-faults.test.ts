@@ -46,7 +46,8 @@ function alive(pid: number): boolean {
   }
 }
 
-const call = (p: McpProcess, id: number, name: string, args: Record<string, unknown> = {}) => p.request("tools/call", { name, arguments: args }, id);
+const call = (p: McpProcess, id: number, name: string, args: Record<string, unknown> = {}) =>
+  p.request("tools/call", { name, arguments: args }, id);
 
 describe("oversized upstream messages", () => {
   test("a 50 MiB line from the upstream is refused while buffering (proxy RSS stays low), its call answered at once with why, and the proxy goes on", async () => {
@@ -66,7 +67,9 @@ describe("oversized upstream messages", () => {
   });
 
   test("a 50 MiB answer from an HTTP upstream is refused while reading (proxy RSS stays low), its call answered at once with why", async () => {
-    const up = await HttpProcess.source("test/fixtures/servers/unread.ts", { env: { T_MAX_RESULT: String(100 << 20) } });
+    const up = await HttpProcess.source("test/fixtures/servers/unread.ts", {
+      env: { T_MAX_RESULT: String(100 << 20) },
+    });
     try {
       const p = proxyOf({ big: { url: up.url } });
       await p.handshake("2025-06-18");

@@ -35,8 +35,12 @@ test("SDK v1 client declaring the extension: the upstream's view-only tool is li
   expect((client.getServerCapabilities() as Msg).extensions).toEqual({ [UI_EXTENSION]: {} });
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(["forecast", "show_weather", "temperature"]);
-  expect(tools.find((t) => t.name === "show_weather")!._meta).toMatchObject({ ui: { resourceUri: "ui://weather/dashboard", visibility: ["model", "app"] } });
-  expect(tools.find((t) => t.name === "forecast")!._meta).toMatchObject({ ui: { resourceUri: "ui://weather/dashboard", visibility: ["app"] } });
+  expect(tools.find((t) => t.name === "show_weather")!._meta).toMatchObject({
+    ui: { resourceUri: "ui://weather/dashboard", visibility: ["model", "app"] },
+  });
+  expect(tools.find((t) => t.name === "forecast")!._meta).toMatchObject({
+    ui: { resourceUri: "ui://weather/dashboard", visibility: ["app"] },
+  });
   const r = await client.callTool({ name: "forecast", arguments: { city: "Oslo" } });
   expect(r.isError).toBeFalsy();
   expect((r.structuredContent as Msg).days).toHaveLength(3);
@@ -50,14 +54,20 @@ test("SDK v1 client without the extension: the view-only tool is neither listed 
   expect((client.getServerCapabilities() as Msg).extensions).toBeUndefined();
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(["show_weather", "temperature"]);
-  const e = await client.callTool({ name: "forecast", arguments: { city: "Oslo" } }).then(() => undefined, (x: Msg) => x);
+  const e = await client.callTool({ name: "forecast", arguments: { city: "Oslo" } }).then(
+    () => undefined,
+    (x: Msg) => x,
+  );
   expect(e).toMatchObject({ code: -32602 });
   expect(String(e!.message)).toContain("Unknown tool: forecast");
   expect((await client.callTool({ name: "show_weather", arguments: { city: "Oslo" } })).isError).toBeFalsy();
 });
 
 test("SDK v2 client (2026-07-28) declaring the extension per request: the view-only tool is listed and called", async () => {
-  const client = new ClientV2({ name: "v2-front", version: "2.0.0" }, { capabilities: UI as never, versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
+  const client = new ClientV2(
+    { name: "v2-front", version: "2.0.0" },
+    { capabilities: UI as never, versionNegotiation: { mode: { pin: "2026-07-28" } as never } },
+  );
   await client.connect(new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", servers], stderr: "ignore" }));
   closers.push(() => client.close());
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");

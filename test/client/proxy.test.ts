@@ -24,7 +24,10 @@ let serversFile: string;
 const closers: (() => Promise<unknown> | void)[] = [];
 
 beforeAll(async () => {
-  [v2, fixtureBin] = await Promise.all([HttpProcess.start([BUN, resolve(ROOT, "test/fixtures/upstreams/sdk-v2-http.ts")], { args: [] }), compileFixture("test/fixtures/servers/fixture.ts", "proxy-upstream")]);
+  [v2, fixtureBin] = await Promise.all([
+    HttpProcess.start([BUN, resolve(ROOT, "test/fixtures/upstreams/sdk-v2-http.ts")], { args: [] }),
+    compileFixture("test/fixtures/servers/fixture.ts", "proxy-upstream"),
+  ]);
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-proxy-"));
   serversFile = join(dir, "claude_desktop_config.json");
   writeFileSync(
@@ -45,7 +48,12 @@ afterEach(async () => {
 });
 afterAll(() => v2?.kill());
 
-const env = () => ({ ...(process.env as Record<string, string>), M18_CONFIGURED: "from-config", M18_UPSTREAM_TOKEN: "upstream-secret", M18_PROXY_SECRET: "never-forwarded" });
+const env = () => ({
+  ...(process.env as Record<string, string>),
+  M18_CONFIGURED: "from-config",
+  M18_UPSTREAM_TOKEN: "upstream-secret",
+  M18_PROXY_SECRET: "never-forwarded",
+});
 
 /** Starts `mcpbin proxy …` under the SDK v1 client; the proxy's stderr is collected. */
 const v1Client = (args: string[]) => v1Front([BUN, MCPBIN, "proxy", ...args], { env: env(), closers });
@@ -57,16 +65,39 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
   expect(names).toEqual(
-    ["authorization", "echo", "env", "fx__search", "get_user", "meta", "pid", "progress", "sleep", "steps", "v1__search", "v2__search", "v2_only", "wait", "weather"].sort(),
+    [
+      "authorization",
+      "echo",
+      "env",
+      "fx__search",
+      "get_user",
+      "meta",
+      "pid",
+      "progress",
+      "sleep",
+      "steps",
+      "v1__search",
+      "v2__search",
+      "v2_only",
+      "wait",
+      "weather",
+    ].sort(),
   );
   for (const n of names) expect(n).toMatch(NAME);
   // Only the name differs from the upstream's definition.
   const weather = tools.find((t) => t.name === "weather")!;
-  expect(weather).toMatchObject({ title: "Weather", description: "Structured weather", annotations: { readOnlyHint: true, openWorldHint: false }, _meta: { "example.com/owner": "v1" } });
+  expect(weather).toMatchObject({
+    title: "Weather",
+    description: "Structured weather",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: { "example.com/owner": "v1" },
+  });
 
   expect(text(await client.callTool({ name: "v1__search", arguments: { q: "a" } }))).toBe("v1:a");
   expect(text(await client.callTool({ name: "v2__search", arguments: { q: "b" } }))).toBe("v2:b");
-  expect(JSON.parse(text(await client.callTool({ name: "fx__search", arguments: { query: "c" } })))).toMatchObject({ query: "c" });
+  expect(JSON.parse(text(await client.callTool({ name: "fx__search", arguments: { query: "c" } })))).toMatchObject({
+    query: "c",
+  });
   expect(text(await client.callTool({ name: "get_user", arguments: { id: 3 } }))).toBe("user 3");
   const w = await client.callTool({ name: "weather", arguments: { city: "Oslo" } });
   expect(w.structuredContent).toEqual({ temperature: 21.5, city: "Oslo" });
@@ -76,7 +107,9 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
   const steps = await client.callTool({ name: "steps", arguments: {} }, undefined, { onprogress: () => {} });
   expect(text(steps)).toBe("token string");
   expectSteps(progressOnWire(seen));
-  const meta = JSON.parse(text(await client.callTool({ name: "meta", arguments: {} }, undefined, { onprogress: () => {} })));
+  const meta = JSON.parse(
+    text(await client.callTool({ name: "meta", arguments: {} }, undefined, { onprogress: () => {} })),
+  );
   expect(typeof meta.progressToken).toBe("string");
 
   // Cancellation: the client's notifications/cancelled reaches the upstream under the upstream's own id.
@@ -91,7 +124,11 @@ test("SDK v1 client → proxy: names (collisions prefixed, dots mapped), calls t
   const instructions = client.getInstructions()!;
   expect(instructions).toContain(`## Instructions of the upstream server "v1"\nUse search for the v1 index.`);
   expect(instructions).toContain(`## Instructions of the upstream server "v2"\nThe v2 upstream.`);
-  expect(stderr.lines.some((l) => l.startsWith('mcpbin: upstream "mute" left out: no answer to the handshake within 400 ms'))).toBe(true);
+  expect(
+    stderr.lines.some((l) =>
+      l.startsWith('mcpbin: upstream "mute" left out: no answer to the handshake within 400 ms'),
+    ),
+  ).toBe(true);
   expect(seen.length).toBeGreaterThanOrEqual(9);
 });
 
@@ -138,7 +175,12 @@ test("proxy --http: stdio upstreams made remote; the inbound Authorization heade
   closers.push(() => p.kill("SIGTERM"));
   const v = validatingFetch();
   const client = new ClientV2({ name: "v2-http", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  await client.connect(new HttpV2(new URL(p.url), { fetch: v.fetch, requestInit: { headers: { Authorization: "Bearer inbound-client-token" } } }));
+  await client.connect(
+    new HttpV2(new URL(p.url), {
+      fetch: v.fetch,
+      requestInit: { headers: { Authorization: "Bearer inbound-client-token" } },
+    }),
+  );
   closers.push(() => client.close());
   expect(text(await client.callTool({ name: "v1__search", arguments: { q: "h" } }))).toBe("v1:h");
   expect(text(await client.callTool({ name: "authorization", arguments: {} }))).toBe("Bearer upstream-secret");
@@ -158,7 +200,11 @@ test("proxy --url: a remote server made local over stdio, names unprefixed, --he
 });
 
 test("proxy --check: per upstream tools, bytes, tokens and name problems; exit 1 with one upstream down", async () => {
-  const p = Bun.spawn([BUN, MCPBIN, "proxy", "--servers", serversFile, "--check"], { stdout: "pipe", stderr: "pipe", env: env() });
+  const p = Bun.spawn([BUN, MCPBIN, "proxy", "--servers", serversFile, "--check"], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: env(),
+  });
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   expect(code).toBe(1);
   expect(out).toMatch(/^v1: up \(2025-11-25\), 8 of 8 tools, \d+ bytes of definitions, ~\d+ tokens$/m);
@@ -179,7 +225,11 @@ test("an upstream failure names the server once, a remote one with its URL (neve
   writeFileSync(file, JSON.stringify({ mcpServers: { broken: { command: "/nonexistent/mcpbin-server" } } }));
   const run = async (args: string[]) => {
     const p = Bun.spawn([BUN, MCPBIN, "proxy", ...args, "--check"], { stdout: "pipe", stderr: "pipe", env: env() });
-    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     return { out, err, code };
   };
   const local = await run(["--servers", file]);
@@ -198,7 +248,12 @@ test("an upstream failure names the server once, a remote one with its URL (neve
   expect(remote.err).not.toContain("restarting");
   expect(`${remote.out}${remote.err}`).not.toContain("hidden");
   // Serving (not --check): the restart line names it once, with its URL.
-  const served = Bun.spawn([BUN, MCPBIN, "proxy", "--url", url], { stdin: "pipe", stdout: "ignore", stderr: "pipe", env: env() });
+  const served = Bun.spawn([BUN, MCPBIN, "proxy", "--url", url], {
+    stdin: "pipe",
+    stdout: "ignore",
+    stderr: "pipe",
+    env: env(),
+  });
   const stderr = stderrLines();
   void pumpLines(served.stderr, stderr);
   try {

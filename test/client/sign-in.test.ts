@@ -15,7 +15,15 @@ beforeAll(async () => {
 afterAll(() => up?.kill());
 
 test("a wrong token: the proxy says sign-in failed, and a call of the upstream's tools is answered with that reason", async () => {
-  const p = new McpProcess([BUN, resolve(ROOT, "bin/mcpbin.ts"), "proxy", "--url", up.url, "--header", "Authorization: Bearer a-wrong-token"]);
+  const p = new McpProcess([
+    BUN,
+    resolve(ROOT, "bin/mcpbin.ts"),
+    "proxy",
+    "--url",
+    up.url,
+    "--header",
+    "Authorization: Bearer a-wrong-token",
+  ]);
   try {
     await p.waitForStderr(/sign-in failed/, 20_000);
     await p.handshake("2025-06-18");

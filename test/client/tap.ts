@@ -14,9 +14,16 @@ export type Tapped = { method: string; version: string }[] & { progress: { sentT
 export function tap(t: Transport): Tapped {
   // Compile the progress validators now: compiling inside the SDK's message loop delays it long enough
   // for SDK v1 to settle the call before it has run the handlers of the progress notifications before it.
-  for (const v of ["2025-11-25", "2026-07-28"]) assertValidNotification(v, "ProgressNotification", { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+  for (const v of ["2025-11-25", "2026-07-28"])
+    assertValidNotification(v, "ProgressNotification", {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 1, progress: 1 },
+    });
   let negotiated: string | undefined;
-  const seen = Object.assign([] as { method: string; version: string }[], { progress: [] as { sentToken: unknown; params: Msg }[] });
+  const seen = Object.assign([] as { method: string; version: string }[], {
+    progress: [] as { sentToken: unknown; params: Msg }[],
+  });
   const sent = intercept(t, (m, req) => {
     if (req && ("result" in m || "error" in m)) {
       const claim = req.params?._meta?.["io.modelcontextprotocol/protocolVersion"];

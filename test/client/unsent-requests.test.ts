@@ -7,13 +7,20 @@ import { inMemoryTransport } from "../../src/client/in-memory.ts";
 import { OutboundError } from "../../src/server/outbound.ts";
 
 test("a call whose line cannot be written fails at once, as unsent: the server never got it", async () => {
-  const server = createServer({ name: "s", version: "1", tools: [tool({ name: "echo", description: "echoes", run: () => "hi" })] });
+  const server = createServer({
+    name: "s",
+    version: "1",
+    tools: [tool({ name: "echo", description: "echoes", run: () => "hi" })],
+  });
   const inner = inMemoryTransport(server);
   let broken = false;
   const t: ClientTransport = {
     label: "up",
     start: (sink) => inner.start(sink),
-    send: (line) => (broken && line.includes('"tools/call"') ? Promise.reject(new Error("EPIPE: broken pipe, write")) : inner.send(line)),
+    send: (line) =>
+      broken && line.includes('"tools/call"')
+        ? Promise.reject(new Error("EPIPE: broken pipe, write"))
+        : inner.send(line),
     close: () => inner.close(),
   };
   const client = await connect(t, { era: "legacy" });

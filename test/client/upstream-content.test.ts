@@ -6,7 +6,11 @@
 import { afterEach, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -27,7 +31,10 @@ const INNER = [BUN, MCPBIN, "proxy", "--servers", file("inner.json", { v1: { com
 const HUBS: [string, string[]][] = [
   ["upstreamContent(), legacy upstream", [BUN, HUB]],
   ["upstreamContent(), 2026-07-28 upstream", [BUN, HUB, ...INNER]],
-  ["mcpbin proxy, 2026-07-28 upstream", [BUN, MCPBIN, "proxy", "--servers", file("outer.json", { v1: { command: INNER[0], args: INNER.slice(1) } })]],
+  [
+    "mcpbin proxy, 2026-07-28 upstream",
+    [BUN, MCPBIN, "proxy", "--servers", file("outer.json", { v1: { command: INNER[0], args: INNER.slice(1) } })],
+  ],
 ];
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -37,7 +44,15 @@ afterEach(async () => {
 /** Resolves with the first notification `schema` matches, bounded by 10 s. */
 function next<T>(client: Client, schema: Parameters<Client["setNotificationHandler"]>[0]): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no ${String((schema as { shape?: { method?: { value?: string } } }).shape?.method?.value)} within 10 s`)), 10_000);
+    const t = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `no ${String((schema as { shape?: { method?: { value?: string } } }).shape?.method?.value)} within 10 s`,
+          ),
+        ),
+      10_000,
+    );
     client.setNotificationHandler(schema, async (n) => {
       clearTimeout(t);
       resolve(n as T);
@@ -45,33 +60,36 @@ function next<T>(client: Client, schema: Parameters<Client["setNotificationHandl
   });
 }
 
-test.each(HUBS)("%s: resources/updated, resources/list_changed and prompts/list_changed reach the SDK v1 client", async (_, [command, ...args]) => {
-  const transport = new StdioClientTransport({ command: command!, args, stderr: "pipe" });
-  const stderr = stderrLines();
-  void pumpLines(transport.stderr as never, stderr);
-  const client = new Client({ name: "v1-client", version: "1.0.0" });
-  await client.connect(transport);
-  closers.push(() => client.close());
-  const caps = client.getServerCapabilities()!;
-  expect(caps.resources).toMatchObject({ subscribe: true, listChanged: true });
-  expect(caps.prompts).toMatchObject({ listChanged: true });
+test.each(HUBS)(
+  "%s: resources/updated, resources/list_changed and prompts/list_changed reach the SDK v1 client",
+  async (_, [command, ...args]) => {
+    const transport = new StdioClientTransport({ command: command!, args, stderr: "pipe" });
+    const stderr = stderrLines();
+    void pumpLines(transport.stderr as never, stderr);
+    const client = new Client({ name: "v1-client", version: "1.0.0" });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    const caps = client.getServerCapabilities()!;
+    expect(caps.resources).toMatchObject({ subscribe: true, listChanged: true });
+    expect(caps.prompts).toMatchObject({ listChanged: true });
 
-  // A subscribed URI: the subscription reaches the upstream, and its resources/updated comes back, URI as the upstream has it.
-  await client.subscribeResource({ uri: "docs://readme" });
-  await stderr.next(/\[v1\] subscribed docs:\/\/readme$/);
-  const updated = next<{ params: { uri: string } }>(client, ResourceUpdatedNotificationSchema);
-  await client.callTool({ name: "touch", arguments: {} });
-  expect((await updated).params.uri).toBe("docs://readme");
+    // A subscribed URI: the subscription reaches the upstream, and its resources/updated comes back, URI as the upstream has it.
+    await client.subscribeResource({ uri: "docs://readme" });
+    await stderr.next(/\[v1\] subscribed docs:\/\/readme$/);
+    const updated = next<{ params: { uri: string } }>(client, ResourceUpdatedNotificationSchema);
+    await client.callTool({ name: "touch", arguments: {} });
+    expect((await updated).params.uri).toBe("docs://readme");
 
-  const listChanged = next(client, ResourceListChangedNotificationSchema);
-  await client.callTool({ name: "add_resource", arguments: {} });
-  await listChanged;
-  expect((await client.listResources()).resources.map((r) => r.uri)).toContain("docs://changelog");
-  expect((await client.readResource({ uri: "docs://changelog" })).contents[0]).toMatchObject({ text: "v2" });
+    const listChanged = next(client, ResourceListChangedNotificationSchema);
+    await client.callTool({ name: "add_resource", arguments: {} });
+    await listChanged;
+    expect((await client.listResources()).resources.map((r) => r.uri)).toContain("docs://changelog");
+    expect((await client.readResource({ uri: "docs://changelog" })).contents[0]).toMatchObject({ text: "v2" });
 
-  const promptsChanged = next(client, PromptListChangedNotificationSchema);
-  await client.callTool({ name: "add_prompt", arguments: {} });
-  await promptsChanged;
-  expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain("later");
-  expect((await client.getPrompt({ name: "later" })).messages[0]!.content).toEqual({ type: "text", text: "later" });
-});
+    const promptsChanged = next(client, PromptListChangedNotificationSchema);
+    await client.callTool({ name: "add_prompt", arguments: {} });
+    await promptsChanged;
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain("later");
+    expect((await client.getPrompt({ name: "later" })).messages[0]!.content).toEqual({ type: "text", text: "later" });
+  },
+);

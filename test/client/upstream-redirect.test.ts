@@ -18,14 +18,19 @@ function recorder(route: (req: Request) => Response) {
   return { hits, origin: `http://127.0.0.1:${s.port}`, stop: () => void s.stop(true) };
 }
 const elsewhere = recorder(() => new Response("nothing here", { status: 404 }));
-const upstream = recorder(() => new Response(null, { status: 307, headers: { location: `${elsewhere.origin}/collect` } }));
+const upstream = recorder(
+  () => new Response(null, { status: 307, headers: { location: `${elsewhere.origin}/collect` } }),
+);
 afterAll(() => {
   upstream.stop();
   elsewhere.stop();
 });
 
 test("no credential sent elsewhere: an HTTP upstream redirecting to another origin gets neither its headers nor its body re-sent there", async () => {
-  const e = await connect({ url: `${upstream.origin}/mcp`, headers: { "x-api-key": "UP-SECRET", authorization: "Bearer UP-TOKEN" } }, { name: "redirecting", startTimeoutMs: 3000 }).catch((x: Error) => x);
+  const e = await connect(
+    { url: `${upstream.origin}/mcp`, headers: { "x-api-key": "UP-SECRET", authorization: "Bearer UP-TOKEN" } },
+    { name: "redirecting", startTimeoutMs: 3000 },
+  ).catch((x: Error) => x);
   expect(e).toBeInstanceOf(Error);
   expect(upstream.hits.length).toBeGreaterThan(0);
   expect(upstream.hits[0]!.headers["x-api-key"]).toBe("UP-SECRET");

@@ -15,11 +15,23 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await Promise.resolve(c()).catch(() => {});
 });
 
-
 async function exercise(client: ClientV1 | ClientV2, tapped: Tapped) {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(
-    ["echo", "mine", "progress", "sleep", "v1__env", "v1__get_user", "v1__meta", "v1__pid", "v1__search", "v1__steps", "v1__wait", "v1__weather"].sort(),
+    [
+      "echo",
+      "mine",
+      "progress",
+      "sleep",
+      "v1__env",
+      "v1__get_user",
+      "v1__meta",
+      "v1__pid",
+      "v1__search",
+      "v1__steps",
+      "v1__wait",
+      "v1__weather",
+    ].sort(),
   );
   const weather = tools.find((t) => t.name === "v1__weather")!;
   expect(weather.title).toBe("Weather");
@@ -28,13 +40,21 @@ async function exercise(client: ClientV1 | ClientV2, tapped: Tapped) {
   expect(weather.outputSchema).toMatchObject({ type: "object", required: ["temperature", "city"] });
 
   const r = await client.callTool({ name: "v1__weather", arguments: { city: "Oslo" } });
-  expect(r.content).toEqual([{ type: "text", text: '{"temperature":21.5,"city":"Oslo"}', annotations: { audience: ["user"], priority: 0.5 } }]);
+  expect(r.content).toEqual([
+    { type: "text", text: '{"temperature":21.5,"city":"Oslo"}', annotations: { audience: ["user"], priority: 0.5 } },
+  ]);
   expect(r.structuredContent).toEqual({ temperature: 21.5, city: "Oslo" });
   expect((r._meta as Record<string, unknown>)["example.com/source"]).toBe("v1");
-  expect((await client.callTool({ name: "v1__get_user", arguments: { id: 7 } })).content).toEqual([{ type: "text", text: "user 7" }]);
-  expect((await client.callTool({ name: "echo", arguments: { text: "through" } })).content).toEqual([{ type: "text", text: "through" }]);
+  expect((await client.callTool({ name: "v1__get_user", arguments: { id: 7 } })).content).toEqual([
+    { type: "text", text: "user 7" },
+  ]);
+  expect((await client.callTool({ name: "echo", arguments: { text: "through" } })).content).toEqual([
+    { type: "text", text: "through" },
+  ]);
 
-  const steps = await (client as ClientV1).callTool({ name: "v1__steps", arguments: {} }, undefined, { onprogress: () => {} });
+  const steps = await (client as ClientV1).callTool({ name: "v1__steps", arguments: {} }, undefined, {
+    onprogress: () => {},
+  });
   expect(steps.content).toEqual([{ type: "text", text: "token string" }]);
   expectSteps(progressOnWire(tapped));
 }
@@ -64,22 +84,48 @@ test("upstreamContent(): another server's resources and prompts served beside ou
     name: "other",
     version: "1.0.0",
     tools: [],
-    resources: [resource({ uri: "other://readme", name: "readme", title: "Readme", mimeType: "text/markdown", text: "# other", meta: { "example.com/k": 1 } })],
+    resources: [
+      resource({
+        uri: "other://readme",
+        name: "readme",
+        title: "Readme",
+        mimeType: "text/markdown",
+        text: "# other",
+        meta: { "example.com/k": 1 },
+      }),
+    ],
     prompts: [prompt({ name: "hello", description: "Says hello", get: () => "hello from other" })],
   });
   const upstream = await connectTo(other, { name: "other" });
   const mine = resource({ uri: "mine://a", name: "a", text: "mine" });
-  const hubServer = createServer({ name: "hub", version: "1.0.0", tools: [], resources: [mine, await content(upstream)] });
+  const hubServer = createServer({
+    name: "hub",
+    version: "1.0.0",
+    tools: [],
+    resources: [mine, await content(upstream)],
+  });
   for (const era of ["legacy", "modern"] as const) {
     const c = await connectTo(hubServer, { era });
     const listed = await c.listResources();
     expect(listed.map((r) => r.uri)).toEqual(["mine://a", "other://readme"]);
-    expect(listed[1]).toMatchObject({ name: "readme", title: "Readme", mimeType: "text/markdown", _meta: { "example.com/k": 1 } });
-    expect((await c.readResource("other://readme")).contents).toEqual([{ uri: "other://readme", mimeType: "text/markdown", text: "# other" }]);
+    expect(listed[1]).toMatchObject({
+      name: "readme",
+      title: "Readme",
+      mimeType: "text/markdown",
+      _meta: { "example.com/k": 1 },
+    });
+    expect((await c.readResource("other://readme")).contents).toEqual([
+      { uri: "other://readme", mimeType: "text/markdown", text: "# other" },
+    ]);
     expect((await c.readResource("mine://a")).contents).toMatchObject([{ text: "mine" }]);
     expect((await c.listPrompts()).map((p) => p.name)).toEqual(["hello"]);
-    expect((await c.getPrompt("hello")).messages).toEqual([{ role: "user", content: { type: "text", text: "hello from other" } }]);
-    const missing = await c.readResource("other://nope").then(() => undefined, (e) => e);
+    expect((await c.getPrompt("hello")).messages).toEqual([
+      { role: "user", content: { type: "text", text: "hello from other" } },
+    ]);
+    const missing = await c.readResource("other://nope").then(
+      () => undefined,
+      (e) => e,
+    );
     expect(missing?.rpc).toMatchObject({ code: era === "modern" ? -32602 : -32002, data: { uri: "other://nope" } });
     await c.close();
   }

@@ -39,7 +39,10 @@ beforeAll(async () => {
   mark = join(work, "v1-started");
   const fixtureBin = await compileFixture("test/fixtures/servers/fixture.ts", "upstreams-fx");
   mkdirSync(join(work, "tools"));
-  writeFileSync(join(work, "tools", "own.ts"), `import { tool } from ${JSON.stringify(SRC)};\nexport const hello = tool({ name: "hello", description: "Own tool", run: () => "hello from the hub" });\nexport const echo = tool({ name: "echo", description: "Own echo", run: () => "own echo" });\n`);
+  writeFileSync(
+    join(work, "tools", "own.ts"),
+    `import { tool } from ${JSON.stringify(SRC)};\nexport const hello = tool({ name: "hello", description: "Own tool", run: () => "hello from the hub" });\nexport const echo = tool({ name: "echo", description: "Own echo", run: () => "own echo" });\n`,
+  );
   writeFileSync(
     join(work, "mcpbin.config.ts"),
     `import { defineConfig } from ${JSON.stringify(SRC)};
@@ -68,7 +71,13 @@ afterAll(() => {
 const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
 
 test("the built executable fronts an mcpbin executable (eager) and an SDK v1 server (lazy) beside its own tools; shutdown ends both", async () => {
-  const transport = new StdioClientTransport({ command: bin, args: [], cwd: home, stderr: "pipe", env: { PATH: process.env.PATH!, M18A_RUNTIME: "at-run-time" } });
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: [],
+    cwd: home,
+    stderr: "pipe",
+    env: { PATH: process.env.PATH!, M18A_RUNTIME: "at-run-time" },
+  });
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
   const client = new Client({ name: "e2e", version: "1.0.0" });
@@ -83,7 +92,20 @@ test("the built executable fronts an mcpbin executable (eager) and an SDK v1 ser
   const names = tools.map((t) => t.name);
   // Own names are never taken (fx's echo is prefixed); fx's search was exposed before the lazy v1 joined with its own.
   expect(names.slice(0, 2).sort()).toEqual(["echo", "hello"]);
-  expect(names.sort()).toEqual(["add", "echo", "env", "fx__echo", "get_user", "hello", "meta", "pid", "search", "steps", "v1__search", "weather"]);
+  expect(names.sort()).toEqual([
+    "add",
+    "echo",
+    "env",
+    "fx__echo",
+    "get_user",
+    "hello",
+    "meta",
+    "pid",
+    "search",
+    "steps",
+    "v1__search",
+    "weather",
+  ]);
 
   expect(text(await client.callTool({ name: "hello", arguments: {} }))).toBe("hello from the hub");
   expect(text(await client.callTool({ name: "echo", arguments: {} }))).toBe("own echo");
@@ -106,15 +128,31 @@ test("the built executable fronts an mcpbin executable (eager) and an SDK v1 ser
 
 test("an upstream that answers after its start timeout is left out, then joins: its tools are added and the client gets tools/list_changed", async () => {
   const file = join(work, "late.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { v1: { command: BUN, args: [V1] }, late: { command: BUN, args: [RAW, "late"], startTimeoutMs: 300 } } }));
-  const transport = new StdioClientTransport({ command: BUN, args: [MCPBIN, "proxy", "--servers", file], stderr: "pipe" });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        v1: { command: BUN, args: [V1] },
+        late: { command: BUN, args: [RAW, "late"], startTimeoutMs: 300 },
+      },
+    }),
+  );
+  const transport = new StdioClientTransport({
+    command: BUN,
+    args: [MCPBIN, "proxy", "--servers", file],
+    stderr: "pipe",
+  });
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
   const client = new Client({ name: "e2e", version: "1.0.0" });
-  const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+  const changed = new Promise<void>((resolve) =>
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+  );
   await client.connect(transport);
   closers.push(() => client.close());
-  await stderr.next(/^mcpbin: upstream "late" left out: no answer to the handshake within 300 ms; its tools join when it answers$/);
+  await stderr.next(
+    /^mcpbin: upstream "late" left out: no answer to the handshake within 300 ms; its tools join when it answers$/,
+  );
   const before = (await client.listTools()).tools.map((t) => t.name);
   expect(before).toContain("search");
   expect(before).not.toContain("a1");
@@ -132,15 +170,22 @@ test("an upstream that answers after its start timeout is left out, then joins: 
 
 test("SDK v2 client (2026-07-28): a late upstream's tools arrive on the listen stream; killed, its restart that does not answer makes the call an isError result naming it within its start timeout", async () => {
   const file = join(work, "late-v2.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { late: { command: BUN, args: [RAW, "late"], startTimeoutMs: 300 } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ mcpServers: { late: { command: BUN, args: [RAW, "late"], startTimeoutMs: 300 } } }),
+  );
   const transport = new StdioV2({ command: BUN, args: [MCPBIN, "proxy", "--servers", file], stderr: "pipe" });
   const stderr = stderrLines();
   void pumpLines(transport.stderr as never, stderr);
   let onTools: (names: string[]) => void = () => {};
-  const client = new ClientV2(
-    { name: "v2-client", version: "1.0.0" },
-    { versionNegotiation: { mode: "auto" }, listChanged: { tools: { onChanged: (_e: unknown, tools: { name: string }[] | null) => onTools((tools ?? []).map((t) => t.name)) } } } as never,
-  );
+  const client = new ClientV2({ name: "v2-client", version: "1.0.0" }, {
+    versionNegotiation: { mode: "auto" },
+    listChanged: {
+      tools: {
+        onChanged: (_e: unknown, tools: { name: string }[] | null) => onTools((tools ?? []).map((t) => t.name)),
+      },
+    },
+  } as never);
   await client.connect(transport);
   closers.push(() => client.close());
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
@@ -165,12 +210,24 @@ test("SDK v2 client (2026-07-28): a late upstream's tools arrive on the listen s
 
 test("proxy --http: SIGTERM ends every child before the proxy exits, the ones still starting too", async () => {
   const file = join(work, "term.json");
-  writeFileSync(file, JSON.stringify({ mcpServers: { v1: { command: BUN, args: [V1] }, mute: { command: BUN, args: [RAW, "late"], startTimeoutMs: 200 } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      mcpServers: {
+        v1: { command: BUN, args: [V1] },
+        mute: { command: BUN, args: [RAW, "late"], startTimeoutMs: 200 },
+      },
+    }),
+  );
   const p = await HttpProcess.start([BUN, MCPBIN, "proxy", "--servers", file]);
   closers.push(() => p.kill());
   // Each child's stderr reaches ours prefixed with its name.
   await p.waitForStderr(/^\[v1\] sdk-v1 upstream ready$/m);
-  const mutePid = Number(/^\[mute\] late upstream waiting, pid (\d+)$/m.exec(await p.waitForStderr(/^\[mute\] late upstream waiting, pid \d+$/m))![1]);
+  const mutePid = Number(
+    /^\[mute\] late upstream waiting, pid (\d+)$/m.exec(
+      await p.waitForStderr(/^\[mute\] late upstream waiting, pid \d+$/m),
+    )![1],
+  );
   const client = new ClientV2({ name: "v2-http", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(new HttpV2(new URL(p.url)));
   const v1Pid = Number(text(await client.callTool({ name: "pid", arguments: {} })));
@@ -191,20 +248,49 @@ test("a bad upstreams entry: the config and serve() name the key and what is exp
     }
     return "accepted";
   };
-  expect(err({ ...base, upstreams: { gh: { command: "gh-mcp", args: "--stdio" } } })).toBe('mcpbin.config.ts: "upstreams.gh.args" must be an array of strings; got "--stdio"');
-  expect(err({ ...base, upstreams: { gh: { args: [] } } })).toBe('mcpbin.config.ts: "upstreams.gh" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint), one of them');
-  expect(err({ ...base, upstreams: { gh: { command: "x", strat: "lazy" } } })).toStartWith('mcpbin.config.ts: "upstreams.gh.strat" is not a known key (did you mean "start"? allowed: command, args, env,');
+  expect(err({ ...base, upstreams: { gh: { command: "gh-mcp", args: "--stdio" } } })).toBe(
+    'mcpbin.config.ts: "upstreams.gh.args" must be an array of strings; got "--stdio"',
+  );
+  expect(err({ ...base, upstreams: { gh: { args: [] } } })).toBe(
+    'mcpbin.config.ts: "upstreams.gh" needs "command" (a program to run over stdio) or "url" (a Streamable HTTP endpoint), one of them',
+  );
+  expect(err({ ...base, upstreams: { gh: { command: "x", strat: "lazy" } } })).toStartWith(
+    'mcpbin.config.ts: "upstreams.gh.strat" is not a known key (did you mean "start"? allowed: command, args, env,',
+  );
   // A typo of "command" gets the key it meant (the entry then also lacks "command": the unknown key is said first).
-  expect(err({ ...base, upstreams: { x: { comand: "./server" } } })).toStartWith('mcpbin.config.ts: "upstreams.x.comand" is not a known key (did you mean "command"? allowed: command, args,');
-  expect(err({ ...base, upstreams: { gh: { command: "x", start: "later" } } })).toStartWith('mcpbin.config.ts: "upstreams.gh.start" must be one of "eager", "lazy"');
-  expect(err({ ...base, upstreams: { "g.h": { command: "x" } } })).toStartWith('mcpbin.config.ts: "upstreams.g.h" must be an object of server name (A-Z a-z 0-9 _ -)');
-  expect(err({ ...base, upstreamNaming: "prefixed" })).toStartWith('mcpbin.config.ts: "upstreamNaming" must be one of "on-collision", "prefix", "none"');
-  expect(err({ ...base, tools: [] })).toEndWith("(empty; it may be empty only beside \"upstreams\" or \"sessions\")");
-  expect(err({ ...base, tools: [], upstreams: { gh: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" } } } })).toBe("accepted");
-  expect(() => serve({ name: "x", version: "1", tools: [], upstreams: { gh: { command: "x", timeoutMs: -1 } } })).toThrow('serve(): "upstreams.gh.timeoutMs" must be an integer number of milliseconds');
+  expect(err({ ...base, upstreams: { x: { comand: "./server" } } })).toStartWith(
+    'mcpbin.config.ts: "upstreams.x.comand" is not a known key (did you mean "command"? allowed: command, args,',
+  );
+  expect(err({ ...base, upstreams: { gh: { command: "x", start: "later" } } })).toStartWith(
+    'mcpbin.config.ts: "upstreams.gh.start" must be one of "eager", "lazy"',
+  );
+  expect(err({ ...base, upstreams: { "g.h": { command: "x" } } })).toStartWith(
+    'mcpbin.config.ts: "upstreams.g.h" must be an object of server name (A-Z a-z 0-9 _ -)',
+  );
+  expect(err({ ...base, upstreamNaming: "prefixed" })).toStartWith(
+    'mcpbin.config.ts: "upstreamNaming" must be one of "on-collision", "prefix", "none"',
+  );
+  expect(err({ ...base, tools: [] })).toEndWith('(empty; it may be empty only beside "upstreams" or "sessions")');
+  expect(
+    err({
+      ...base,
+      tools: [],
+      upstreams: { gh: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${T}" } } },
+    }),
+  ).toBe("accepted");
+  expect(() =>
+    serve({ name: "x", version: "1", tools: [], upstreams: { gh: { command: "x", timeoutMs: -1 } } }),
+  ).toThrow('serve(): "upstreams.gh.timeoutMs" must be an integer number of milliseconds');
   // A project of upstreams only: no own tool is no mistake, and the entries reach serve() as written (expanded at start).
-  const only = assemble({ name: "x", version: "1", tools: [], upstreams: { gh: { command: "gh", env: { T: "${T}" } } } }, "mcpbin.config.ts", [], () => {});
+  const only = assemble(
+    { name: "x", version: "1", tools: [], upstreams: { gh: { command: "gh", env: { T: "${T}" } } } },
+    "mcpbin.config.ts",
+    [],
+    () => {},
+  );
   expect(only.tools).toEqual([]);
   expect(only.upstreams).toEqual({ gh: { command: "gh", env: { T: "${T}" } } });
-  expect(() => assemble({ name: "x", version: "1", tools: [] }, "mcpbin.config.ts", [], () => {})).toThrow("no tool, resource or prompt is active");
+  expect(() => assemble({ name: "x", version: "1", tools: [] }, "mcpbin.config.ts", [], () => {})).toThrow(
+    "no tool, resource or prompt is active",
+  );
 });

@@ -36,10 +36,19 @@ test("two names with one token are told apart by a stable hash; off, URIs pass a
 
 test("inside results: resource_link, embedded resources and MCP Apps view links are rewritten, other blocks kept", () => {
   const rw = new UriRewriter(["a", "b"], true);
-  expect(rw.block("a", { type: "resource_link", uri: "x://1", name: "n" })).toEqual({ type: "resource_link", uri: "a+x://1", name: "n" });
-  expect(rw.block("a", { type: "resource", resource: { uri: "x://1", text: "t" } })).toEqual({ type: "resource", resource: { uri: "a+x://1", text: "t" } });
+  expect(rw.block("a", { type: "resource_link", uri: "x://1", name: "n" })).toEqual({
+    type: "resource_link",
+    uri: "a+x://1",
+    name: "n",
+  });
+  expect(rw.block("a", { type: "resource", resource: { uri: "x://1", text: "t" } })).toEqual({
+    type: "resource",
+    resource: { uri: "a+x://1", text: "t" },
+  });
   expect(rw.block("a", { type: "text", text: "x://1" })).toEqual({ type: "text", text: "x://1" });
-  expect(rw.meta("b", { ui: { resourceUri: "ui://v/main", visibility: ["model"] }, "ui/resourceUri": "ui://v/main", k: 1 })).toEqual({
+  expect(
+    rw.meta("b", { ui: { resourceUri: "ui://v/main", visibility: ["model"] }, "ui/resourceUri": "ui://v/main", k: 1 }),
+  ).toEqual({
     ui: { resourceUri: "ui://b/v/main", visibility: ["model"] },
     "ui/resourceUri": "ui://b/v/main",
     k: 1,

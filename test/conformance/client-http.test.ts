@@ -5,9 +5,15 @@
 import { expect, test } from "bun:test";
 import { clientScenario, notPassed } from "../helpers/conformance.ts";
 
-const failing = (checks: Awaited<ReturnType<typeof clientScenario>>) => notPassed(checks).filter((l) => !/: (INFO|SKIPPED)/.test(l));
+const failing = (checks: Awaited<ReturnType<typeof clientScenario>>) =>
+  notPassed(checks).filter((l) => !/: (INFO|SKIPPED)/.test(l));
 
-for (const [scenario, passes] of [["http-custom-headers", 18], ["http-invalid-tool-headers", 12], ["sse-retry", 3], ["tools_call", 2]] as const) {
+for (const [scenario, passes] of [
+  ["http-custom-headers", 18],
+  ["http-invalid-tool-headers", 12],
+  ["sse-retry", 3],
+  ["tools_call", 2],
+] as const) {
   test(`conformance ${scenario}: no check fails`, async () => {
     const checks = await clientScenario("examples/conformance/client.ts", scenario);
     expect(failing(checks)).toEqual([]);

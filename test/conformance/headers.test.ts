@@ -10,7 +10,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.kill());
 
-for (const [scenario, count] of [["http-custom-header-server-validation", 10], ["http-header-validation", 14]] as const) {
+for (const [scenario, count] of [
+  ["http-custom-header-server-validation", 10],
+  ["http-header-validation", 14],
+] as const) {
   test(`${scenario}: every check passes`, async () => {
     const checks = await serverScenario(s.url, scenario);
     expect(notPassed(checks)).toEqual([]);

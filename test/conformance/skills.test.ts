@@ -14,7 +14,13 @@ beforeAll(async () => {
   server = Bun.spawn([bin, "--http", `127.0.0.1:${port}`], { stdout: "ignore", stderr: "pipe" });
   url = `http://127.0.0.1:${port}/mcp`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     await Bun.sleep(50);
   }
 }, 120_000);

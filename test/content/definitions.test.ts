@@ -6,7 +6,13 @@ import { prompt, PromptArgumentsError } from "../../src/content/prompt.ts";
 import { Catalog, completionOf } from "../../src/content/catalog.ts";
 import { onContentChange, ContentDefinitionError } from "../../src/content/common.ts";
 import { expandUriTemplate, matchUriTemplate, parseUriTemplate } from "../../src/content/uri-template.ts";
-import { projectContents, projectPrompt, projectPromptResult, projectResource, projectTemplate } from "../../src/protocol/project-content.ts";
+import {
+  projectContents,
+  projectPrompt,
+  projectPromptResult,
+  projectResource,
+  projectTemplate,
+} from "../../src/protocol/project-content.ts";
 import { page, listHash } from "../../src/protocol/cursor.ts";
 import { FEATURES, SUPPORTED_VERSIONS } from "../../src/protocol/versions.ts";
 import { audioContent, imageContent, resourceLink, textContent } from "../../src/shared/result.ts";
@@ -40,7 +46,10 @@ const review = prompt({
   name: "review_code",
   title: "Review code",
   description: "Ask for a code review",
-  arguments: v.object({ code: v.pipe(v.string(), v.description("The code")), language: v.optional(v.picklist(["ts", "rust", "go"])) }),
+  arguments: v.object({
+    code: v.pipe(v.string(), v.description("The code")),
+    language: v.optional(v.picklist(["ts", "rust", "go"])),
+  }),
   get: ({ code, language }) => `Review this ${language ?? ""} code:\n${code}`,
 });
 
@@ -50,35 +59,71 @@ describe("definitions", () => {
     expect(readme.size).toBe(7);
     const bin = resource({ uri: "bin://x", name: "x", blob: new Uint8Array([0, 1, 2]) });
     expect(await bin.read()).toEqual([{ uri: "bin://x", blob: "AAEC" }]);
-    const several = resource({ uri: "multi://x", name: "m", read: () => [{ text: "a" }, { uri: "multi://x#2", blob: new Uint8Array([255]), mimeType: "application/octet-stream" }] });
-    expect(await several.read()).toEqual([{ uri: "multi://x", text: "a" }, { uri: "multi://x#2", mimeType: "application/octet-stream", blob: "/w==" }]);
+    const several = resource({
+      uri: "multi://x",
+      name: "m",
+      read: () => [
+        { text: "a" },
+        { uri: "multi://x#2", blob: new Uint8Array([255]), mimeType: "application/octet-stream" },
+      ],
+    });
+    expect(await several.read()).toEqual([
+      { uri: "multi://x", text: "a" },
+      { uri: "multi://x#2", mimeType: "application/octet-stream", blob: "/w==" },
+    ]);
   });
 
   test("a template matches, checks its variables, refuses .. and reads", async () => {
     expect(notes.match("notes:///a/b.txt")).toEqual({ path: "a/b.txt" });
-    expect(await notes.read("notes:///a/b.txt")).toEqual([{ uri: "notes:///a/b.txt", mimeType: "text/plain", text: "contents of a/b.txt" }]);
-    expect(await notes.read({ path: "c.txt" })).toEqual([{ uri: "notes:///c.txt", mimeType: "text/plain", text: "contents of c.txt" }]);
+    expect(await notes.read("notes:///a/b.txt")).toEqual([
+      { uri: "notes:///a/b.txt", mimeType: "text/plain", text: "contents of a/b.txt" },
+    ]);
+    expect(await notes.read({ path: "c.txt" })).toEqual([
+      { uri: "notes:///c.txt", mimeType: "text/plain", text: "contents of c.txt" },
+    ]);
     await expect(notes.read("notes:///../etc/passwd.txt")).rejects.toThrow(/"\.\." segment/);
     await expect(notes.read("notes:///a/%2E%2E/b.txt")).rejects.toBeInstanceOf(ResourceReadError);
     await expect(notes.read("notes:///a.md")).rejects.toThrow(/must end in \.txt/);
   });
 
   test("a prompt gets its messages directly and names a missing or non-string argument", async () => {
-    expect(await review.get({ code: "x=1", language: "ts" })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Review this ts code:\nx=1" } }] });
+    expect(await review.get({ code: "x=1", language: "ts" })).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "Review this ts code:\nx=1" } }],
+    });
     await expect(review.get({})).rejects.toThrow(/needs the argument "code"/);
     await expect(review.get({ code: 5 })).rejects.toBeInstanceOf(PromptArgumentsError);
-    expect(review.arguments).toEqual([{ name: "code", description: "The code", required: true }, { name: "language", required: false }]);
+    expect(review.arguments).toEqual([
+      { name: "code", description: "The code", required: true },
+      { name: "language", required: false },
+    ]);
   });
 
   test("construction errors name what to change", () => {
     expect(() => resource({ uri: "not a uri", name: "x", text: "" })).toThrow(/"not a uri" is not a URI/);
     expect(() => resource({ uri: "docs://{x}", name: "x", text: "" })).toThrow(/resourceTemplate/);
-    expect(() => resource({ uri: "docs://x", name: "x" } as never)).toThrow(/exactly one of "text", "blob", "file" or "read"/);
-    expect(() => resource({ uri: "docs://x", name: "x", file: "./no-such-file.md" })).toThrow(/resource "docs:\/\/x": file ".\/no-such-file.md" not found/);
-    expect(() => resourceTemplate({ uriTemplate: "notes:///{path", name: "n", read: () => "" })).toThrow(ContentDefinitionError);
-    expect(() => resourceTemplate({ uriTemplate: "notes:///{path*}", name: "n", read: () => "" })).toThrow(/level-4 modifier/);
-    expect(() => resourceTemplate({ uriTemplate: "notes:///{path}", name: "n", variables: v.object({ other: v.string() }), read: () => "" })).toThrow(/names "other"/);
-    expect(() => prompt({ name: "p", arguments: v.object({ n: v.number() }), get: () => "" })).toThrow(/the argument "n" is v.number\(\), but MCP prompt arguments are strings/);
+    expect(() => resource({ uri: "docs://x", name: "x" } as never)).toThrow(
+      /exactly one of "text", "blob", "file" or "read"/,
+    );
+    expect(() => resource({ uri: "docs://x", name: "x", file: "./no-such-file.md" })).toThrow(
+      /resource "docs:\/\/x": file ".\/no-such-file.md" not found/,
+    );
+    expect(() => resourceTemplate({ uriTemplate: "notes:///{path", name: "n", read: () => "" })).toThrow(
+      ContentDefinitionError,
+    );
+    expect(() => resourceTemplate({ uriTemplate: "notes:///{path*}", name: "n", read: () => "" })).toThrow(
+      /level-4 modifier/,
+    );
+    expect(() =>
+      resourceTemplate({
+        uriTemplate: "notes:///{path}",
+        name: "n",
+        variables: v.object({ other: v.string() }),
+        read: () => "",
+      }),
+    ).toThrow(/names "other"/);
+    expect(() => prompt({ name: "p", arguments: v.object({ n: v.number() }), get: () => "" })).toThrow(
+      /the argument "n" is v.number\(\), but MCP prompt arguments are strings/,
+    );
     expect(() => prompt({ name: "bad name", get: () => "" })).toThrow(/prompt name "bad name"/);
   });
 
@@ -90,11 +135,17 @@ describe("definitions", () => {
     notes.changed();
     stop();
     readme.changed();
-    expect(seen).toEqual([["resource", "docs://readme"], ["resource", "notes:///a.txt"], ["list", undefined]]);
+    expect(seen).toEqual([
+      ["resource", "docs://readme"],
+      ["resource", "notes:///a.txt"],
+      ["list", undefined],
+    ]);
   });
 
   test("the catalog refuses duplicates and finds by URI", () => {
-    expect(() => new Catalog({ resources: [readme, resource({ uri: "docs://readme", name: "again", text: "" })] })).toThrow(/two resources have the URI "docs:\/\/readme"/);
+    expect(
+      () => new Catalog({ resources: [readme, resource({ uri: "docs://readme", name: "again", text: "" })] }),
+    ).toThrow(/two resources have the URI "docs:\/\/readme"/);
     expect(() => new Catalog({ prompts: [review, review] })).toThrow(/two prompts are named "review_code"/);
     const c = new Catalog({ resources: [readme, notes], prompts: [review] });
     expect(c.find("docs://readme")).toEqual({ resource: readme });
@@ -162,10 +213,19 @@ describe("projection per version, checked against each schema.json", () => {
       }).get();
       const got = projectPromptResult(messages, f);
       for (const m of got.messages as object[]) assertValidDef(version, "PromptMessage", m);
-      expect((got.messages as { content: { type: string } }[])[2]!.content.type).toBe(version >= "2025-06-18" ? "resource_link" : "text");
-      const audio = await prompt({ name: "a", get: () => [{ role: "user", content: audioContent("AA==", "audio/wav") }] }).get();
-      if (version === "2024-11-05") expect(() => projectPromptResult(audio, f)).toThrow(/audio content, which protocol version 2024-11-05 cannot carry/);
-      else for (const m of projectPromptResult(audio, f).messages as object[]) assertValidDef(version, "PromptMessage", m);
+      expect((got.messages as { content: { type: string } }[])[2]!.content.type).toBe(
+        version >= "2025-06-18" ? "resource_link" : "text",
+      );
+      const audio = await prompt({
+        name: "a",
+        get: () => [{ role: "user", content: audioContent("AA==", "audio/wav") }],
+      }).get();
+      if (version === "2024-11-05")
+        expect(() => projectPromptResult(audio, f)).toThrow(
+          /audio content, which protocol version 2024-11-05 cannot carry/,
+        );
+      else
+        for (const m of projectPromptResult(audio, f).messages as object[]) assertValidDef(version, "PromptMessage", m);
       expect(catalog.templates.length).toBe(1);
     });
   }

@@ -30,12 +30,26 @@ test("the executable, alone in an empty directory, returns the embedded files by
     p.send(initLine("2025-06-18"));
     await p.response(1);
     p.send(INITED);
-    p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_direct", arguments: { which: "guide" } } });
-    p.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_direct", arguments: { which: "logo" } } });
+    p.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "read_direct", arguments: { which: "guide" } },
+    });
+    p.send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "read_direct", arguments: { which: "logo" } },
+    });
     const guide = JSON.parse((await p.response(2)).result.content[0].text);
     const logo = JSON.parse((await p.response(3)).result.content[0].text);
     const dir = resolve(ROOT, "test/fixtures/servers/content-files");
-    expect(guide).toEqual({ uri: "docs://guide", mimeType: "text/markdown", text: readFileSync(join(dir, "guide.md"), "utf8") });
+    expect(guide).toEqual({
+      uri: "docs://guide",
+      mimeType: "text/markdown",
+      text: readFileSync(join(dir, "guide.md"), "utf8"),
+    });
     expect(logo.mimeType).toBe("image/png");
     expect(Buffer.from(logo.blob, "base64").equals(readFileSync(join(dir, "logo.png")))).toBe(true);
   } finally {
@@ -47,7 +61,10 @@ test("a missing file fails the build with one line naming the resource", async (
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-missing-"));
   try {
     const entry = join(dir, "server.ts");
-    writeFileSync(entry, `import { resource, serve } from ${JSON.stringify(resolve(ROOT, "src/index.ts"))};\nawait serve({ name: "m", version: "1", tools: [], resources: [resource({ uri: "docs://gone", name: "gone", file: "./gone.md" })] });\n`);
+    writeFileSync(
+      entry,
+      `import { resource, serve } from ${JSON.stringify(resolve(ROOT, "src/index.ts"))};\nawait serve({ name: "m", version: "1", tools: [], resources: [resource({ uri: "docs://gone", name: "gone", file: "./gone.md" })] });\n`,
+    );
     const r = await mcpbin(["build", entry, "--outfile", join(dir, "out")]);
     expect(oneLineError(r)).toMatch(/resource "docs:\/\/gone": file "\.\/gone\.md" not found \(looked at .*gone\.md\)/);
   } finally {

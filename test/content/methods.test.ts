@@ -27,27 +27,58 @@ describe("legacy versions", () => {
       expect("ttlMs" in list.result || "resultType" in list.result).toBe(false);
       const templates = await rq("resources/templates/list");
       expect(templates.result.resourceTemplates[0].uriTemplate).toBe("notes:///{+path}");
-      expect((await rq("resources/read", { uri: "docs://readme" })).result).toEqual({ contents: [{ uri: "docs://readme", mimeType: "text/markdown", text: "# Hello" }] });
+      expect((await rq("resources/read", { uri: "docs://readme" })).result).toEqual({
+        contents: [{ uri: "docs://readme", mimeType: "text/markdown", text: "# Hello" }],
+      });
       const logo = await rq("resources/read", { uri: "img://logo" });
       expect(logo.result.contents[0].mimeType).toBe("image/png");
       expect(typeof logo.result.contents[0].blob).toBe("string");
       const missing = await rq("resources/read", { uri: "nope://x" });
-      expect(missing.error).toEqual({ code: -32002, message: "Resource not found: nope://x", data: { uri: "nope://x" } });
+      expect(missing.error).toEqual({
+        code: -32002,
+        message: "Resource not found: nope://x",
+        data: { uri: "nope://x" },
+      });
       expect((await rq("resources/read", { uri: "notes:///a/../../etc.txt" })).error.code).toBe(-32602);
-      expect((await rq("resources/read", { uri: "notes:///a.md" })).error).toMatchObject({ code: -32602, message: expect.stringContaining("must end in .txt") });
+      expect((await rq("resources/read", { uri: "notes:///a.md" })).error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("must end in .txt"),
+      });
       const broken = await rq("resources/read", { uri: "docs://broken" });
       expect(broken.error).toEqual({ code: -32603, message: "Reading docs://broken failed: the disk is on fire" });
       const prompts = await rq("prompts/list");
-      expect(prompts.result.prompts[0]).toMatchObject({ name: "review_code", arguments: [{ name: "code", description: "The code to review", required: true }, { name: "language", required: false }] });
+      expect(prompts.result.prompts[0]).toMatchObject({
+        name: "review_code",
+        arguments: [
+          { name: "code", description: "The code to review", required: true },
+          { name: "language", required: false },
+        ],
+      });
       expect("title" in prompts.result.prompts[0]).toBe(version >= "2025-06-18");
       const mixed = await rq("prompts/get", { name: "mixed" });
       expect(mixed.result.messages[2].content.type).toBe(version >= "2025-06-18" ? "resource_link" : "text");
       expect((await rq("prompts/get", { name: "nope" })).error.code).toBe(-32602);
-      expect((await rq("prompts/get", { name: "review_code", arguments: { code: 1 } })).error).toMatchObject({ code: -32602, message: expect.stringContaining('"code"') });
-      expect((await rq("prompts/get", { name: "failing" })).error).toEqual({ code: -32603, message: "Prompt failing failed: prompt exploded" });
-      const comp = await rq("completion/complete", { ref: { type: "ref/resource", uri: "notes:///{+path}" }, argument: { name: "path", value: "a" } });
+      expect((await rq("prompts/get", { name: "review_code", arguments: { code: 1 } })).error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('"code"'),
+      });
+      expect((await rq("prompts/get", { name: "failing" })).error).toEqual({
+        code: -32603,
+        message: "Prompt failing failed: prompt exploded",
+      });
+      const comp = await rq("completion/complete", {
+        ref: { type: "ref/resource", uri: "notes:///{+path}" },
+        argument: { name: "path", value: "a" },
+      });
       expect(comp.result.completion).toEqual({ values: ["a.txt"] });
-      expect((await rq("completion/complete", { ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } })).error.code).toBe(-32602);
+      expect(
+        (
+          await rq("completion/complete", {
+            ref: { type: "ref/prompt", name: "nope" },
+            argument: { name: "x", value: "" },
+          })
+        ).error.code,
+      ).toBe(-32602);
       expect((await rq("logging/setLevel", { level: "loud" })).error.code).toBe(-32602);
       expect((await rq("subscriptions/listen", { notifications: {} })).error.code).toBe(-32601);
       // The session goes on after every error.
@@ -70,7 +101,10 @@ describe("legacy versions", () => {
     await p.request("tools/call", { name: "touch", arguments: { what: "notes" } }, 6, "2025-11-25");
     await p.request("ping", undefined, 7);
     expect(p.messages.filter((x) => x.method === "notifications/resources/updated")).toHaveLength(1);
-    expect((await p.request("resources/subscribe", { uri: "nope://x" }, 8, "2025-11-25")).error).toMatchObject({ code: -32002, data: { uri: "nope://x" } });
+    expect((await p.request("resources/subscribe", { uri: "nope://x" }, 8, "2025-11-25")).error).toMatchObject({
+      code: -32002,
+      data: { uri: "nope://x" },
+    });
   });
 
   test("logging/setLevel: nothing before it, then the level and above", async () => {
@@ -92,20 +126,47 @@ describe("2026-07-28", () => {
     let id = 1;
     const rq = (method: string, params: Record<string, unknown> = {}) => p.request(method, m(params), id++, MODERN);
     const discover = await rq("server/discover");
-    expect(discover.result.capabilities).toMatchObject({ resources: { subscribe: true, listChanged: true }, prompts: {}, completions: {}, logging: {} });
+    expect(discover.result.capabilities).toMatchObject({
+      resources: { subscribe: true, listChanged: true },
+      prompts: {},
+      completions: {},
+      logging: {},
+    });
     const list = await rq("resources/list");
     expect(list.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" }); // a template lists resources: computed per request
-    expect((await rq("resources/templates/list")).result).toMatchObject({ resultType: "complete", ttlMs: 300000, cacheScope: "public" });
+    expect((await rq("resources/templates/list")).result).toMatchObject({
+      resultType: "complete",
+      ttlMs: 300000,
+      cacheScope: "public",
+    });
     expect((await rq("prompts/list")).result).toMatchObject({ resultType: "complete", cacheScope: "public" });
-    expect((await rq("resources/read", { uri: "docs://readme" })).result).toMatchObject({ resultType: "complete", ttlMs: 60000, cacheScope: "public" });
-    expect((await rq("resources/read", { uri: "live://counter" })).result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    expect((await rq("resources/read", { uri: "docs://readme" })).result).toMatchObject({
+      resultType: "complete",
+      ttlMs: 60000,
+      cacheScope: "public",
+    });
+    expect((await rq("resources/read", { uri: "live://counter" })).result).toMatchObject({
+      ttlMs: 0,
+      cacheScope: "private",
+    });
     const got = await rq("prompts/get", { name: "review_code", arguments: { code: "c" } });
     expect(got.result.resultType).toBe("complete");
     expect("ttlMs" in got.result).toBe(false);
-    expect((await rq("resources/read", { uri: "nope://x" })).error).toEqual({ code: -32602, message: "Resource not found: nope://x", data: { uri: "nope://x" } });
+    expect((await rq("resources/read", { uri: "nope://x" })).error).toEqual({
+      code: -32602,
+      message: "Resource not found: nope://x",
+      data: { uri: "nope://x" },
+    });
     expect((await rq("resources/subscribe", { uri: "docs://readme" })).error.code).toBe(-32601);
     expect((await rq("logging/setLevel", { level: "info" })).error.code).toBe(-32601);
-    expect((await rq("completion/complete", { ref: { type: "ref/prompt", name: "review_code" }, argument: { name: "language", value: "g" } })).result.completion).toEqual({ values: ["go"] });
+    expect(
+      (
+        await rq("completion/complete", {
+          ref: { type: "ref/prompt", name: "review_code" },
+          argument: { name: "language", value: "g" },
+        })
+      ).result.completion,
+    ).toEqual({ values: ["go"] });
   });
 
   test("the per-request logLevel: none without it, the level and above with it, -32602 for an unknown one", async () => {
@@ -117,29 +178,67 @@ describe("2026-07-28", () => {
     const logs = p.messages.filter((x) => x.method === "notifications/message");
     expect(logs.map((x) => x.params.level)).toEqual(["info", "error"]);
     for (const l of logs) assertValidNotification(MODERN, "LoggingMessageNotification", l);
-    const bad = await p.request("tools/call", { name: "chatty", arguments: {}, _meta: { ...META, "io.modelcontextprotocol/logLevel": "loud" } }, 3, MODERN);
+    const bad = await p.request(
+      "tools/call",
+      { name: "chatty", arguments: {}, _meta: { ...META, "io.modelcontextprotocol/logLevel": "loud" } },
+      3,
+      MODERN,
+    );
     expect(bad.error.code).toBe(-32602);
   });
 
   test("subscriptions/listen: ack first with only what is honoured, tagged notifications, cancelled stops them, shutdown ends it with its result", async () => {
     const p = spawn();
-    p.send({ jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: m({ notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["live://counter", "nope://x"] } }) });
+    p.send({
+      jsonrpc: "2.0",
+      id: "L1",
+      method: "subscriptions/listen",
+      params: m({
+        notifications: {
+          toolsListChanged: true,
+          promptsListChanged: true,
+          resourcesListChanged: true,
+          resourceSubscriptions: ["live://counter", "nope://x"],
+        },
+      }),
+    });
     const ack = await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
     assertValidNotification(MODERN, "SubscriptionsAcknowledgedNotification", ack);
-    expect(ack.params).toEqual({ notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["live://counter"] }, _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
+    expect(ack.params).toEqual({
+      notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["live://counter"] },
+      _meta: { "io.modelcontextprotocol/subscriptionId": "L1" },
+    });
     await p.request("tools/call", m({ name: "touch", arguments: {} }), 2, MODERN);
     const updated = await p.waitFor((x) => x.method === "notifications/resources/updated");
     assertValidNotification(MODERN, "ResourceUpdatedNotification", updated);
-    expect(updated.params).toEqual({ uri: "live://counter", _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
+    expect(updated.params).toEqual({
+      uri: "live://counter",
+      _meta: { "io.modelcontextprotocol/subscriptionId": "L1" },
+    });
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "L1" } });
-    p.send({ jsonrpc: "2.0", id: "L2", method: "subscriptions/listen", params: m({ notifications: { resourceSubscriptions: ["docs://readme"] } }) });
-    await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged" && x.params._meta["io.modelcontextprotocol/subscriptionId"] === "L2");
+    p.send({
+      jsonrpc: "2.0",
+      id: "L2",
+      method: "subscriptions/listen",
+      params: m({ notifications: { resourceSubscriptions: ["docs://readme"] } }),
+    });
+    await p.waitFor(
+      (x) =>
+        x.method === "notifications/subscriptions/acknowledged" &&
+        x.params._meta["io.modelcontextprotocol/subscriptionId"] === "L2",
+    );
     await p.request("tools/call", m({ name: "touch", arguments: {} }), 3, MODERN);
     expect(p.messages.filter((x) => x.method === "notifications/resources/updated")).toHaveLength(1);
     expect(p.messages.some((x) => x.id === "L1")).toBe(false);
     p.closeStdin();
     const end = await p.response("L2");
-    expect(end.result).toEqual({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "content", version: "1.0.0" }, "io.modelcontextprotocol/subscriptionId": "L2" } });
+    expect(end.result).toEqual({
+      resultType: "complete",
+      _meta: {
+        "io.modelcontextprotocol/serverInfo": { name: "content", version: "1.0.0" },
+        "io.modelcontextprotocol/subscriptionId": "L2",
+      },
+    });
     expect(await p.exited).toBe(0);
   });
 });

@@ -33,14 +33,36 @@ test("template values stay under the base directory: files inside resolve, links
 });
 
 test("template values stay under the base directory: absolute paths, encoded slashes, dot segments, backslashes, NUL and symlinks out are refused", () => {
-  for (const bad of ["/etc/passwd", "//etc/passwd", "%2Fetc%2Fpasswd", "a%2f..%2F..%2Fetc", "..", "../secret/key", "sub/../../secret/key", "./a.txt/..", "..\\secret\\key", "C:\\Windows", "a.txt\u0000.png", "out/key", "key.txt", "out", "dangle", "out/new.txt", ""]) {
+  for (const bad of [
+    "/etc/passwd",
+    "//etc/passwd",
+    "%2Fetc%2Fpasswd",
+    "a%2f..%2F..%2Fetc",
+    "..",
+    "../secret/key",
+    "sub/../../secret/key",
+    "./a.txt/..",
+    "..\\secret\\key",
+    "C:\\Windows",
+    "a.txt\u0000.png",
+    "out/key",
+    "key.txt",
+    "out",
+    "dangle",
+    "out/new.txt",
+    "",
+  ]) {
     expect(() => resolveUnder(base, bad), bad).toThrow(ResourceReadError);
   }
   expect(() => resolveUnder(base, "/etc/passwd")).toThrow(/outside|absolute/);
 });
 
 test("template values stay under the base directory: a template reading files refuses files:////etc/passwd and %2Fetc%2Fpasswd with -32602's error", async () => {
-  const files = resourceTemplate({ uriTemplate: "files:///{+path}", name: "files", read: ({ path }) => Bun.file(resolveUnder(base, path ?? "")).text() });
+  const files = resourceTemplate({
+    uriTemplate: "files:///{+path}",
+    name: "files",
+    read: ({ path }) => Bun.file(resolveUnder(base, path ?? "")).text(),
+  });
   expect(await files.read("files:///a.txt")).toEqual([{ uri: "files:///a.txt", text: "a" }]);
   for (const uri of ["files:////etc/passwd", "files:///%2Fetc%2Fpasswd", "files:///out/key", "files:///key.txt"]) {
     await expect(files.read(uri)).rejects.toThrow(ResourceReadError);

@@ -30,17 +30,44 @@ afterAll(async () => {
 test("the server: metadata, the 401 challenge, and a client-credentials token with files:write sees and calls delete_file", async () => {
   const origin = new URL(server.url).origin;
   const md = await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json();
-  expect(md).toEqual({ resource: server.url, authorization_servers: [idp.issuer], scopes_supported: ["mcp:use", "files:write"], bearer_methods_supported: ["header"], resource_name: "files" });
-  const anonymous = await post(server.url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }, modernHeaders("tools/list"));
-  expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:use"`);
+  expect(md).toEqual({
+    resource: server.url,
+    authorization_servers: [idp.issuer],
+    scopes_supported: ["mcp:use", "files:write"],
+    bearer_methods_supported: ["header"],
+    resource_name: "files",
+  });
+  const anonymous = await post(
+    server.url,
+    { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } },
+    modernHeaders("tools/list"),
+  );
+  expect(anonymous.headers.get("www-authenticate")).toBe(
+    `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:use"`,
+  );
   const token = await idp.token({ scope: "mcp:use files:write", resource: server.url });
-  const r = await post(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "delete_file", arguments: { path: "a.txt" }, _meta: META } }, { ...modernHeaders("tools/call", "delete_file"), authorization: `Bearer ${token}` });
+  const r = await post(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "delete_file", arguments: { path: "a.txt" }, _meta: META },
+    },
+    { ...modernHeaders("tools/call", "delete_file"), authorization: `Bearer ${token}` },
+  );
   expect(r.json.result.content).toEqual([{ type: "text", text: "deleted a.txt" }]);
 });
 
 test("the client: signs in at the URL it prints, through the IdP's login and consent, and calls whoami", async () => {
   const dir = writeExample("auth");
-  const p = Bun.spawn([BUN, join(dir, "client.ts"), server.url], { cwd: dir, env: { ...process.env, MCPBIN_CONFIG_DIR: config, MCPBIN_NO_BROWSER: "1" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([BUN, join(dir, "client.ts"), server.url], {
+    cwd: dir,
+    env: { ...process.env, MCPBIN_CONFIG_DIR: config, MCPBIN_NO_BROWSER: "1" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const err = new StreamText(p.stderr);
   const printed = await err.waitFor(/^\s+(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)$/m, 20_000);
   const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)$/m.exec(printed)![1]!;

@@ -23,13 +23,29 @@ beforeAll(async () => {
 });
 
 test("docs/security.md: the notes example reads inside its directory and refuses every way out with -32602", async () => {
-  const transport = new StdioClientTransport({ command: bin, args: [], env: { PATH: process.env.PATH ?? "", NOTES_DIR: join(dir, "notes") }, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: [],
+    env: { PATH: process.env.PATH ?? "", NOTES_DIR: join(dir, "notes") },
+    stderr: "pipe",
+  });
   const client = new Client({ name: "security-doc", version: "1.0.0" });
   await client.connect(transport);
   try {
-    expect((await client.readResource({ uri: "notes:///sub/a.txt" })).contents).toEqual([{ uri: "notes:///sub/a.txt", mimeType: "text/plain", text: "note a" }]);
-    for (const uri of ["notes:////etc/passwd", "notes:///%2Fetc%2Fpasswd", "notes:///sub/../../secret.txt", "notes:///link.txt", "notes:///sub%2F..%2F..%2Fsecret.txt"]) {
-      const e = await client.readResource({ uri }).then(() => undefined, (x: { code?: number; message?: string }) => x);
+    expect((await client.readResource({ uri: "notes:///sub/a.txt" })).contents).toEqual([
+      { uri: "notes:///sub/a.txt", mimeType: "text/plain", text: "note a" },
+    ]);
+    for (const uri of [
+      "notes:////etc/passwd",
+      "notes:///%2Fetc%2Fpasswd",
+      "notes:///sub/../../secret.txt",
+      "notes:///link.txt",
+      "notes:///sub%2F..%2F..%2Fsecret.txt",
+    ]) {
+      const e = await client.readResource({ uri }).then(
+        () => undefined,
+        (x: { code?: number; message?: string }) => x,
+      );
       expect(e?.code, uri).toBe(-32602);
       expect(e?.message).not.toContain("hunter2");
     }

@@ -43,15 +43,25 @@ test("SDK v1 (legacy): the transformed tool, the mounted tool, and the skill rea
     expect(list.skills).toHaveLength(1);
     const entry = list.skills[0];
     expect(entry.uri).toBe("skill://release-notes/SKILL.md");
-    expect(entry.frontmatter).toEqual({ name: "release-notes", description: "Write release notes in this project's style from a list of merged changes", license: "MIT" });
+    expect(entry.frontmatter).toEqual({
+      name: "release-notes",
+      description: "Write release notes in this project's style from a list of merged changes",
+      license: "MIT",
+    });
     for (const f of entry.resources) {
       const read = await client.readResource({ uri: f.uri });
       const text = (read.contents[0] as any).text as string;
       expect(sha(text)).toBe(f.digest);
       expect(Buffer.byteLength(text)).toBe(f.size);
     }
-    const dir = (await client.request({ method: "resources/directory/read" as never, params: { uri: "skill://release-notes" } }, anyResult)) as any;
-    expect(dir.resources.map((x: any) => x.uri)).toEqual(["skill://release-notes/SKILL.md", "skill://release-notes/templates"]);
+    const dir = (await client.request(
+      { method: "resources/directory/read" as never, params: { uri: "skill://release-notes" } },
+      anyResult,
+    )) as any;
+    expect(dir.resources.map((x: any) => x.uri)).toEqual([
+      "skill://release-notes/SKILL.md",
+      "skill://release-notes/templates",
+    ]);
   } finally {
     await client.close();
   }
@@ -79,8 +89,12 @@ test("mcpbin's own client: listSkills reads no file, readSkillFile verifies the 
     const [entry] = await listSkills(client);
     const { text } = await readSkillFile(client, entry!);
     expect(text).toStartWith("---\nname: release-notes\n");
-    await expect(readSkillFile(client, { ...entry!, resources: entry!.resources.map((r) => ({ ...r, size: r.size + 1 })) })).rejects.toThrow(/bytes, its entry says/);
-    await expect(readSkillFile(client, entry!, "skill://release-notes/unlisted.md")).rejects.toThrow(/not a file of skill/);
+    await expect(
+      readSkillFile(client, { ...entry!, resources: entry!.resources.map((r) => ({ ...r, size: r.size + 1 })) }),
+    ).rejects.toThrow(/bytes, its entry says/);
+    await expect(readSkillFile(client, entry!, "skill://release-notes/unlisted.md")).rejects.toThrow(
+      /not a file of skill/,
+    );
   } finally {
     await client.close();
   }

@@ -21,7 +21,11 @@ afterAll(async () => {
 
 test("the executable is launched by absolute path and negotiates the SDK's version", () => {
   expect(isAbsolute(bin)).toBe(true);
-  expect(client.getServerVersion()).toEqual({ name: "toolkit", title: "Text, unit and date toolkit", version: "1.0.0" });
+  expect(client.getServerVersion()).toEqual({
+    name: "toolkit",
+    title: "Text, unit and date toolkit",
+    version: "1.0.0",
+  });
   expect(client.getInstructions()).toContain("deterministic helpers");
 });
 
@@ -52,7 +56,9 @@ test("each tool answers through the SDK client", async () => {
   expect((days.content as any)[0].text).toBe("2 days from 2024-02-28 to 2024-03-01 (2024-03-01 is a Friday)");
 
   const hash = await client.callTool({ name: "hash_text", arguments: { text: "abc" } });
-  expect(hash.content).toEqual([{ type: "text", text: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" }]);
+  expect(hash.content).toEqual([
+    { type: "text", text: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+  ]);
 });
 
 test("a tool error and a bad argument come back as isError results the model can read", async () => {

@@ -22,11 +22,22 @@ export interface ConformanceCheck {
  * @returns every check of the run.
  * @throws Error with the suite's output when it wrote no checks.
  */
-export async function serverScenario(url: string, scenario: string, args: readonly string[] = []): Promise<ConformanceCheck[]> {
+export async function serverScenario(
+  url: string,
+  scenario: string,
+  args: readonly string[] = [],
+): Promise<ConformanceCheck[]> {
   const out = mkdtempSync(join(tmpdir(), "mcpbin-conformance-"));
   try {
-    const p = Bun.spawn([process.execPath, SUITE, "server", "--url", url, "--scenario", scenario, "-o", out, ...args], { stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const p = Bun.spawn([process.execPath, SUITE, "server", "--url", url, "--scenario", scenario, "-o", out, ...args], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     const dirs = readdirSync(out);
     if (dirs.length === 0) throw new Error(`conformance ${scenario} wrote no checks:\n${stdout}\n${stderr}`);
     return dirs.flatMap((d) => JSON.parse(readFileSync(join(out, d, "checks.json"), "utf8")) as ConformanceCheck[]);
@@ -37,7 +48,9 @@ export async function serverScenario(url: string, scenario: string, args: readon
 
 /** The checks that did not succeed, as lines for an assertion message (empty when all passed). */
 export function notPassed(checks: readonly ConformanceCheck[]): string[] {
-  return checks.filter((c) => c.status !== "SUCCESS").map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`);
+  return checks
+    .filter((c) => c.status !== "SUCCESS")
+    .map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ""}`);
 }
 
 /**
@@ -48,13 +61,24 @@ export function notPassed(checks: readonly ConformanceCheck[]): string[] {
  * @param args - more suite arguments.
  * @returns every check of the run.
  */
-export async function clientScenario(program: string, scenario: string, args: readonly string[] = []): Promise<ConformanceCheck[]> {
+export async function clientScenario(
+  program: string,
+  scenario: string,
+  args: readonly string[] = [],
+): Promise<ConformanceCheck[]> {
   const out = mkdtempSync(join(tmpdir(), "mcpbin-conformance-"));
   const root = resolve(import.meta.dir, "../..");
   try {
     const command = `${process.execPath} ${resolve(root, program)}`;
-    const p = Bun.spawn([process.execPath, SUITE, "client", "--command", command, "--scenario", scenario, "-o", out, ...args], { stdout: "pipe", stderr: "pipe", cwd: root });
-    const [stdout, stderr] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const p = Bun.spawn(
+      [process.execPath, SUITE, "client", "--command", command, "--scenario", scenario, "-o", out, ...args],
+      { stdout: "pipe", stderr: "pipe", cwd: root },
+    );
+    const [stdout, stderr] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     const dirs = readdirSync(out);
     if (dirs.length === 0) throw new Error(`conformance ${scenario} wrote no checks:\n${stdout}\n${stderr}`);
     return dirs.flatMap((d) => JSON.parse(readFileSync(join(out, d, "checks.json"), "utf8")) as ConformanceCheck[]);

@@ -6,7 +6,12 @@ const H = { "content-type": "application/json", accept: "application/json, text/
 
 /** Initializes `n` legacy sessions (2025-06-18). @returns their ids. */
 export async function legacySessions(url: string, n: number): Promise<string[]> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "idle", version: "1" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
+  });
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
     const r = await fetch(url, { method: "POST", headers: H, body });
@@ -38,7 +43,9 @@ export async function openIdleStreams(url: string, sids: readonly string[]): Pro
               socket: {
                 open(s) {
                   sockets.push(s);
-                  s.write(`GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${sid}\r\n\r\n`);
+                  s.write(
+                    `GET ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: text/event-stream\r\nMcp-Session-Id: ${sid}\r\n\r\n`,
+                  );
                 },
                 data(_s, d) {
                   seen += d.toString();

@@ -43,7 +43,14 @@ export async function startIdp(o: IdpOptions): Promise<Idp> {
   const issuer = `http://127.0.0.1:${port}`;
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `k-${port}`, alg: "RS256", use: "sig" };
-  const confidential = (client_id: string) => ({ client_id, client_secret: SECRET, grant_types: ["client_credentials"], redirect_uris: [], response_types: [], token_endpoint_auth_method: "client_secret_basic" });
+  const confidential = (client_id: string) => ({
+    client_id,
+    client_secret: SECRET,
+    grant_types: ["client_credentials"],
+    redirect_uris: [],
+    response_types: [],
+    token_endpoint_auth_method: "client_secret_basic",
+  });
   const provider = new Provider(issuer, {
     jwks: { keys: [jwk] } as never,
     clients: [confidential("svc"), confidential("opaque"), confidential("short"), confidential("introspector")],
@@ -67,7 +74,8 @@ export async function startIdp(o: IdpOptions): Promise<Idp> {
       },
     },
     ttl: {
-      ClientCredentials: (_ctx: unknown, _token: unknown, client: { clientId: string }) => (client.clientId === "short" ? 2 : (o.ttl ?? 300)),
+      ClientCredentials: (_ctx: unknown, _token: unknown, client: { clientId: string }) =>
+        client.clientId === "short" ? 2 : (o.ttl ?? 300),
       AccessToken: () => o.ttl ?? 300,
     } as never,
   } as never);
@@ -92,7 +100,10 @@ export async function startIdp(o: IdpOptions): Promise<Idp> {
     async token({ scope, resource, client = "svc" }) {
       const r = await fetch(`${issuer}/token`, {
         method: "POST",
-        headers: { authorization: `Basic ${btoa(`${client}:${SECRET}`)}`, "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          authorization: `Basic ${btoa(`${client}:${SECRET}`)}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body: new URLSearchParams({ grant_type: "client_credentials", scope, resource }),
       });
       const j = (await r.json()) as { access_token?: string };
@@ -113,7 +124,12 @@ export async function startIdp(o: IdpOptions): Promise<Idp> {
       let method = "GET";
       let body: URLSearchParams | undefined;
       for (let hop = 0; hop < 20; hop++) {
-        const res = await fetch(url, { method, redirect: "manual", headers: { cookie: cookie(), ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) }, body });
+        const res = await fetch(url, {
+          method,
+          redirect: "manual",
+          headers: { cookie: cookie(), ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+          body,
+        });
         keep(res);
         const loc = res.headers.get("location");
         if (res.status >= 300 && res.status < 400 && loc) {
@@ -125,10 +141,12 @@ export async function startIdp(o: IdpOptions): Promise<Idp> {
           continue;
         }
         const html = await res.text();
-        if (res.status !== 200) throw new Error(`authorization failed at ${url.pathname}: ${res.status} ${html.slice(0, 300)}`);
+        if (res.status !== 200)
+          throw new Error(`authorization failed at ${url.pathname}: ${res.status} ${html.slice(0, 300)}`);
         const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
         if (!action) throw new Error(`no form at ${url.pathname}: ${html.slice(0, 300)}`);
-        const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1] ?? (html.includes('name="login"') ? "login" : "consent");
+        const prompt =
+          /name="prompt" value="(\w+)"/.exec(html)?.[1] ?? (html.includes('name="login"') ? "login" : "consent");
         body = new URLSearchParams(prompt === "login" ? { prompt, login: account, password: "any" } : { prompt });
         url = new URL(action.replace(/&amp;/g, "&"), url);
         method = "POST";

@@ -10,11 +10,19 @@ export const BUN = process.execPath;
 
 /** Builds the JSON of an initialize request. */
 export function initLine(version = "2025-06-18", id: number | string = 1): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "test", version: "1" } } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "test", version: "1" } },
+  });
 }
 export const INITED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 /** The modern `_meta` claim for 2026-07-28. */
-export const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+export const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 type Msg = Record<string, any>;
 
@@ -53,7 +61,13 @@ export class McpProcess {
   }
 
   constructor(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) {
-    this.proc = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? ROOT }) as never;
+    this.proc = Bun.spawn(cmd, {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, ...opts.env },
+      cwd: opts.cwd ?? ROOT,
+    }) as never;
     this.exited = this.proc.exited;
     LIVE.add(this);
     void this.exited.then(() => LIVE.delete(this));
@@ -132,7 +146,11 @@ export class McpProcess {
   waitForStderr(pattern: RegExp | string, timeoutMs = 10_000): Promise<string> {
     if (matches(this.stderr, pattern)) return Promise.resolve(this.stderr);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} on stderr; stderr so far:\n${this.stderr.slice(-2000)}`)), timeoutMs);
+      const t = setTimeout(
+        () =>
+          reject(new Error(`timed out waiting for ${pattern} on stderr; stderr so far:\n${this.stderr.slice(-2000)}`)),
+        timeoutMs,
+      );
       this.#stderrWaiters.push({ pattern, resolve: () => (clearTimeout(t), resolve(this.stderr)) });
     });
   }
@@ -162,7 +180,15 @@ export class McpProcess {
     const have = this.messages.find(pred);
     if (have) return Promise.resolve(have);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`timed out waiting; stdout so far:\n${this.lines.join("\n").slice(0, 2000)}\nstderr:\n${this.stderr.slice(0, 2000)}`)), timeoutMs);
+      const t = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `timed out waiting; stdout so far:\n${this.lines.join("\n").slice(0, 2000)}\nstderr:\n${this.stderr.slice(0, 2000)}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.#waiters.push({ pred, resolve: (m) => (clearTimeout(t), resolve(m)) });
     });
   }
@@ -213,7 +239,11 @@ function matches(text: string, pattern: RegExp | string): boolean {
 export async function compileFixture(entry: string, name: string): Promise<string> {
   const dir = resolve(ROOT, ".test-build");
   const out = resolve(dir, name);
-  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "build", resolve(ROOT, entry), "--outfile", out], { stdout: "pipe", stderr: "pipe", cwd: ROOT });
+  const p = Bun.spawn([BUN, resolve(ROOT, "bin/mcpbin.ts"), "build", resolve(ROOT, entry), "--outfile", out], {
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: ROOT,
+  });
   const code = await p.exited;
   if (code !== 0) throw new Error(`build failed: ${await new Response(p.stderr).text()}`);
   return out;
@@ -226,7 +256,9 @@ export const FIXTURE = "test/fixtures/servers/fixture.ts";
  * A spawner for test files that start servers from source: each call starts one, and every process
  * started during a test is killed after it (registers an `afterEach` in the calling file).
  */
-export function spawnPerTest(defaultFile = FIXTURE): (file?: string, opts?: { env?: Record<string, string> }) => McpProcess {
+export function spawnPerTest(
+  defaultFile = FIXTURE,
+): (file?: string, opts?: { env?: Record<string, string> }) => McpProcess {
   const procs: McpProcess[] = [];
   afterEach(() => {
     for (const p of procs.splice(0)) p.kill();

@@ -7,7 +7,12 @@
 import * as v from "valibot";
 
 const RANGE = /^[\^~<>=*]|(^|\.)(x|\*)(\.|$)|\s-\s|\|\|/;
-const version = v.pipe(v.string(), v.minLength(1), v.maxLength(255), v.check((s) => s !== "latest" && !RANGE.test(s), "a specific version, not a range"));
+const version = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(255),
+  v.check((s) => s !== "latest" && !RANGE.test(s), "a specific version, not a range"),
+);
 const input = {
   description: v.optional(v.string()),
   isRequired: v.optional(v.boolean()),
@@ -26,7 +31,10 @@ const pkg = v.strictObject({
   version,
   fileSha256: v.optional(v.pipe(v.string(), v.regex(/^[a-f0-9]{64}$/))),
   runtimeHint: v.optional(v.string()),
-  transport: v.union([v.strictObject({ type: v.literal("stdio") }), v.object({ type: v.picklist(["streamable-http", "sse"]), url: v.string() })]),
+  transport: v.union([
+    v.strictObject({ type: v.literal("stdio") }),
+    v.object({ type: v.picklist(["streamable-http", "sse"]), url: v.string() }),
+  ]),
   environmentVariables: v.optional(v.array(keyValue)),
 });
 
@@ -41,5 +49,11 @@ export const SERVER_JSON = v.pipe(
     repository: v.optional(v.object({ url: v.pipe(v.string(), v.url()), source: v.string() })),
     packages: v.array(pkg),
   }),
-  v.check((s) => s.packages.every((p) => p.registryType !== "mcpb" || (p.fileSha256 !== undefined && /^https:\/\//.test(p.identifier))), "mcpb packages need an https identifier and fileSha256"),
+  v.check(
+    (s) =>
+      s.packages.every(
+        (p) => p.registryType !== "mcpb" || (p.fileSha256 !== undefined && /^https:\/\//.test(p.identifier)),
+      ),
+    "mcpb packages need an https identifier and fileSha256",
+  ),
 );

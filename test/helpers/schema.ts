@@ -82,7 +82,12 @@ export function resultDef(version: string, method: string): string {
  * `_meta` sent to 2024-11-05 under the MCP Apps extension), instead of closed.
  * @throws Error listing the schema violations.
  */
-export function assertValidResponse(version: string, method: string, msg: Record<string, unknown>, o: { open?: boolean } = {}): void {
+export function assertValidResponse(
+  version: string,
+  method: string,
+  msg: Record<string, unknown>,
+  o: { open?: boolean } = {},
+): void {
   const isErr = "error" in msg;
   const envDefs = isErr ? ["JSONRPCError", "JSONRPCErrorResponse"] : ["JSONRPCResponse", "JSONRPCResultResponse"];
   const schema = require(`../fixtures/schema/${version}/schema.json`);
@@ -127,7 +132,14 @@ export function assertValidNotification(version: string, def: string, msg: unkno
   const schema = require(`../fixtures/schema/${version}/schema.json`);
   const d = (schema.$defs ?? schema.definitions)[def];
   // Up to 2025-06-18 a notification definition is {method, params}; the envelope adds jsonrpc.
-  if (typeof msg === "object" && msg !== null && "jsonrpc" in msg && "method" in msg && d && !("jsonrpc" in (d.properties ?? {}))) {
+  if (
+    typeof msg === "object" &&
+    msg !== null &&
+    "jsonrpc" in msg &&
+    "method" in msg &&
+    d &&
+    !("jsonrpc" in (d.properties ?? {}))
+  ) {
     check(version, "JSONRPCNotification", msg);
     const { jsonrpc: _, ...rest } = msg as Record<string, unknown>;
     check(version, def, rest);
@@ -143,5 +155,8 @@ export function assertValidDef(version: string, def: string, value: unknown): vo
 
 function check(version: string, def: string, value: unknown, open = false): void {
   const v = validator(version, def, open);
-  if (!v(value)) throw new Error(`${version} ${def} violated: ${JSON.stringify(v.errors, null, 1)}\nvalue: ${JSON.stringify(value)}`);
+  if (!v(value))
+    throw new Error(
+      `${version} ${def} violated: ${JSON.stringify(v.errors, null, 1)}\nvalue: ${JSON.stringify(value)}`,
+    );
 }

@@ -44,10 +44,12 @@ export function intercept(t: Transport, onReceive: (m: Msg, req: Msg | undefined
     configurable: true,
     get: () => handler,
     set: (fn) => {
-      handler = fn && ((m: Msg, extra?: unknown) => {
-        onReceive(m, sent.get(m.id));
-        fn(m, extra);
-      });
+      handler =
+        fn &&
+        ((m: Msg, extra?: unknown) => {
+          onReceive(m, sent.get(m.id));
+          fn(m, extra);
+        });
     },
   });
   return sent;

@@ -74,5 +74,10 @@ function parse(block: string): SseEvent {
       else if (field === "retry") retry = Number(value);
     }
   }
-  return { ...(id !== undefined ? { id } : {}), ...(data.length ? { data: data.join("\n") } : {}), ...(retry !== undefined ? { retry } : {}), comments };
+  return {
+    ...(id !== undefined ? { id } : {}),
+    ...(data.length ? { data: data.join("\n") } : {}),
+    ...(retry !== undefined ? { retry } : {}),
+    comments,
+  };
 }

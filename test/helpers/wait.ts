@@ -36,9 +36,12 @@ export class StreamText {
   waitFor(pattern: RegExp | string, timeoutMs = 10_000, from = 0): Promise<string> {
     if (found(this.text, pattern, from)) return Promise.resolve(this.text);
     return new Promise((resolve, reject) => {
-      const fail = (why: string) => reject(new Error(`${why} waiting for ${pattern}; text so far:\n${this.text.slice(-2000)}`));
+      const fail = (why: string) =>
+        reject(new Error(`${why} waiting for ${pattern}; text so far:\n${this.text.slice(-2000)}`));
       const t = setTimeout(() => fail("timed out"), timeoutMs);
-      void this.ended.then(() => (clearTimeout(t), found(this.text, pattern, from) ? resolve(this.text) : fail("the stream ended")));
+      void this.ended.then(
+        () => (clearTimeout(t), found(this.text, pattern, from) ? resolve(this.text) : fail("the stream ended")),
+      );
       this.#waiters.push({ pattern, from, resolve: (text) => (clearTimeout(t), resolve(text)) });
     });
   }
@@ -63,9 +66,13 @@ function found(text: string, pattern: RegExp | string, from: number): boolean {
  */
 export function within<T>(p: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs)))]).finally(() =>
-    clearTimeout(timer),
-  );
+  return Promise.race([
+    p,
+    new Promise<never>(
+      (_, reject) =>
+        (timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs)),
+    ),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -77,7 +84,12 @@ export function within<T>(p: Promise<T>, timeoutMs: number, what: string): Promi
  * @param timeoutMs - at most this long in all.
  * @returns the exit code; rejects when the process is still running after `timeoutMs`.
  */
-export async function pokeUntilExit(exited: Promise<number>, poke: () => void, timeoutMs = 5_000, everyMs = 100): Promise<number> {
+export async function pokeUntilExit(
+  exited: Promise<number>,
+  poke: () => void,
+  timeoutMs = 5_000,
+  everyMs = 100,
+): Promise<number> {
   const deadline = performance.now() + timeoutMs;
   let code: number | undefined;
   void exited.then((c) => (code = c));

@@ -17,7 +17,16 @@ let s: HttpProcess;
 let sid: string;
 beforeAll(async () => {
   s = await HttpProcess.source("test/fixtures/servers/fixture.ts");
-  const r = await post(s.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "t", version: "1" } } }, BOTH);
+  const r = await post(
+    s.url,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    BOTH,
+  );
   expect(r.json.result.protocolVersion).toBe(V);
   sid = r.headers.get("mcp-session-id")!;
 }, 60_000);
@@ -26,7 +35,13 @@ afterAll(() => s?.kill());
 const batch = (body: unknown[], accept = BOTH) => post(s.url, body, { ...accept, "mcp-session-id": sid });
 
 test("a batch of only notifications and/or responses gets 202 with no body (nothing is owed, as over stdio)", async () => {
-  const bodies = [[initialized, cancelled], [response], [errorResponse, response], [progress, response, initialized], [cancelled]];
+  const bodies = [
+    [initialized, cancelled],
+    [response],
+    [errorResponse, response],
+    [progress, response, initialized],
+    [cancelled],
+  ];
   for (const body of bodies) {
     for (const accept of [BOTH, JSON_ONLY]) {
       const r = await batch(body, accept);
@@ -60,7 +75,11 @@ test("a batch mixing requests, notifications and responses is answered with a JS
 test("a batch's answer is 200 whatever element is invalid, first or last (the status does not depend on order)", async () => {
   const bad = { foo: 1 };
   const ping = { jsonrpc: "2.0", id: 3, method: "ping" };
-  for (const body of [[bad, ping], [ping, bad], [bad, initialized]]) {
+  for (const body of [
+    [bad, ping],
+    [ping, bad],
+    [bad, initialized],
+  ]) {
     const r = await batch(body);
     expect({ body, status: r.status }).toEqual({ body, status: 200 });
     expect(Array.isArray(r.json)).toBe(true);

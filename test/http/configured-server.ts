@@ -14,10 +14,16 @@ const announced = tool({
   },
 });
 
-
 await serve({
   name: "configured",
   version: "1.0.0",
   tools: [sleep, announced],
-  http: { port: 0, requestTimeoutMs: 1500, sessionIdleMs: 1200, maxSessions: 2, maxBodyBytes: 1024, allowedOrigins: ["https://app.example.com"] },
+  http: {
+    port: 0,
+    requestTimeoutMs: 1500,
+    sessionIdleMs: 1200,
+    maxSessions: 2,
+    maxBodyBytes: 1024,
+    allowedOrigins: ["https://app.example.com"],
+  },
 });

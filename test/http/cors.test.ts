@@ -12,7 +12,12 @@ const TOKEN = "cors-test-token";
 const ORIGIN = "http://localhost:5173"; // a loopback origin: always allowed
 const LEGACY = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const AUTH = { authorization: `Bearer ${TOKEN}`, origin: ORIGIN };
-const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const init = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 /** Asserts the answer carries the CORS headers a page at ORIGIN needs to read it. */
 function expectCors(h: Headers): void {
@@ -33,8 +38,12 @@ function rawHead(url: string, host: string, headers: Record<string, string>, bod
       port: Number(port),
       socket: {
         open(sock) {
-          const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
-          sock.write(`POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\n${extra}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+          const extra = Object.entries(headers)
+            .map(([k, v]) => `${k}: ${v}\r\n`)
+            .join("");
+          sock.write(
+            `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\n${extra}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+          );
         },
         data(_sock, d) {
           out += d.toString();
@@ -63,7 +72,11 @@ function corsCases(endpoint: () => string) {
     expect(head).toContain("access-control-expose-headers: mcp-session-id, mcp-protocol-version, www-authenticate");
   });
   test("404 for an unknown session", async () => {
-    const r = await post(endpoint(), { jsonrpc: "2.0", id: 2, method: "tools/list" }, { ...LEGACY, ...AUTH, "mcp-session-id": "00000000-0000-0000-0000-000000000000" });
+    const r = await post(
+      endpoint(),
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { ...LEGACY, ...AUTH, "mcp-session-id": "00000000-0000-0000-0000-000000000000" },
+    );
     expect(r.status).toBe(404);
     expect(r.json.error.code).toBe(-32600);
     expectCors(r.headers);
@@ -96,19 +109,38 @@ function corsCases(endpoint: () => string) {
     expect(i.status).toBe(200);
     expect(i.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
     expectCors(i.headers);
-    const n = await post(endpoint(), { jsonrpc: "2.0", method: "notifications/initialized" }, { ...LEGACY, ...AUTH, "mcp-session-id": i.headers.get("mcp-session-id")! });
+    const n = await post(
+      endpoint(),
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { ...LEGACY, ...AUTH, "mcp-session-id": i.headers.get("mcp-session-id")! },
+    );
     expect(n.status).toBe(202);
     expectCors(n.headers);
-    const m = await post(endpoint(), { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } }, { ...modernHeaders("tools/list"), ...AUTH });
+    const m = await post(
+      endpoint(),
+      { jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: META } },
+      { ...modernHeaders("tools/list"), ...AUTH },
+    );
     expect(m.status).toBe(200);
     expectCors(m.headers);
   });
   test("the preflight is 204 with CORS; a refused Origin gets 403 and no CORS headers", async () => {
-    const p = await fetch(endpoint(), { method: "OPTIONS", headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
+    const p = await fetch(endpoint(), {
+      method: "OPTIONS",
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
     expect(p.status).toBe(204);
     expectCors(p.headers);
     expect(p.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
-    const r = await post(endpoint(), init, { ...LEGACY, authorization: `Bearer ${TOKEN}`, origin: "https://evil.example" });
+    const r = await post(endpoint(), init, {
+      ...LEGACY,
+      authorization: `Bearer ${TOKEN}`,
+      origin: "https://evil.example",
+    });
     expect(r.status).toBe(403);
     expect(r.headers.get("access-control-allow-origin")).toBeNull();
   });
@@ -130,8 +162,18 @@ describe("--http", () => {
 
 describe("mcpHandler() in Bun.serve", () => {
   let server: Server<undefined>;
-  const echo = tool({ name: "echo", description: "Echoes text.", input: v.object({ text: v.string() }), run: ({ text }) => text });
-  const mcp = mcpHandler({ name: "mounted", version: "1.0.0", tools: [echo], http: { token: TOKEN, maxBodyBytes: 1024, allowedHosts: ["127.0.0.1"] } });
+  const echo = tool({
+    name: "echo",
+    description: "Echoes text.",
+    input: v.object({ text: v.string() }),
+    run: ({ text }) => text,
+  });
+  const mcp = mcpHandler({
+    name: "mounted",
+    version: "1.0.0",
+    tools: [echo],
+    http: { token: TOKEN, maxBodyBytes: 1024, allowedHosts: ["127.0.0.1"] },
+  });
   beforeAll(() => {
     server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, srv) => mcp(req, srv) });
   });

@@ -20,21 +20,43 @@ afterAll(() => s?.kill());
 
 /** A legacy session: initialize (2025-06-18) and initialized; returns its id. */
 async function session(url: string): Promise<string> {
-  const r = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, HEADERS);
+  const r = await post(
+    url,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    HEADERS,
+  );
   expect(r.status).toBe(200);
   expect(r.json.result.capabilities.tools.listChanged).toBe(true);
   const sid = r.headers.get("mcp-session-id")!;
-  expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...HEADERS, "mcp-session-id": sid })).status).toBe(202);
+  expect(
+    (await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...HEADERS, "mcp-session-id": sid }))
+      .status,
+  ).toBe(202);
   return sid;
 }
 
 let nextId = 10;
 function call(url: string, sid: string, name: string, args: Record<string, unknown> = {}) {
-  return post(url, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } }, { ...HEADERS, "mcp-session-id": sid });
+  return post(
+    url,
+    { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } },
+    { ...HEADERS, "mcp-session-id": sid },
+  );
 }
 
 function openGet(url: string, sid: string, lastEventId?: string): Promise<Response> {
-  return fetch(url, { headers: { accept: "text/event-stream", "mcp-session-id": sid, ...(lastEventId ? { "last-event-id": lastEventId } : {}) } });
+  return fetch(url, {
+    headers: {
+      accept: "text/event-stream",
+      "mcp-session-id": sid,
+      ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+    },
+  });
 }
 
 describe("the GET stream", () => {
@@ -58,10 +80,22 @@ describe("the GET stream", () => {
     const changed = (await sse.message())!;
     expect(changed.msg).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     expect(changed.id).toMatch(/^g[0-9a-z]+\.\d+$/);
-    expect((await post(s.url, { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: "live://counter" } }, { ...HEADERS, "mcp-session-id": sid })).json.result).toEqual({});
+    expect(
+      (
+        await post(
+          s.url,
+          { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: "live://counter" } },
+          { ...HEADERS, "mcp-session-id": sid },
+        )
+      ).json.result,
+    ).toEqual({});
     await call(s.url, sid, "bump");
     const updated = (await sse.message())!;
-    expect(updated.msg).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "live://counter" } });
+    expect(updated.msg).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "live://counter" },
+    });
     expect(Number(updated.id!.split(".")[1])).toBeGreaterThan(Number(changed.id!.split(".")[1]));
     await sse.close();
   });
@@ -80,7 +114,10 @@ describe("the GET stream", () => {
     expect(prime.retry).toBe(200);
     const m2 = (await b.message())!;
     const m3 = (await b.message())!;
-    expect([m2.msg.method, m3.msg.method]).toEqual(["notifications/tools/list_changed", "notifications/tools/list_changed"]);
+    expect([m2.msg.method, m3.msg.method]).toEqual([
+      "notifications/tools/list_changed",
+      "notifications/tools/list_changed",
+    ]);
     const seq = (id?: string) => Number(id!.split(".")[1]);
     expect(seq(m2.id)).toBeGreaterThan(seq(seen.id));
     expect(seq(m3.id)).toBeGreaterThan(seq(m2.id));
@@ -125,7 +162,12 @@ describe("a dropped POST stream", () => {
     const res = await fetch(s.url, {
       method: "POST",
       headers: { ...HEADERS, "mcp-session-id": sid },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "steps", arguments: { n: 6, ms: 120 }, _meta: { progressToken: "t" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 99,
+        method: "tools/call",
+        params: { name: "steps", arguments: { n: 6, ms: 120 }, _meta: { progressToken: "t" } },
+      }),
       signal: ctl.signal,
     });
     expect(res.headers.get("content-type")).toBe("text/event-stream");
@@ -172,7 +214,9 @@ test("an id older than the feed keeps (eventsTotal) is a gap, said so", async ()
 
 test("the SDK v1 client opens the GET stream by itself and hears tools/list_changed on it", async () => {
   const client = new Client({ name: "v1", version: "1" });
-  const heard = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+  const heard = new Promise<void>((resolve) =>
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
   await Bun.sleep(200); // the transport opens its GET stream after notifications/initialized
   await client.callTool({ name: "add_tool", arguments: { name: "from-sdk" } });

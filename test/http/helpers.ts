@@ -6,10 +6,17 @@ import { BUN, ROOT } from "../helpers/proc.ts";
 import { StreamText } from "../helpers/wait.ts";
 import { assertValidNotification, assertValidRequest, assertValidResponse } from "../helpers/schema.ts";
 
-const ASK_DEFS: Record<string, string> = { "elicitation/create": "ElicitRequest", "sampling/createMessage": "CreateMessageRequest", "roots/list": "ListRootsRequest" };
+const ASK_DEFS: Record<string, string> = {
+  "elicitation/create": "ElicitRequest",
+  "sampling/createMessage": "CreateMessageRequest",
+  "roots/list": "ListRootsRequest",
+};
 
 export const MODERN = "2026-07-28";
-export const META = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+export const META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** A server process serving HTTP; `url` is read from its "MCP over HTTP at …" stderr line. */
 export class HttpProcess {
@@ -18,12 +25,12 @@ export class HttpProcess {
   readonly #ready: Promise<unknown>;
   readonly #stderr: StreamText;
 
-  constructor(
-    readonly proc: Subprocess<"ignore", "pipe", "pipe">,
-  ) {
+  constructor(readonly proc: Subprocess<"ignore", "pipe", "pipe">) {
     this.exited = proc.exited;
     this.#stderr = new StreamText(proc.stderr);
-    this.#ready = this.#stderr.waitFor(/MCP over HTTP at (\S+)/, 15_000).then((text) => (this.url = /MCP over HTTP at (\S+)/.exec(text)![1]!));
+    this.#ready = this.#stderr
+      .waitFor(/MCP over HTTP at (\S+)/, 15_000)
+      .then((text) => (this.url = /MCP over HTTP at (\S+)/.exec(text)![1]!));
   }
 
   /** Everything the server wrote on stderr so far. */
@@ -40,7 +47,10 @@ export class HttpProcess {
   }
 
   /** Spawns `cmd` (executable or [bun, script]) with `--http 127.0.0.1:0` and waits until it listens. */
-  static async start(cmd: string[], opts: { env?: Record<string, string>; args?: string[] } = {}): Promise<HttpProcess> {
+  static async start(
+    cmd: string[],
+    opts: { env?: Record<string, string>; args?: string[] } = {},
+  ): Promise<HttpProcess> {
     const p = Bun.spawn([...cmd, ...(opts.args ?? ["--http", "127.0.0.1:0"])], {
       stdin: "ignore",
       stdout: "pipe",
@@ -83,7 +93,11 @@ export function modernHeaders(method: string, name?: string): Record<string, str
 }
 
 /** POSTs one JSON body (object or raw string) and returns status, headers and parsed JSON (or text). */
-export async function post(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; headers: Headers; json: any; text: string }> {
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Headers; json: any; text: string }> {
   const r = await fetch(url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
   const text = await r.text();
   let json: any;
@@ -97,7 +111,13 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 export function sseMessages(text: string): any[] {
   return text
     .split("\n\n")
-    .map((ev) => ev.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .map((ev) =>
+      ev
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart())
+        .join("\n"),
+    )
     .filter((d) => d !== "")
     .map((d) => JSON.parse(d));
 }
@@ -107,7 +127,10 @@ export function sseMessages(text: string): any[] {
  * against the official schema of the version in force: the `_meta` version for modern requests,
  * else the version the session's initialize negotiated. `checked` counts validated responses.
  */
-export function validatingFetch(): { fetch: typeof fetch; checked: { responses: number; notifications: number; requests: number; statuses: number[] } } {
+export function validatingFetch(): {
+  fetch: typeof fetch;
+  checked: { responses: number; notifications: number; requests: number; statuses: number[] };
+} {
   let legacyVersion: string | undefined;
   const checked = { responses: 0, notifications: 0, requests: 0, statuses: [] as number[] };
   const f = async (input: any, init?: any): Promise<Response> => {
@@ -151,7 +174,11 @@ export function validatingFetch(): { fetch: typeof fetch; checked: { responses: 
           for (const m of sseMessages(buf)) check(m);
         },
       });
-      return new Response(res.body.pipeThrough(events), { status: res.status, statusText: res.statusText, headers: res.headers });
+      return new Response(res.body.pipeThrough(events), {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+      });
     }
     if (type.includes("application/json")) check(JSON.parse(await res.clone().text()));
     return res;

@@ -8,8 +8,18 @@ import { HttpProcess, META, MODERN, modernHeaders, post } from "./helpers.ts";
 
 const SERVER = "test/http/configured-server.ts";
 const LEGACY = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
-const sleepCall = (ms: number, id = 2) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "sleep", arguments: { ms }, _meta: META } });
+const init = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
+const sleepCall = (ms: number, id = 2) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "sleep", arguments: { ms }, _meta: META },
+});
 
 let s: HttpProcess;
 beforeAll(async () => {
@@ -19,10 +29,16 @@ afterAll(() => s?.kill());
 
 test("serve({ http }) alone serves HTTP, and its options apply (allowedOrigins, maxBodyBytes)", async () => {
   expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-  const ok = await post(s.url, sleepCall(1), { ...modernHeaders("tools/call", "sleep"), origin: "https://app.example.com" });
+  const ok = await post(s.url, sleepCall(1), {
+    ...modernHeaders("tools/call", "sleep"),
+    origin: "https://app.example.com",
+  });
   expect(ok.status).toBe(200);
   assertValidResponse(MODERN, "tools/call", ok.json);
-  const other = await post(s.url, sleepCall(1), { ...modernHeaders("tools/call", "sleep"), origin: "https://other.example.com" });
+  const other = await post(s.url, sleepCall(1), {
+    ...modernHeaders("tools/call", "sleep"),
+    origin: "https://other.example.com",
+  });
   expect(other.status).toBe(403);
   const big = await post(s.url, { ...sleepCall(1), pad: "x".repeat(2000) }, modernHeaders("tools/call", "sleep"));
   expect(big.status).toBe(413);
@@ -38,7 +54,12 @@ test("a request over requestTimeoutMs is cancelled and answered with an error", 
 test("a client that closes the connection cancels its call (the tool's signal aborts)", async () => {
   const before = s.stderr.length;
   await expect(
-    fetch(s.url, { method: "POST", headers: modernHeaders("tools/call", "sleep"), body: JSON.stringify(sleepCall(4000, 77)), signal: AbortSignal.timeout(200) }),
+    fetch(s.url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "sleep"),
+      body: JSON.stringify(sleepCall(4000, 77)),
+      signal: AbortSignal.timeout(200),
+    }),
   ).rejects.toThrow();
   // The access line is written when the call ends: here when it is cancelled, well before the tool's 4 s.
   await s.waitForStderr(/tools\/call \d+ [\d.]+ms\n/, 10_000, before);
@@ -54,7 +75,8 @@ test("legacy sessions: at most maxSessions (least recently used idle one dropped
     expect(r.status).toBe(200);
     ids.push(r.headers.get("mcp-session-id")!);
   }
-  const list = (sid: string) => post(s.url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, { ...LEGACY, "mcp-session-id": sid });
+  const list = (sid: string) =>
+    post(s.url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, { ...LEGACY, "mcp-session-id": sid });
   expect((await list(ids[0]!)).status).toBe(404); // evicted by the third
   expect((await list(ids[1]!)).status).toBe(200);
   expect((await list(ids[2]!)).status).toBe(200);
@@ -63,7 +85,11 @@ test("legacy sessions: at most maxSessions (least recently used idle one dropped
 
 test("SIGTERM drains: the call in flight completes, new connections are refused, the process exits 0", async () => {
   const d = await HttpProcess.source(SERVER, { args: [] });
-  const inflight = post(d.url, { ...sleepCall(600), params: { ...sleepCall(600).params, name: "announced" } }, modernHeaders("tools/call", "announced"));
+  const inflight = post(
+    d.url,
+    { ...sleepCall(600), params: { ...sleepCall(600).params, name: "announced" } },
+    modernHeaders("tools/call", "announced"),
+  );
   await d.waitForStderr("announced: sleeping 600"); // the call is in flight
   d.kill("SIGTERM");
   const r = await inflight;
@@ -82,16 +108,26 @@ test("--http values: port, host:port, [v6]:port; bad values say what to change",
   expect(resolveHttp([], undefined)).toBeUndefined();
   expect(resolveHttp(["--http", "9000"], undefined, {})?.host).toBe("127.0.0.1");
   expect(resolveHttp(["--stdio"], { port: 1 }, {})).toBeUndefined();
-  expect(resolveHttp(["--http=1.2.3.4:5"], { port: 1, host: "h", token: "a" }, { MCPBIN_HTTP_TOKEN: "b" })).toMatchObject({ host: "1.2.3.4", port: 5, token: "b", path: "/mcp" });
+  expect(
+    resolveHttp(["--http=1.2.3.4:5"], { port: 1, host: "h", token: "a" }, { MCPBIN_HTTP_TOKEN: "b" }),
+  ).toMatchObject({ host: "1.2.3.4", port: 5, token: "b", path: "/mcp" });
   expect(() => resolveHttp(["--http"], undefined, {})).toThrow("--http needs a value");
   expect(() => resolveHttp([], true, {})).toThrow("no port given");
-  expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow('http.path must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "mcp"');
+  expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow(
+    'http.path must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "mcp"',
+  );
 });
 
 test("the config file's http key is checked like the other keys", () => {
   const base = { name: "x", version: "1", tools: ["tools"] };
-  expect(checkConfig({ ...base, http: { port: 8080, host: "0.0.0.0", allowedOrigins: ["https://a.example"] } }, "c.ts")).toBeDefined();
+  expect(
+    checkConfig({ ...base, http: { port: 8080, host: "0.0.0.0", allowedOrigins: ["https://a.example"] } }, "c.ts"),
+  ).toBeDefined();
   expect(checkConfig({ ...base, http: true }, "c.ts")).toBeDefined();
-  expect(() => checkConfig({ ...base, http: { port: 99999 } }, "c.ts")).toThrow('c.ts: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999');
-  expect(() => checkConfig({ ...base, http: { prot: 1 } }, "c.ts")).toThrow('c.ts: "http.prot" is not a known key (did you mean "port"? allowed: port, host,');
+  expect(() => checkConfig({ ...base, http: { port: 99999 } }, "c.ts")).toThrow(
+    'c.ts: "http.port" must be an integer 0-65535 (0 picks a free port); got 99999',
+  );
+  expect(() => checkConfig({ ...base, http: { prot: 1 } }, "c.ts")).toThrow(
+    'c.ts: "http.prot" is not a known key (did you mean "port"? allowed: port, host,',
+  );
 });

@@ -14,7 +14,12 @@ test("the listen stream acknowledges, then carries resources/updated for a chang
   const r = await fetch(server.url, {
     method: "POST",
     headers: modernHeaders("subscriptions/listen"),
-    body: JSON.stringify({ jsonrpc: "2.0", id: "L", method: "subscriptions/listen", params: { notifications: { resourceSubscriptions: ["live://counter"] }, _meta: META } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: "L",
+      method: "subscriptions/listen",
+      params: { notifications: { resourceSubscriptions: ["live://counter"] }, _meta: META },
+    }),
     signal: abort.signal,
   });
   expect(r.status).toBe(200);
@@ -28,7 +33,11 @@ test("the listen stream acknowledges, then carries resources/updated for a chang
       if (i !== -1) {
         const ev = buf.slice(0, i);
         buf = buf.slice(i + 2);
-        const data = ev.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+        const data = ev
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trimStart())
+          .join("\n");
         if (data) return JSON.parse(data);
         continue;
       }
@@ -40,13 +49,21 @@ test("the listen stream acknowledges, then carries resources/updated for a chang
   const ack = await next();
   assertValidNotification(MODERN, "SubscriptionsAcknowledgedNotification", ack);
   expect(ack.params.notifications).toEqual({ resourceSubscriptions: ["live://counter"] });
-  const call = await post(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "touch", arguments: {}, _meta: META } }, modernHeaders("tools/call", "touch"));
+  const call = await post(
+    server.url,
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "touch", arguments: {}, _meta: META } },
+    modernHeaders("tools/call", "touch"),
+  );
   expect(call.status).toBe(200);
   const updated = await next();
   assertValidNotification(MODERN, "ResourceUpdatedNotification", updated);
   expect(updated.params).toEqual({ uri: "live://counter", _meta: { "io.modelcontextprotocol/subscriptionId": "L" } });
   abort.abort();
   // The server goes on serving after the stream is gone.
-  const again = await post(server.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "touch", arguments: {}, _meta: META } }, modernHeaders("tools/call", "touch"));
+  const again = await post(
+    server.url,
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "touch", arguments: {}, _meta: META } },
+    modernHeaders("tools/call", "touch"),
+  );
   expect(again.json.result.content[0].text).toBe("touched 2");
 });

@@ -53,17 +53,25 @@ test("SDK v1 StreamableHTTPClientTransport: a legacy session with Mcp-Session-Id
   expect(bad.isError).toBe(true);
 
   const seen: number[] = [];
-  const done = await client.callTool({ name: "progress", arguments: {} }, undefined, { onprogress: (p) => void seen.push(p.progress) });
+  const done = await client.callTool({ name: "progress", arguments: {} }, undefined, {
+    onprogress: (p) => void seen.push(p.progress),
+  });
   expect(done.content).toEqual([{ type: "text", text: "done" }]);
   expect(seen).toEqual([1, 2, 3]);
 
   // Concurrent calls on one session: each result (and progress) goes back on its own request.
-  const many = await Promise.all([1, 2, 3, 4, 5].map((i) => client.callTool({ name: "echo", arguments: { text: `n${i}` } })));
+  const many = await Promise.all(
+    [1, 2, 3, 4, 5].map((i) => client.callTool({ name: "echo", arguments: { text: `n${i}` } })),
+  );
   expect(many.map((r) => (r.content as any)[0].text)).toEqual(["n1", "n2", "n3", "n4", "n5"]);
 
   const sid = transport.sessionId!;
   await transport.terminateSession();
-  const after = await post(a.url, { jsonrpc: "2.0", id: 9, method: "tools/list" }, { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sid });
+  const after = await post(
+    a.url,
+    { jsonrpc: "2.0", id: 9, method: "tools/list" },
+    { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sid },
+  );
   expect(after.status).toBe(404);
   await client.close();
   expect(v.checked.responses).toBeGreaterThanOrEqual(10);
@@ -78,7 +86,10 @@ test("SDK v2 client, modern 2026-07-28: stateless, no session id, headers sent a
   const r = await client.callTool({ name: "echo", arguments: { text: "héllo wörld" } });
   expect(r.content).toEqual([{ type: "text", text: "héllo wörld" }]);
   const seen: number[] = [];
-  const done = await client.callTool({ name: "progress", arguments: {} }, { onprogress: (p) => void seen.push(p.progress) });
+  const done = await client.callTool(
+    { name: "progress", arguments: {} },
+    { onprogress: (p) => void seen.push(p.progress) },
+  );
   expect(done.content).toEqual([{ type: "text", text: "done" }]);
   expect(seen).toEqual([1, 2, 3]);
   await client.close();
@@ -88,10 +99,18 @@ test("SDK v2 client, modern 2026-07-28: stateless, no session id, headers sent a
 });
 
 test("a modern request gets no Mcp-Session-Id, and a method this server lacks is 404 with -32601", async () => {
-  const r = await post(a.url, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }, modernHeaders("tools/list"));
+  const r = await post(
+    a.url,
+    { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } },
+    modernHeaders("tools/list"),
+  );
   expect(r.status).toBe(200);
   expect(r.headers.get("mcp-session-id")).toBeNull();
-  const nf = await post(a.url, { jsonrpc: "2.0", id: 2, method: "prompts/list", params: { _meta: META } }, modernHeaders("prompts/list"));
+  const nf = await post(
+    a.url,
+    { jsonrpc: "2.0", id: 2, method: "prompts/list", params: { _meta: META } },
+    modernHeaders("prompts/list"),
+  );
   expect(nf.status).toBe(404);
   expect(nf.json.error.code).toBe(-32601);
 });
@@ -119,7 +138,10 @@ test("scale-out: one modern client alternating between two server processes, eve
     expect(r.content).toEqual([{ type: "text", text: String(i + 1000) }]);
   }
   const seen: number[] = [];
-  const p = await client.callTool({ name: "progress", arguments: {} }, { onprogress: (x) => void seen.push(x.progress) });
+  const p = await client.callTool(
+    { name: "progress", arguments: {} },
+    { onprogress: (x) => void seen.push(x.progress) },
+  );
   expect([p.content, seen]).toEqual([[{ type: "text", text: "done" }], [1, 2, 3]]);
   await client.close();
   expect(served[0]).toBeGreaterThanOrEqual(11);
@@ -127,7 +149,12 @@ test("scale-out: one modern client alternating between two server processes, eve
   expect(v.checked.statuses.every((st) => st === 200)).toBe(true);
   expect(v.checked.responses).toBe(23);
   // The same raw request, byte for byte, to either process: the same answer (nothing depends on earlier requests).
-  const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { text: "same" }, _meta: META } };
+  const body = {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "echo", arguments: { text: "same" }, _meta: META },
+  };
   const [ra, rb] = await Promise.all([a, b].map((p) => post(p.url, body, modernHeaders("tools/call", "echo"))));
   expect(ra!.status).toBe(200);
   expect(ra!.text).toBe(rb!.text);

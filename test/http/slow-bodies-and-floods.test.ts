@@ -11,7 +11,12 @@ import { HttpProcess } from "./helpers.ts";
 setDefaultTimeout(60_000);
 const FIXTURE = "test/fixtures/servers/unread.ts";
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const init = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
 const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
 
 describe("slow bodies", () => {
@@ -29,7 +34,9 @@ describe("slow bodies", () => {
     sock.on("data", (d) => (out += d.toString()));
     sock.on("error", () => {});
     const closed = new Promise<number>((r) => sock.on("close", () => r(performance.now() - t0)));
-    sock.write(`POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${init.length}\r\n\r\n`);
+    sock.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${init.length}\r\n\r\n`,
+    );
     let i = 0;
     const drip = setInterval(() => {
       if (!sock.destroyed && i < init.length) sock.write(init[i++]!);
@@ -45,15 +52,24 @@ describe("slow bodies", () => {
 });
 
 /** A legacy POST from a given local address (127.0.0.x) with an optional token; resolves status and session id. */
-function legacyPost(port: number, body: string, o: { from?: string; token?: string; sid?: string }): Promise<{ status: number; sid: string | undefined }> {
+function legacyPost(
+  port: number,
+  body: string,
+  o: { from?: string; token?: string; sid?: string },
+): Promise<{ status: number; sid: string | undefined }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...JSON_HEADERS, "content-length": String(body.length) };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.sid) headers["mcp-session-id"] = o.sid;
-    const r = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers, localAddress: o.from, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve({ status: res.statusCode!, sid: res.headers["mcp-session-id"] as string | undefined }));
-    });
+    const r = request(
+      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers, localAddress: o.from, agent: false },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, sid: res.headers["mcp-session-id"] as string | undefined }),
+        );
+      },
+    );
     r.on("error", reject);
     r.end(body);
   });

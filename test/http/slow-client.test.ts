@@ -32,7 +32,12 @@ test("SSE streams a client does not read: bounded server memory (main: 611 MiB);
   const n = 200_000;
   const sockets: Socket[] = [];
   for (let i = 1; i <= 10; i++) {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "chatty", arguments: { n }, _meta: { ...META, progressToken: `t${i}` } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: i,
+      method: "tools/call",
+      params: { name: "chatty", arguments: { n }, _meta: { ...META, progressToken: `t${i}` } },
+    });
     const s = connect(Number(url.port), url.hostname);
     s.pause(); // the client does not read
     s.write(
@@ -63,7 +68,14 @@ test("SSE streams a client does not read: bounded server memory (main: 611 MiB);
     const events = dechunk(raw)
       .split("\n\n")
       .filter(Boolean)
-      .map((e) => JSON.parse(e.split("\n").find((l) => l.startsWith("data: "))!.slice(6)));
+      .map((e) =>
+        JSON.parse(
+          e
+            .split("\n")
+            .find((l) => l.startsWith("data: "))!
+            .slice(6),
+        ),
+      );
     const result = events.at(-1)!;
     expect(result.id).toBe(k + 1);
     assertValidResponse(MODERN, "tools/call", result);

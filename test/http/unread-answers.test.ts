@@ -18,7 +18,12 @@ afterEach(() => {
 
 /** POSTs a modern tools/call on a raw socket that never reads its answer. */
 function unreadCall(url: URL, id: number, name: string, args: Record<string, unknown>): Socket {
-  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: { ...META, progressToken: `t${id}` } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args, _meta: { ...META, progressToken: `t${id}` } },
+  });
   const s = connect(Number(url.port), url.hostname);
   s.pause();
   s.on("error", () => {});
@@ -36,7 +41,10 @@ const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 async function lines(s: HttpProcess, re: RegExp, n: number, ms: number): Promise<void> {
   const until = performance.now() + ms;
   while (count(s.stderr, re) < n) {
-    if (performance.now() > until) throw new Error(`${count(s.stderr, re)} of ${n} lines ${re} within ${ms} ms; stderr ends:\n${s.stderr.slice(-1500)}`);
+    if (performance.now() > until)
+      throw new Error(
+        `${count(s.stderr, re)} of ${n} lines ${re} within ${ms} ms; stderr ends:\n${s.stderr.slice(-1500)}`,
+      );
     await Bun.sleep(50);
   }
 }
@@ -45,8 +53,19 @@ async function lines(s: HttpProcess, re: RegExp, n: number, ms: number): Promise
 async function stillServes(s: HttpProcess) {
   const r = await fetch(s.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "hello" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "hello", arguments: {}, _meta: META } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": "hello",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 99,
+      method: "tools/call",
+      params: { name: "hello", arguments: {}, _meta: META },
+    }),
   });
   expect((await r.json()).result.content[0].text).toBe("hello");
 }

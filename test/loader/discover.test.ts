@@ -37,13 +37,22 @@ test("discovery across two directories: recursive, sorted, skipping tests, specs
   expect(warnings).toEqual([]);
   // Config order of directories; inside a directory, code-unit order of the relative path; exports by name.
   expect(names).toEqual(["b_one", "b_two", "a_upper", "a_alpha", "a_deep", "a_zeta"]);
-  expect(project.modules.map((m) => `${m.dir}|${m.file}`)).toEqual(["tools/b|one.ts", "tools/a|Upper.mjs", "tools/a|alpha.mts", "tools/a|nested/deep.js", "tools/a|zeta.ts"]);
+  expect(project.modules.map((m) => `${m.dir}|${m.file}`)).toEqual([
+    "tools/b|one.ts",
+    "tools/a|Upper.mjs",
+    "tools/a|alpha.mts",
+    "tools/a|nested/deep.js",
+    "tools/a|zeta.ts",
+  ]);
   const deep = project.options.tools.find((t) => t.name === "a_deep")!;
   expect(deep.source).toEqual({ dir: "tools/a", file: "nested/deep.js" });
 });
 
 test("a symlink loop inside a tools directory is followed once, not forever", async () => {
-  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/a/t.ts": toolsModule("looped") });
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"] }),
+    "tools/a/t.ts": toolsModule("looped"),
+  });
   symlinkSync(join(dir, "tools"), join(dir, "tools/a/back"), "dir");
   const { names } = await load(dir);
   expect(names).toEqual(["looped"]);
@@ -51,7 +60,8 @@ test("a symlink loop inside a tools directory is followed once, not forever", as
 
 test("file names the directory scan takes and skips", () => {
   for (const ok of ["a.ts", "a.mts", "a.js", "a.mjs", "a.b.ts"]) expect(isToolModuleName(ok)).toBe(true);
-  for (const no of ["a.test.ts", "a.spec.mjs", "a.d.ts", "a.d.mts", "_a.ts", ".a.ts", "a.tsx", "a.json", "a.cjs"]) expect(isToolModuleName(no)).toBe(false);
+  for (const no of ["a.test.ts", "a.spec.mjs", "a.d.ts", "a.d.mts", "_a.ts", ".a.ts", "a.tsx", "a.json", "a.cjs"])
+    expect(isToolModuleName(no)).toBe(false);
 });
 
 test("named exports, the default export and arrays of tools are collected; one tool exported twice counts once", async () => {
@@ -89,12 +99,19 @@ test("a module without tools is a warning", async () => {
 });
 
 test("a module that fails to import is an error naming the file and the cause", async () => {
-  const syntax = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/ok.ts": toolsModule("ok"), "tools/broken.ts": "export const = ;" });
+  const syntax = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"] }),
+    "tools/ok.ts": toolsModule("ok"),
+    "tools/broken.ts": "export const = ;",
+  });
   const e1 = await loadProject(join(syntax, "mcpbin.config.ts"), () => {}).catch((e) => e);
   expect(e1.name).toBe("LoaderError");
   expect(e1.message).toContain("tools/broken.ts failed to load: ");
 
-  const throws = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/boom.ts": `throw new Error("no API key in the environment");` });
+  const throws = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"] }),
+    "tools/boom.ts": `throw new Error("no API key in the environment");`,
+  });
   const e2 = await loadProject(join(throws, "mcpbin.config.ts"), () => {}).catch((e) => e);
   expect(e2.message).toEndWith("tools/boom.ts failed to load: no API key in the environment");
 
@@ -103,11 +120,14 @@ test("a module that fails to import is an error naming the file and the cause", 
     "tools/bad-name.ts": `import { tool } from "mcpbin";\nexport const t = tool({ name: "has space", description: "d", run: () => 1 });`,
   });
   const e3 = await loadProject(join(badTool, "mcpbin.config.ts"), () => {}).catch((e) => e);
-  expect(e3.message).toContain("tools/bad-name.ts failed to load: tool name \"has space\" is not accepted");
+  expect(e3.message).toContain('tools/bad-name.ts failed to load: tool name "has space" is not accepted');
 });
 
 test("provenance stays on the server: no version's tools/list carries the source", async () => {
-  const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools"] }), "tools/secret-place.ts": toolsModule("located") });
+  const dir = writeProject({
+    "mcpbin.config.ts": configSource({ tools: ["tools"] }),
+    "tools/secret-place.ts": toolsModule("located"),
+  });
   const { project } = await load(dir);
   const t = project.options.tools[0]!;
   expect(t.source).toEqual({ dir: "tools", file: "secret-place.ts" });

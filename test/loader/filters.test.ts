@@ -44,7 +44,11 @@ test("a pattern that matches no tool is a warning (typo guard)", async () => {
 });
 
 test("two tools with one name: an error naming both source files and suggesting a filter", async () => {
-  const files = { "tools/a/search.ts": toolsModule("search"), "tools/b/search.ts": toolsModule("search"), "tools/b/other.ts": toolsModule("other") };
+  const files = {
+    "tools/a/search.ts": toolsModule("search"),
+    "tools/b/search.ts": toolsModule("search"),
+    "tools/b/other.ts": toolsModule("other"),
+  };
   const dir = writeProject({ "mcpbin.config.ts": configSource({ tools: ["tools/a", "tools/b"] }), ...files });
   const e = await loadProject(join(dir, "mcpbin.config.ts"), () => {}).catch((x) => x);
   expect(e.name).toBe("LoaderError");

@@ -33,7 +33,10 @@ export function writeProject(files: Record<string, string>): string {
 export function toolsModule(...names: string[]): string {
   return [
     `import { tool } from "mcpbin";`,
-    ...names.map((n) => `export const ${n.replace(/-/g, "_")}Tool = tool({ name: ${JSON.stringify(n)}, description: ${JSON.stringify(`the ${n} tool`)}, run: () => ${JSON.stringify(n)} });`),
+    ...names.map(
+      (n) =>
+        `export const ${n.replace(/-/g, "_")}Tool = tool({ name: ${JSON.stringify(n)}, description: ${JSON.stringify(`the ${n} tool`)}, run: () => ${JSON.stringify(n)} });`,
+    ),
   ].join("\n");
 }
 

@@ -14,7 +14,11 @@ import { validatingStdioClient } from "./validating-stdio.ts";
 const EX = resolve(ROOT, "node_modules/@readme/oas-examples");
 // Only the one JSON file of @octokit/openapi is read (its index.js would load ~400 MB of documents).
 const GITHUB = resolve(ROOT, "node_modules/@octokit/openapi/generated/api.github.com.json");
-const names = (stdout: string) => stdout.split("\n").filter((l) => l.startsWith("  ") && / (GET|PUT|POST|DELETE|PATCH|HEAD|OPTIONS|TRACE) \//.test(l)).map((l) => l.trim().split(/\s+/)[0]!);
+const names = (stdout: string) =>
+  stdout
+    .split("\n")
+    .filter((l) => l.startsWith("  ") && / (GET|PUT|POST|DELETE|PATCH|HEAD|OPTIONS|TRACE) \//.test(l))
+    .map((l) => l.trim().split(/\s+/)[0]!);
 
 test("the Swagger Petstore 3.0 (JSON) and 3.1 (YAML) give one tool per operation, the same names, byte-identical across runs", async () => {
   const [a, b, c] = await Promise.all([
@@ -62,9 +66,15 @@ test("a document that cannot be used is one line on stderr naming the place", as
   const dir = mkdtempSync(join(tmpdir(), "mcpbin-openapi-bad-"));
   try {
     await Bun.write(join(dir, "bad.yaml"), "openapi: 3.1.0\ninfo:\n  title: t\n   version: 1\n");
-    expect(oneLineError(await mcpbin(["openapi", join(dir, "bad.yaml"), "--check"]))).toMatch(/^mcpbin: openapi: .*bad\.yaml:\d+:\d+: cannot parse the document: /);
-    expect(oneLineError(await mcpbin(["openapi", join(dir, "none.yaml"), "--check"]))).toContain("cannot read the document (ENOENT)");
-    expect(oneLineError(await mcpbin(["openapi", `${EX}/3.0/json/petstore.json`, "--mode", "all"]))).toContain("--mode is tools or dynamic");
+    expect(oneLineError(await mcpbin(["openapi", join(dir, "bad.yaml"), "--check"]))).toMatch(
+      /^mcpbin: openapi: .*bad\.yaml:\d+:\d+: cannot parse the document: /,
+    );
+    expect(oneLineError(await mcpbin(["openapi", join(dir, "none.yaml"), "--check"]))).toContain(
+      "cannot read the document (ENOENT)",
+    );
+    expect(oneLineError(await mcpbin(["openapi", `${EX}/3.0/json/petstore.json`, "--mode", "all"]))).toContain(
+      "--mode is tools or dynamic",
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -79,7 +89,16 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcpbin-openapi-build-"));
   copyFileSync(resolve(ROOT, "test/fixtures/openapi/echo.yaml"), join(dir, "echo.yaml"));
   bin = resolve(ROOT, ".test-build/echo-api");
-  const r = await mcpbin(["openapi", join(dir, "echo.yaml"), "--base-url", "http://127.0.0.1:9/v1", "--outfile", bin, "--exclude", "big"]);
+  const r = await mcpbin([
+    "openapi",
+    join(dir, "echo.yaml"),
+    "--base-url",
+    "http://127.0.0.1:9/v1",
+    "--outfile",
+    bin,
+    "--exclude",
+    "big",
+  ]);
   if (r.code !== 0) throw new Error(r.stderr);
   expect(r.stdout.split("\n")[0]).toBe(bin);
   expect(r.stderr).toContain("mcpbin: 10 tools, tools/list ");
@@ -92,16 +111,32 @@ afterAll(() => echo?.stop());
 
 test("the executable from mcpbin openapi serves the API with credentials from the conventional variables", async () => {
   expect(existsSync(join(dir, "echo.yaml"))).toBe(false);
-  const { client, checked } = await validatingStdioClient(bin, [], { MCPBIN_BASE_URL: echo.url, API_KEY_KEY: "conv-key", BEARER_TOKEN_TOKEN: "conv-token" });
+  const { client, checked } = await validatingStdioClient(bin, [], {
+    MCPBIN_BASE_URL: echo.url,
+    API_KEY_KEY: "conv-key",
+    BEARER_TOKEN_TOKEN: "conv-token",
+  });
   try {
     expect(client.getServerVersion()).toEqual({ name: "echo-api", version: "1.0.0" });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["get_item", "replace_item", "delete_item", "create_folder", "put_note", "post_batch", "login", "with_api_key", "with_bearer", "missing"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "get_item",
+      "replace_item",
+      "delete_item",
+      "create_folder",
+      "put_note",
+      "post_batch",
+      "login",
+      "with_api_key",
+      "with_bearer",
+      "missing",
+    ]);
     const key = (await client.callTool({ name: "with_api_key", arguments: {} })).structuredContent as any;
     expect(key.headers["x-api-key"]).toBe("conv-key");
     const tok = (await client.callTool({ name: "with_bearer", arguments: {} })).structuredContent as any;
     expect(tok.headers.authorization).toBe("Bearer conv-token");
-    const item = (await client.callTool({ name: "get_item", arguments: { itemId: "x y", ids: [4, 5] } })).structuredContent as any;
+    const item = (await client.callTool({ name: "get_item", arguments: { itemId: "x y", ids: [4, 5] } }))
+      .structuredContent as any;
     expect(item).toMatchObject({ method: "GET", path: "/v1/items/x%20y", query: "ids=4,5" });
     expect(checked.responses).toBeGreaterThanOrEqual(5);
   } finally {

@@ -8,17 +8,35 @@ let server: ReturnType<typeof Bun.serve>;
 let tools: Tool[];
 let dynamic: Tool[];
 
-const param = (name: string, style?: string) => ({ name, in: "path", required: true, schema: { type: "string" }, ...(style ? { style } : {}) });
+const param = (name: string, style?: string) => ({
+  name,
+  in: "path",
+  required: true,
+  schema: { type: "string" },
+  ...(style ? { style } : {}),
+});
 const DOC = {
   openapi: "3.1.0",
   info: { title: "files", version: "1" },
   paths: {
-    "/files/{id}/meta": { get: { operationId: "get_file_meta", parameters: [param("id")], responses: { 200: { description: "ok" } } } },
+    "/files/{id}/meta": {
+      get: { operationId: "get_file_meta", parameters: [param("id")], responses: { 200: { description: "ok" } } },
+    },
     "/meta": { get: { operationId: "admin_meta", responses: { 200: { description: "ok" } } } },
     "/files/meta": { get: { operationId: "files_meta", responses: { 200: { description: "ok" } } } },
-    "/labels/{id}": { get: { operationId: "get_label", parameters: [param("id", "label")], responses: { 200: { description: "ok" } } } },
-    "/files/{dir}{name}": { get: { operationId: "get_joined", parameters: [param("dir"), param("name")], responses: { 200: { description: "ok" } } } },
-    "/files/{id}": { get: { operationId: "get_file", parameters: [param("id")], responses: { 200: { description: "ok" } } } },
+    "/labels/{id}": {
+      get: { operationId: "get_label", parameters: [param("id", "label")], responses: { 200: { description: "ok" } } },
+    },
+    "/files/{dir}{name}": {
+      get: {
+        operationId: "get_joined",
+        parameters: [param("dir"), param("name")],
+        responses: { 200: { description: "ok" } },
+      },
+    },
+    "/files/{id}": {
+      get: { operationId: "get_file", parameters: [param("id")], responses: { 200: { description: "ok" } } },
+    },
   },
 };
 
@@ -79,7 +97,10 @@ test("dot segments in path parameters: an empty value (the parent route) is refu
 test("dot segments in path parameters: dynamic mode's call_operation is checked too", async () => {
   seen.length = 0;
   const callOp = dynamic.find((t) => t.name === "call_operation")!;
-  const r = (await callOp({ name: "get_file_meta", arguments: { id: ".." } })) as { isError?: boolean; content: { text: string }[] };
+  const r = (await callOp({ name: "get_file_meta", arguments: { id: ".." } })) as {
+    isError?: boolean;
+    content: { text: string }[];
+  };
   expect(r.isError).toBe(true);
   expect(r.content[0]!.text).toContain('"id"');
   expect(seen).toEqual([]);

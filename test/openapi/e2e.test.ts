@@ -26,15 +26,32 @@ afterAll(async () => {
 
 test("tools/list through the SDK: one valid tool per operation with its annotations", async () => {
   const { tools: list } = await tools.client.listTools();
-  expect(list.map((t) => t.name)).toEqual(["get_item", "replace_item", "delete_item", "create_folder", "put_note", "post_batch", "login", "with_api_key", "with_bearer", "missing", "big"]);
+  expect(list.map((t) => t.name)).toEqual([
+    "get_item",
+    "replace_item",
+    "delete_item",
+    "create_folder",
+    "put_note",
+    "post_batch",
+    "login",
+    "with_api_key",
+    "with_bearer",
+    "missing",
+    "big",
+  ]);
   const get = list.find((t) => t.name === "get_item")!;
   expect(get.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
   expect((get.inputSchema.properties as any).limit.type).toBe("integer");
-  expect(JSON.stringify(list.find((t) => t.name === "create_folder")!.inputSchema)).toContain('"$ref":"#/$defs/Folder"');
+  expect(JSON.stringify(list.find((t) => t.name === "create_folder")!.inputSchema)).toContain(
+    '"$ref":"#/$defs/Folder"',
+  );
 });
 
 test("a tool call sends the exact request; the echo's answer is structuredContent", async () => {
-  const r = await tools.client.callTool({ name: "get_item", arguments: { itemId: "a/b", tags: ["1", "2"], "X-Trace-Id": "ab12" } });
+  const r = await tools.client.callTool({
+    name: "get_item",
+    arguments: { itemId: "a/b", tags: ["1", "2"], "X-Trace-Id": "ab12" },
+  });
   expect(r.isError).toBeFalsy();
   const e = r.structuredContent as any;
   expect(e).toMatchObject({ method: "GET", path: "/v1/items/a%2Fb", query: "tags=1&tags=2" });
@@ -67,14 +84,24 @@ test("dynamic mode: three tools; list, describe, and a call validated before sen
   const { tools: list } = await dynamic.client.listTools();
   expect(list.map((t) => t.name)).toEqual(["list_operations", "describe_operation", "call_operation"]);
   const found = await dynamic.client.callTool({ name: "list_operations", arguments: { search: "item" } });
-  expect((found.structuredContent as any).operations.map((o: any) => o.name)).toEqual(["get_item", "replace_item", "delete_item"]);
+  expect((found.structuredContent as any).operations.map((o: any) => o.name)).toEqual([
+    "get_item",
+    "replace_item",
+    "delete_item",
+  ]);
   const d = await dynamic.client.callTool({ name: "describe_operation", arguments: { name: "replace_item" } });
   expect((d.structuredContent as any).inputSchema.required).toEqual(["itemId__path", "name"]);
-  const bad = await dynamic.client.callTool({ name: "call_operation", arguments: { name: "replace_item", arguments: { itemId__path: "1" } } });
+  const bad = await dynamic.client.callTool({
+    name: "call_operation",
+    arguments: { name: "replace_item", arguments: { itemId__path: "1" } },
+  });
   expect(bad.isError).toBe(true);
   expect((bad.content as any)[0].text).toContain("nothing was sent");
   expect((bad.content as any)[0].text).toContain("name: required");
-  const ok = await dynamic.client.callTool({ name: "call_operation", arguments: { name: "replace_item", arguments: { itemId__path: "1", name: "n" } } });
-  expect((ok.structuredContent as any)).toMatchObject({ method: "PUT", path: "/v1/items/1", body: '{"name":"n"}' });
+  const ok = await dynamic.client.callTool({
+    name: "call_operation",
+    arguments: { name: "replace_item", arguments: { itemId__path: "1", name: "n" } },
+  });
+  expect(ok.structuredContent as any).toMatchObject({ method: "PUT", path: "/v1/items/1", body: '{"name":"n"}' });
   expect(dynamic.checked.responses).toBeGreaterThanOrEqual(5);
 });

@@ -10,17 +10,31 @@ export interface Echo {
 }
 
 /** One pixel, PNG. */
-export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** The echo API's handler, for an in-process `fetch` option or a server of its own. */
 export async function echoFetch(req: Request): Promise<Response> {
   const raw = req.url.slice(req.url.indexOf("/", req.url.indexOf("//") + 2));
   const q = raw.indexOf("?");
   const path = q === -1 ? raw : raw.slice(0, q);
-  if (path === "/v1/missing") return new Response("no such thing here", { status: 404, statusText: "Not Found", headers: { "content-type": "text/plain" } });
+  if (path === "/v1/missing")
+    return new Response("no such thing here", {
+      status: 404,
+      statusText: "Not Found",
+      headers: { "content-type": "text/plain" },
+    });
   if (path === "/v1/big") return Response.json({ data: "x".repeat(5 * 1024 * 1024) });
   if (path === "/v1/image") return new Response(PNG, { headers: { "content-type": "image/png" } });
-  return Response.json({ method: req.method, path, query: q === -1 ? "" : raw.slice(q + 1), headers: Object.fromEntries(req.headers), body: await req.text() });
+  return Response.json({
+    method: req.method,
+    path,
+    query: q === -1 ? "" : raw.slice(q + 1),
+    headers: Object.fromEntries(req.headers),
+    body: await req.text(),
+  });
 }
 
 export function startEcho(): Echo {

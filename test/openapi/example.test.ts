@@ -8,7 +8,12 @@ let proc: ReturnType<typeof Bun.spawn>;
 let base: string;
 
 beforeAll(async () => {
-  proc = Bun.spawn([BUN, `${ROOT}/examples/hono-shop/server.ts`], { env: { ...process.env, PORT: "0" }, stdout: "pipe", stderr: "pipe", cwd: ROOT });
+  proc = Bun.spawn([BUN, `${ROOT}/examples/hono-shop/server.ts`], {
+    env: { ...process.env, PORT: "0" },
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: ROOT,
+  });
   // Wait for the line naming the address (bounded).
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
   let text = "";
@@ -33,11 +38,16 @@ test("the Hono example serves its REST routes and MCP at /mcp, its OpenAPI tools
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(["price_total", "list_products", "create_product", "get_product"]);
     expect((tools[3]!.inputSchema.properties as any).id.type).toBe("integer");
-    const created = await client.callTool({ name: "create_product", arguments: { name: "Chair", price: 60, tags: ["office"] } });
+    const created = await client.callTool({
+      name: "create_product",
+      arguments: { name: "Chair", price: 60, tags: ["office"] },
+    });
     expect(created.structuredContent).toEqual({ id: 3, name: "Chair", price: 60, tags: ["office"] });
     const office = await client.callTool({ name: "list_products", arguments: { tag: "office" } });
     expect((office.structuredContent as any).result.map((p: any) => p.name)).toEqual(["Desk", "Chair"]);
-    expect((await client.callTool({ name: "price_total", arguments: { ids: [1, 3] } })).content).toEqual([{ type: "text", text: "85" }]);
+    expect((await client.callTool({ name: "price_total", arguments: { ids: [1, 3] } })).content).toEqual([
+      { type: "text", text: "85" },
+    ]);
     const missing = await client.callTool({ name: "get_product", arguments: { id: 99 } });
     expect(missing.isError).toBe(true);
     expect((missing.content as any)[0].text).toContain("404");

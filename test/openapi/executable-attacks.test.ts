@@ -35,7 +35,9 @@ const api = recorder((u) => {
   return undefined;
 });
 
-const get = (operationId: string, parameters: unknown[] = []) => ({ get: { operationId, parameters, security: [{ key: [], q: [] }], responses: { 200: { description: "ok" } } } });
+const get = (operationId: string, parameters: unknown[] = []) => ({
+  get: { operationId, parameters, security: [{ key: [], q: [] }], responses: { 200: { description: "ok" } } },
+});
 const DOC = {
   openapi: "3.1.0",
   info: { title: "steer", version: "1.0.0" },
@@ -45,7 +47,12 @@ const DOC = {
     "/elsewhere": get("elsewhere"),
     "/loop": get("loop"),
   },
-  components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-API-Key" }, q: { type: "apiKey", in: "query", name: "key" } } },
+  components: {
+    securitySchemes: {
+      key: { type: "apiKey", in: "header", name: "X-API-Key" },
+      q: { type: "apiKey", in: "query", name: "key" },
+    },
+  },
 };
 
 let bin: string;
@@ -54,7 +61,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcpbin-steer-"));
   writeFileSync(join(dir, "steer.json"), JSON.stringify(DOC));
   bin = join(dir, "steer");
-  const r = await mcpbin(["openapi", join(dir, "steer.json"), "--base-url", api.origin, "--outfile", bin, "--redirect-origin", listed.origin, "--max-redirects", "2"]);
+  const r = await mcpbin([
+    "openapi",
+    join(dir, "steer.json"),
+    "--base-url",
+    api.origin,
+    "--outfile",
+    bin,
+    "--redirect-origin",
+    listed.origin,
+    "--max-redirects",
+    "2",
+  ]);
   if (r.code !== 0) throw new Error(r.stderr);
 }, 120_000);
 afterAll(() => {
@@ -65,7 +83,8 @@ afterAll(() => {
 test("the built OpenAPI executable: no call is steered to another route or origin, and no credential leaves the API's origin", async () => {
   const { client } = await validatingStdioClient(bin, [], { API_KEY_KEY: "K-SECRET", API_KEY_Q: "Q-SECRET" });
   try {
-    const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
     for (const id of ["..", "."]) expect((await call("get_file_meta", { id })).isError).toBe(true);
     expect(api.hits.map((h) => h.url)).toEqual([]);
 

@@ -4,20 +4,30 @@ import { expect, test } from "bun:test";
 import { openapiTools } from "../../src/index.ts";
 import { passesFilters } from "../../src/client/upstream-tools.ts";
 
-const get = (operationId: string, tags: string[] = []) => ({ get: { operationId, tags, responses: { 200: { description: "ok" } } } });
+const get = (operationId: string, tags: string[] = []) => ({
+  get: { operationId, tags, responses: { 200: { description: "ok" } } },
+});
 const DOC = {
   openapi: "3.1.0",
   info: { title: "glob", version: "1" },
   servers: [{ url: "https://api.example.test" }],
   paths: {
     "/items": get("list-every-item", ["Items"]),
-    "/items/{id}": { get: { operationId: "get-item", tags: ["items"], parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { 200: { description: "ok" } } } },
+    "/items/{id}": {
+      get: {
+        operationId: "get-item",
+        tags: ["items"],
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: { 200: { description: "ok" } },
+      },
+    },
     "/users": get("list-users", ["users"]),
     "/a1": get("a1"),
     "/b2": get("b2"),
   },
 };
-const names = async (include?: string[], exclude?: string[]) => (await openapiTools(DOC, { include, exclude })).map((t) => t.name);
+const names = async (include?: string[], exclude?: string[]) =>
+  (await openapiTools(DOC, { include, exclude })).map((t) => t.name);
 
 test("one glob dialect: OpenAPI curation is case-sensitive like tool filters", async () => {
   expect(await names(["*Item*"])).toEqual([]);

@@ -19,7 +19,12 @@ let honoUrl: string;
 let bunUrl: string;
 
 async function server(name: string, token?: string): Promise<McpHandler> {
-  const greet = tool({ name: "greet", description: "Say hello", input: v.object({ who: v.string() }), run: ({ who }) => `hello ${who}` });
+  const greet = tool({
+    name: "greet",
+    description: "Say hello",
+    input: v.object({ who: v.string() }),
+    run: ({ who }) => `hello ${who}`,
+  });
   const api = await openapiTools(DOC, { fetch: echoFetch, include: ["get_item", "with_bearer"] });
   const h = mcpHandler({ name, version: "1.0.0", tools: [greet, ...api], ...(token ? { http: { token } } : {}) });
   handlers.push(h);
@@ -57,8 +62,11 @@ test("Hono: the app's own route still answers; SDK v1 gets a legacy session, too
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(client.getServerVersion()).toEqual({ name: "shop", version: "1.0.0" });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["greet", "get_item", "with_bearer"]);
-    expect((await client.callTool({ name: "greet", arguments: { who: "ana" } })).content).toEqual([{ type: "text", text: "hello ana" }]);
-    const item = (await client.callTool({ name: "get_item", arguments: { itemId: "a b", limit: 2 } })).structuredContent as any;
+    expect((await client.callTool({ name: "greet", arguments: { who: "ana" } })).content).toEqual([
+      { type: "text", text: "hello ana" },
+    ]);
+    const item = (await client.callTool({ name: "get_item", arguments: { itemId: "a b", limit: 2 } }))
+      .structuredContent as any;
     expect(item).toMatchObject({ method: "GET", path: "/v1/items/a%20b", query: "limit=2" });
     expect(val.checked.responses).toBeGreaterThanOrEqual(4);
   } finally {
@@ -82,25 +90,51 @@ test("Hono: SDK v2 speaks stateless 2026-07-28 to the same handler", async () =>
 });
 
 test("the transport's rules hold inside the app: Origin, content type, GET", async () => {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+  });
   const h = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const evil = await fetch(`${honoUrl}/mcp`, { method: "POST", headers: { ...h, origin: "https://evil.example" }, body });
+  const evil = await fetch(`${honoUrl}/mcp`, {
+    method: "POST",
+    headers: { ...h, origin: "https://evil.example" },
+    body,
+  });
   expect(evil.status).toBe(403);
   expect(await evil.text()).toContain("Origin");
-  expect((await fetch(`${honoUrl}/mcp`, { method: "POST", headers: { ...h, "content-type": "text/plain" }, body })).status).toBe(415);
+  expect(
+    (await fetch(`${honoUrl}/mcp`, { method: "POST", headers: { ...h, "content-type": "text/plain" }, body })).status,
+  ).toBe(415);
   expect((await fetch(`${honoUrl}/mcp`)).status).toBe(405);
 });
 
 test("plain Bun.serve: the bearer token is required, and the MCP client's token never reaches the API", async () => {
   expect(await (await fetch(`${bunUrl}/other`)).text()).toBe("app route");
-  const refused = await fetch(`${bunUrl}/rpc/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: "{}" });
+  const refused = await fetch(`${bunUrl}/rpc/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: "{}",
+  });
   expect(refused.status).toBe(401);
   expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="mcp"');
   for (const era of ["v1", "v2"] as const) {
     const val = validatingFetch();
-    const f: typeof fetch = ((input: any, init?: any) => val.fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${TOKEN}` } })) as typeof fetch;
-    const client = era === "v1" ? new ClientV1({ name: "v1", version: "1" }) : new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
-    await client.connect((era === "v1" ? new TransportV1(new URL(`${bunUrl}/rpc/mcp`), { fetch: f }) : new TransportV2(new URL(`${bunUrl}/rpc/mcp`), { fetch: f })) as never);
+    const f: typeof fetch = ((input: any, init?: any) =>
+      val.fetch(input, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${TOKEN}` },
+      })) as typeof fetch;
+    const client =
+      era === "v1"
+        ? new ClientV1({ name: "v1", version: "1" })
+        : new ClientV2({ name: "v2", version: "1" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(
+      (era === "v1"
+        ? new TransportV1(new URL(`${bunUrl}/rpc/mcp`), { fetch: f })
+        : new TransportV2(new URL(`${bunUrl}/rpc/mcp`), { fetch: f })) as never,
+    );
     try {
       const r = await client.callTool({ name: "with_bearer", arguments: {} });
       const seen = r.structuredContent as any;

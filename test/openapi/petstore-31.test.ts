@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => echo.stop());
 const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema as any;
 /** A property's schema with `$ref` into the root's `$defs` and a one-item `allOf` (a ref with siblings) followed. */
-const follow = (root: any, x: any): any => (x?.$ref ? follow(root, root.$defs[x.$ref.split("/").pop()]) : x?.allOf?.length === 1 ? follow(root, x.allOf[0]) : x);
+const follow = (root: any, x: any): any =>
+  x?.$ref ? follow(root, root.$defs[x.$ref.split("/").pop()]) : x?.allOf?.length === 1 ? follow(root, x.allOf[0]) : x;
 
 test("the Swagger Petstore 3.1 document builds: $id and $anchor references resolve", () => {
   expect(tools.map((t) => t.name)).toEqual(["update_pet", "add_pet", "get_pet_by_id"]);
@@ -27,7 +28,11 @@ test("the Swagger Petstore 3.1 document builds: $id and $anchor references resol
 });
 
 test("the Swagger Petstore 3.1 document: a call sends the request", async () => {
-  const r = (await tools.find((t) => t.name === "add_pet")!({ name: "doggie", photoUrls: ["u"], petDetailsId: 7 })) as any;
+  const r = (await tools.find((t) => t.name === "add_pet")!({
+    name: "doggie",
+    photoUrls: ["u"],
+    petDetailsId: 7,
+  })) as any;
   expect(r.isError).toBeUndefined();
   expect(r.structuredContent.path).toBe("/v1/api/v31/pet");
   expect(JSON.parse(r.structuredContent.body)).toEqual({ name: "doggie", photoUrls: ["u"], petDetailsId: 7 });
@@ -42,7 +47,9 @@ test("$id and $anchor references: relative $ids nest, a pointer after an $id, a 
       "/x": {
         post: {
           operationId: "make",
-          requestBody: { content: { "application/json": { schema: { $ref: "https://schemas.example.test/v1/root" } } } },
+          requestBody: {
+            content: { "application/json": { schema: { $ref: "https://schemas.example.test/v1/root" } } },
+          },
           responses: { 200: { description: "ok" } },
         },
       },
@@ -60,7 +67,14 @@ test("$id and $anchor references: relative $ids nest, a pointer after an $id, a 
           },
           $defs: {
             size: { type: "integer", minimum: 1 },
-            Leaf: { $id: "leaf", type: "object", properties: { code: { $anchor: "code", type: "string", pattern: "^[A-Z]+$" }, note: { type: "string", maxLength: 9 } } },
+            Leaf: {
+              $id: "leaf",
+              type: "object",
+              properties: {
+                code: { $anchor: "code", type: "string", pattern: "^[A-Z]+$" },
+                note: { type: "string", maxLength: 9 },
+              },
+            },
           },
         },
       },

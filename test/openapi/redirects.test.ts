@@ -18,7 +18,12 @@ function recorder(route: (u: URL, req: Request) => Response | undefined = () => 
     port: 0,
     async fetch(req) {
       const u = new URL(req.url);
-      hits.push({ method: req.method, url: u.pathname + u.search, headers: Object.fromEntries(req.headers), body: await req.text() });
+      hits.push({
+        method: req.method,
+        url: u.pathname + u.search,
+        headers: Object.fromEntries(req.headers),
+        body: await req.text(),
+      });
       return route(u, req) ?? Response.json({ at: u.pathname, method: req.method });
     },
   });
@@ -37,13 +42,27 @@ const api = recorder((u) => {
 });
 
 const op = (operationId: string, method = "get") => ({
-  [method]: { operationId, security: [{ hkey: [], qkey: [], ckey: [] }], requestBody: method === "post" ? { content: { "application/json": { schema: { type: "object", properties: { a: { type: "string" } } } } } } : undefined, responses: { 200: { description: "ok" } } },
+  [method]: {
+    operationId,
+    security: [{ hkey: [], qkey: [], ckey: [] }],
+    requestBody:
+      method === "post"
+        ? { content: { "application/json": { schema: { type: "object", properties: { a: { type: "string" } } } } } }
+        : undefined,
+    responses: { 200: { description: "ok" } },
+  },
 });
 const DOC = {
   openapi: "3.1.0",
   info: { title: "redirects", version: "1" },
   servers: [{ url: "https://api.example.test/v1" }],
-  paths: { "/old": op("old"), "/away": op("away"), "/loop": op("loop"), "/see-other": op("see_other", "post"), "/temporary": op("temporary", "post") },
+  paths: {
+    "/old": op("old"),
+    "/away": op("away"),
+    "/loop": op("loop"),
+    "/see-other": op("see_other", "post"),
+    "/temporary": op("temporary", "post"),
+  },
   components: {
     securitySchemes: {
       hkey: { type: "apiKey", in: "header", name: "X-API-Key" },
@@ -57,8 +76,16 @@ const auth = { hkey: { value: "H-SECRET" }, qkey: { value: "Q-SECRET" }, ckey: {
 async function run(tools: Tool[], name: string, args: Record<string, unknown> = {}) {
   api.hits.length = 0;
   other.hits.length = 0;
-  const r = (await tools.find((t) => t.name === name)!(args)) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
-  return { isError: r.isError === true, text: r.content[0]!.text, data: r.structuredContent as { at: string; method: string } };
+  const r = (await tools.find((t) => t.name === name)!(args)) as {
+    isError?: boolean;
+    content: { text: string }[];
+    structuredContent?: unknown;
+  };
+  return {
+    isError: r.isError === true,
+    text: r.content[0]!.text,
+    data: r.structuredContent as { at: string; method: string },
+  };
 }
 const leaked = (hits: Hit[]) => JSON.stringify(hits).match(/[HQC]-SECRET/g) ?? [];
 
@@ -120,10 +147,17 @@ test("redirects: 303 turns a POST into a GET without its body; 307 keeps both", 
 
 test("redirects: loopback, private and link-local targets are refused when the document's server is public", async () => {
   // The API answers at a public name (in-process); its redirect points into the machine's own network.
-  const targets = [`${other.origin}/steal`, "http://169.254.169.254/latest/meta-data/", "http://10.0.0.7/", "http://[::1]:1/", "http://localhost:1/"];
+  const targets = [
+    `${other.origin}/steal`,
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.0.0.7/",
+    "http://[::1]:1/",
+    "http://localhost:1/",
+  ];
   let i = 0;
   const publicApi = (req: Request) => {
-    if (new URL(req.url).hostname === "api.example.test") return new Response(null, { status: 302, headers: { location: targets[i]! } });
+    if (new URL(req.url).hostname === "api.example.test")
+      return new Response(null, { status: 302, headers: { location: targets[i]! } });
     return fetch(req);
   };
   const tools = await openapiTools(DOC, { fetch: publicApi, auth, redirectOrigins: ["*"] });

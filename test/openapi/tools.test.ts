@@ -9,7 +9,10 @@ let echo: Echo;
 let tools: Tool[];
 const byName = (n: string) => tools.find((t) => t.name === n)!;
 /** Calls a tool directly; returns the echo's view of the request. */
-async function sent(name: string, args: Record<string, unknown>): Promise<{ method: string; path: string; query: string; headers: Record<string, string>; body: string }> {
+async function sent(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ method: string; path: string; query: string; headers: Record<string, string>; body: string }> {
   const r = (await byName(name)(args)) as { structuredContent?: any; content: any[]; isError?: boolean };
   if (r.isError) throw new Error(r.content[0].text);
   return r.structuredContent;
@@ -19,13 +22,27 @@ beforeAll(async () => {
   echo = startEcho();
   process.env.ECHO_T_KEY = "k-123";
   process.env.ECHO_T_TOKEN = "t-456";
-  tools = await openapiTools(DOC, { baseUrl: echo.url, auth: { key: { env: "ECHO_T_KEY" }, token: { env: "ECHO_T_TOKEN" } }, maxResponseBytes: 64 * 1024 });
+  tools = await openapiTools(DOC, {
+    baseUrl: echo.url,
+    auth: { key: { env: "ECHO_T_KEY" }, token: { env: "ECHO_T_TOKEN" } },
+    maxResponseBytes: 64 * 1024,
+  });
 });
 afterAll(() => echo.stop());
 
 test("one tool per operation (x-mcp: false left out), snake_case names from operationId or method and path", () => {
   expect(tools.map((t) => t.name)).toEqual([
-    "get_item", "replace_item", "delete_item", "create_folder", "put_note", "post_batch", "login", "with_api_key", "with_bearer", "missing", "big",
+    "get_item",
+    "replace_item",
+    "delete_item",
+    "create_folder",
+    "put_note",
+    "post_batch",
+    "login",
+    "with_api_key",
+    "with_bearer",
+    "missing",
+    "big",
   ]);
   for (const t of tools) expect(t.name).toMatch(TOOL_NAME);
   expect(byName("get_item").definition.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
@@ -54,11 +71,22 @@ test("input schemas: every location flattened, integer kept, nullable a union, r
   expect(folder.$defs.Folder.properties.children.items).toEqual({ $ref: "#/$defs/Folder" });
 
   expect((byName("put_note").inputSchema as any).properties.body).toEqual({ type: "string" });
-  expect((byName("post_batch").inputSchema as any).properties.body).toEqual({ type: "array", items: { type: "integer" } });
+  expect((byName("post_batch").inputSchema as any).properties.body).toEqual({
+    type: "array",
+    items: { type: "integer" },
+  });
 });
 
 test("path, query styles, header and cookie arrive exactly as encoded", async () => {
-  const e = await sent("get_item", { itemId: "a b/ç?#", tags: ["x y", "z"], ids: [1, 2, 3], filter: { color: "red", size: 2 }, limit: 5, "X-Trace-Id": "beef", session: "s 1" });
+  const e = await sent("get_item", {
+    itemId: "a b/ç?#",
+    tags: ["x y", "z"],
+    ids: [1, 2, 3],
+    filter: { color: "red", size: 2 },
+    limit: 5,
+    "X-Trace-Id": "beef",
+    session: "s 1",
+  });
   expect(e.method).toBe("GET");
   expect(e.path).toBe("/v1/items/a%20b%2F%C3%A7%3F%23");
   expect(e.query).toBe("tags=x%20y&tags=z&ids=1,2,3&filter%5Bcolor%5D=red&filter%5Bsize%5D=2&limit=5");
@@ -128,7 +156,11 @@ test("curation: globs on operationId, tags, methods, path patterns, exclude and 
   expect(await names({ include: ["tag:folders"] })).toEqual(["create_folder"]);
   expect(await names({ include: ["path:/secure/*"] })).toEqual(["with_api_key", "with_bearer"]);
   expect(await names({ methods: ["put"] })).toEqual(["replace_item", "put_note"]);
-  expect(await names({ readOnly: true, exclude: ["big", "tag:items"] })).toEqual(["with_api_key", "with_bearer", "missing"]);
+  expect(await names({ readOnly: true, exclude: ["big", "tag:items"] })).toEqual([
+    "with_api_key",
+    "with_bearer",
+    "missing",
+  ]);
   expect(await names({ include: ["login"], names: { login: "sign_in" } })).toEqual(["sign_in"]);
 });
 
@@ -137,10 +169,34 @@ test("names are stable across runs and valid; long ones are cut with a hash, col
     openapi: "3.1.0",
     info: { title: "n", version: "1" },
     paths: Object.fromEntries(
-      ["a", "b"].map((x): [string, unknown] => [`/${x}`, { get: { operationId: `list_everything_about_the_very_long_resource_named_${x}_please`, responses: { 200: { description: "ok" } } } }]).concat([
-        ["/c", { get: { operationId: "same", responses: { 200: { description: "ok" } } }, post: { operationId: "same", responses: { 200: { description: "ok" } } } }],
-        ["/d/{id}", { get: { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { 200: { description: "ok" } } } }],
-      ]),
+      ["a", "b"]
+        .map((x): [string, unknown] => [
+          `/${x}`,
+          {
+            get: {
+              operationId: `list_everything_about_the_very_long_resource_named_${x}_please`,
+              responses: { 200: { description: "ok" } },
+            },
+          },
+        ])
+        .concat([
+          [
+            "/c",
+            {
+              get: { operationId: "same", responses: { 200: { description: "ok" } } },
+              post: { operationId: "same", responses: { 200: { description: "ok" } } },
+            },
+          ],
+          [
+            "/d/{id}",
+            {
+              get: {
+                parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+                responses: { 200: { description: "ok" } },
+              },
+            },
+          ],
+        ]),
     ),
   };
   const one = (await openapiTools(doc, { baseUrl: "http://x" })).map((t) => t.name);
@@ -156,33 +212,96 @@ test("a document that cannot be used fails with the place and the reason", async
   const bad = `${import.meta.dir}/../../.test-build/bad.yaml`;
   await Bun.write(bad, "openapi: 3.0.3\ninfo: { title: t, version: '1' }\npaths:\n  /a: [unclosed\n");
   await expect(openapiTools(bad)).rejects.toThrow(/bad\.yaml:\d+:\d+: cannot parse the document/);
-  const invalid = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/d/{id}": { get: { responses: { 200: { description: "ok" } } } } } };
-  await expect(openapiTools(invalid, { baseUrl: "http://x" })).rejects.toThrow(/invalid OpenAPI document at \/paths\/~1d~1\{id\}\/get: Declared path parameter "id"/);
-  await expect(openapiTools({ swagger: "2.0" })).rejects.toThrow(/OpenAPI 3\.0 or 3\.1 is supported, found Swagger 2\.0/);
-  await expect(openapiTools({ openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/a": { get: { responses: { 200: { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } } } } } } } }))
-    .rejects.toThrow(/Nope/);
-  const net = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/a": { get: { parameters: [{ $ref: "https://example.com/p.yaml#/Limit" }], responses: { 200: { description: "ok" } } } } } };
-  await expect(openapiTools(net, { baseUrl: "http://x" })).rejects.toThrow(/points to the network; network \$refs are read only with allowNetwork/);
-  await expect(openapiTools({ openapi: "3.1.0", info: { title: "t", version: "1" }, servers: [{ url: "/api" }], paths: {} })).rejects.toThrow(/is relative: pass baseUrl/);
-  await expect(openapiTools(DOC, { baseUrl: "http://x", auth: { nope: { env: "X" } } })).rejects.toBeInstanceOf(OpenApiError);
+  const invalid = {
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: { "/d/{id}": { get: { responses: { 200: { description: "ok" } } } } },
+  };
+  await expect(openapiTools(invalid, { baseUrl: "http://x" })).rejects.toThrow(
+    /invalid OpenAPI document at \/paths\/~1d~1\{id\}\/get: Declared path parameter "id"/,
+  );
+  await expect(openapiTools({ swagger: "2.0" })).rejects.toThrow(
+    /OpenAPI 3\.0 or 3\.1 is supported, found Swagger 2\.0/,
+  );
+  await expect(
+    openapiTools({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/a": {
+          get: {
+            responses: {
+              200: {
+                description: "ok",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Nope" } } },
+              },
+            },
+          },
+        },
+      },
+    }),
+  ).rejects.toThrow(/Nope/);
+  const net = {
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/a": {
+        get: { parameters: [{ $ref: "https://example.com/p.yaml#/Limit" }], responses: { 200: { description: "ok" } } },
+      },
+    },
+  };
+  await expect(openapiTools(net, { baseUrl: "http://x" })).rejects.toThrow(
+    /points to the network; network \$refs are read only with allowNetwork/,
+  );
+  await expect(
+    openapiTools({ openapi: "3.1.0", info: { title: "t", version: "1" }, servers: [{ url: "/api" }], paths: {} }),
+  ).rejects.toThrow(/is relative: pass baseUrl/);
+  await expect(openapiTools(DOC, { baseUrl: "http://x", auth: { nope: { env: "X" } } })).rejects.toBeInstanceOf(
+    OpenApiError,
+  );
 });
 
 /** A tiny document served by a handler of the test's own, for the cases the echo document does not cover. */
 function miniDoc(paths: Record<string, unknown>, components: Record<string, unknown> = {}) {
-  return { openapi: "3.1.0", info: { title: "mini", version: "1" }, servers: [{ url: "http://mini.invalid" }], paths, components };
+  return {
+    openapi: "3.1.0",
+    info: { title: "mini", version: "1" },
+    servers: [{ url: "http://mini.invalid" }],
+    paths,
+    components,
+  };
 }
 const ok = { 200: { description: "ok" } };
 
 test("outputSchema only on opt-in (then the response is checked); images and binary bodies by content type", async () => {
   const doc = miniDoc({
-    "/pet": { get: { operationId: "pet", responses: { 200: { description: "ok", content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" }, secret: { type: "string", writeOnly: true } } } } } } } } },
+    "/pet": {
+      get: {
+        operationId: "pet",
+        responses: {
+          200: {
+            description: "ok",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: { name: { type: "string" }, secret: { type: "string", writeOnly: true } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     "/img": { get: { operationId: "img", responses: ok } },
     "/bin": { get: { operationId: "bin", responses: ok } },
   });
   const app = (req: Request) => {
     const p = new URL(req.url).pathname;
-    if (p === "/img") return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } });
-    if (p === "/bin") return new Response(new Uint8Array([1, 2, 3]), { headers: { "content-type": "application/octet-stream" } });
+    if (p === "/img")
+      return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { "content-type": "image/png" } });
+    if (p === "/bin")
+      return new Response(new Uint8Array([1, 2, 3]), { headers: { "content-type": "application/octet-stream" } });
     return Response.json({ name: "rex" });
   };
   const plain = await openapiTools(doc, { fetch: app });
@@ -190,8 +309,15 @@ test("outputSchema only on opt-in (then the response is checked); images and bin
   const typed = await openapiTools(doc, { fetch: app, outputSchemas: true });
   expect(typed[0]!.outputSchema).toEqual({ type: "object", properties: { name: { type: "string" } } });
   expect(((await typed[0]!({})) as any).structuredContent).toEqual({ name: "rex" });
-  expect(((await plain[1]!({})) as any).content[0]).toMatchObject({ type: "image", mimeType: "image/png", data: "iVBORw==" });
-  expect(((await plain[2]!({})) as any).content[0]).toMatchObject({ type: "resource", resource: { uri: "http://mini.invalid/bin", mimeType: "application/octet-stream", blob: "AQID" } });
+  expect(((await plain[1]!({})) as any).content[0]).toMatchObject({
+    type: "image",
+    mimeType: "image/png",
+    data: "iVBORw==",
+  });
+  expect(((await plain[2]!({})) as any).content[0]).toMatchObject({
+    type: "resource",
+    resource: { uri: "http://mini.invalid/bin", mimeType: "application/octet-stream", blob: "AQID" },
+  });
 });
 
 test("apiKey in the query and HTTP basic from the environment; the key never shows in a result; a 401 without credentials names the variable", async () => {
@@ -201,17 +327,28 @@ test("apiKey in the query and HTTP basic from the environment; the key never sho
       "/b": { get: { operationId: "b", security: [{ basic: [] }], responses: ok } },
       "/deny": { get: { operationId: "deny", security: [{ basic: [] }], responses: ok } },
     },
-    { securitySchemes: { qkey: { type: "apiKey", in: "query", name: "api_key" }, basic: { type: "http", scheme: "basic" } } },
+    {
+      securitySchemes: {
+        qkey: { type: "apiKey", in: "query", name: "api_key" },
+        basic: { type: "http", scheme: "basic" },
+      },
+    },
   );
   const seen: string[] = [];
   const app = (req: Request) => {
     seen.push(`${new URL(req.url).search} ${req.headers.get("authorization") ?? ""}`);
-    return new URL(req.url).pathname === "/deny" || (new URL(req.url).pathname === "/b" && !req.headers.get("authorization")) ? new Response("who are you", { status: 401 }) : Response.json({ ok: true });
+    return new URL(req.url).pathname === "/deny" ||
+      (new URL(req.url).pathname === "/b" && !req.headers.get("authorization"))
+      ? new Response("who are you", { status: 401 })
+      : Response.json({ ok: true });
   };
   process.env.MINI_U = "ana";
   process.env.MINI_P = "pw";
   process.env.MINI_Q = "s3cret";
-  const t = await openapiTools(doc, { fetch: app, auth: { qkey: { env: "MINI_Q" }, basic: { username: { env: "MINI_U" }, password: { env: "MINI_P" } } } });
+  const t = await openapiTools(doc, {
+    fetch: app,
+    auth: { qkey: { env: "MINI_Q" }, basic: { username: { env: "MINI_U" }, password: { env: "MINI_P" } } },
+  });
   await t[0]!({});
   await t[1]!({});
   expect(seen).toEqual(["?api_key=s3cret ", ` Basic ${Buffer.from("ana:pw").toString("base64")}`]);
@@ -249,10 +386,23 @@ test("multipart bodies and label/matrix path styles", async () => {
       post: {
         operationId: "up",
         parameters: [
-          { name: "a", in: "path", required: true, style: "label", explode: true, schema: { type: "array", items: { type: "string" } } },
+          {
+            name: "a",
+            in: "path",
+            required: true,
+            style: "label",
+            explode: true,
+            schema: { type: "array", items: { type: "string" } },
+          },
           { name: "b", in: "path", required: true, style: "matrix", schema: { type: "string" } },
         ],
-        requestBody: { content: { "multipart/form-data": { schema: { type: "object", properties: { note: { type: "string" }, n: { type: "integer" } } } } } },
+        requestBody: {
+          content: {
+            "multipart/form-data": {
+              schema: { type: "object", properties: { note: { type: "string" }, n: { type: "integer" } } },
+            },
+          },
+        },
         responses: ok,
       },
     },
@@ -292,12 +442,21 @@ paths:
   expect(s.properties.kids.items.$ref).toMatch(/^#\/\$defs\/Node/);
 
   let port = 0;
-  const host = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req): Response => new Response(new URL(req.url).pathname === "/common.yaml" ? common : main(`http://127.0.0.1:${port}/common.yaml`)) });
+  const host = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req): Response =>
+      new Response(
+        new URL(req.url).pathname === "/common.yaml" ? common : main(`http://127.0.0.1:${port}/common.yaml`),
+      ),
+  });
   port = host.port!;
   try {
     const url = `http://127.0.0.1:${port}/main.yaml`;
     await expect(openapiTools(url)).rejects.toThrow(/needs allowNetwork: true/);
-    await expect(openapiTools(url, { allowNetwork: true })).rejects.toThrow(/points to the network; network \$refs are read only with allowNetwork: true and the host in allowHosts/);
+    await expect(openapiTools(url, { allowNetwork: true })).rejects.toThrow(
+      /points to the network; network \$refs are read only with allowNetwork: true and the host in allowHosts/,
+    );
     const [remote] = await openapiTools(url, { allowNetwork: true, allowHosts: [`127.0.0.1:${port}`] });
     expect(remote!.inputSchema).toEqual(plant!.inputSchema);
   } finally {

@@ -8,8 +8,17 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { assertValidResponse } from "../helpers/schema.ts";
 
 /** Connects an SDK v1 client to `command`; `checked.responses` counts the responses validated. */
-export async function validatingStdioClient(command: string, args: string[], env: Record<string, string>): Promise<{ client: Client; checked: { responses: number }; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" });
+export async function validatingStdioClient(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ client: Client; checked: { responses: number }; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const methods = new Map<unknown, string>();
@@ -28,7 +37,8 @@ export async function validatingStdioClient(command: string, args: string[], env
     transport.onmessage = (m) => {
       if ("id" in m && ("result" in m || "error" in m)) {
         const method = methods.get(m.id) ?? "?";
-        if (method === "initialize" && "result" in m) version = (m.result as { protocolVersion: string }).protocolVersion;
+        if (method === "initialize" && "result" in m)
+          version = (m.result as { protocolVersion: string }).protocolVersion;
         assertValidResponse(version, method, m as unknown as Record<string, unknown>);
         checked.responses++;
       }

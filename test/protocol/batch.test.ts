@@ -10,13 +10,15 @@ const batches = (p: McpProcess) => p.messages.filter((m) => Array.isArray(m)) as
 test("2025-03-26: a batch is answered with an array, in order, each response valid", async () => {
   const p = spawn();
   await p.handshake("2025-03-26");
-  p.send(JSON.stringify([
-    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleep", arguments: { ms: 50 } } },
-    { jsonrpc: "2.0", id: 3, method: "ping" },
-    { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
-    { jsonrpc: "2.0", id: 4, method: "tools/list" },
-    { jsonrpc: "2.0", id: 5, method: "nope" },
-  ]));
+  p.send(
+    JSON.stringify([
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleep", arguments: { ms: 50 } } },
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
+      { jsonrpc: "2.0", id: 4, method: "tools/list" },
+      { jsonrpc: "2.0", id: 5, method: "nope" },
+    ]),
+  );
   const answer = (await p.waitFor((m) => Array.isArray(m))) as unknown as Msg[];
   expect(answer.map((m) => m.id)).toEqual([2, 3, 4, 5]);
   const methods = ["tools/call", "ping", "tools/list", "nope"];
@@ -30,7 +32,12 @@ test("2025-03-26: a batch is answered with an array, in order, each response val
 test("2025-03-26: a batch of notifications only gets no answer at all", async () => {
   const p = spawn();
   await p.handshake("2025-03-26");
-  p.send(JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }]));
+  p.send(
+    JSON.stringify([
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } },
+    ]),
+  );
   // A ping behind the batch proves the batch was read and answered with nothing.
   expect((await p.request("ping", undefined, 9, "2025-03-26")).result).toEqual({});
   expect(p.messages.map((m) => m.id)).toEqual([1, 9]);
@@ -39,10 +46,17 @@ test("2025-03-26: a batch of notifications only gets no answer at all", async ()
 test("2025-03-26: initialize inside a batch is refused (-32600) and the rest of the batch is served", async () => {
   const p = spawn();
   await p.handshake("2025-03-26");
-  p.send(JSON.stringify([
-    { jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
-    { jsonrpc: "2.0", id: 3, method: "ping" },
-  ]));
+  p.send(
+    JSON.stringify([
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+    ]),
+  );
   const answer = (await p.waitFor((m) => Array.isArray(m))) as unknown as Msg[];
   assertValidResponse("2025-03-26", "initialize", answer[0]!);
   assertValidResponse("2025-03-26", "ping", answer[1]!);
@@ -61,13 +75,24 @@ test("2025-03-26: an empty batch is -32600", async () => {
 
 test("a batch before initialize is -32600: initialize may not be batched and nothing else is open yet", async () => {
   const p = spawn();
-  p.send(JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } }]));
+  p.send(
+    JSON.stringify([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
+    ]),
+  );
   const r = await p.waitFor((m) => "error" in m);
   expect(r.id).toBeNull();
   expect(r.error.code).toBe(-32600);
   expect(batches(p)).toEqual([]);
   // The process is still usable.
-  p.send('{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}');
+  p.send(
+    '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+  );
   assertValidResponse("2025-03-26", "initialize", await p.response("i"));
 });
 

@@ -8,7 +8,6 @@ import { isAbsolute } from "node:path";
 import { compileFixture } from "../helpers/proc.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
 
-
 let bin: string;
 const closers: (() => Promise<void>)[] = [];
 beforeAll(async () => {
@@ -58,7 +57,14 @@ test("SDK v2 client, default (legacy) era: initialize, list, call", async () => 
   expect(client.getProtocolEra()).toBe("legacy");
   expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
   await exercise(client);
-  expect(seen.map((s) => s.method)).toEqual(["initialize", "tools/list", "tools/call", "tools/call", "tools/call", "tools/call"]);
+  expect(seen.map((s) => s.method)).toEqual([
+    "initialize",
+    "tools/list",
+    "tools/call",
+    "tools/call",
+    "tools/call",
+    "tools/call",
+  ]);
 });
 
 for (const mode of [{ pin: "2026-07-28" }, "auto"] as const) {
@@ -71,7 +77,13 @@ for (const mode of [{ pin: "2026-07-28" }, "auto"] as const) {
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect(client.getServerVersion()).toEqual({ name: "fixture", version: "1.0.0" });
-    expect(client.getDiscoverResult()?.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+    expect(client.getDiscoverResult()?.supportedVersions).toEqual([
+      "2026-07-28",
+      "2025-11-25",
+      "2025-06-18",
+      "2025-03-26",
+      "2024-11-05",
+    ]);
     const { tools, list } = await exercise(client);
     expect(tools.find((t: { name: string }) => t.name === "proto_list").outputSchema.type).toBe("array");
     expect(list.structuredContent).toEqual([1, 2, 3]);

@@ -10,7 +10,12 @@ describe("lifecycle per legacy version", () => {
   for (const version of LEGACY) {
     test(`${version}: initialize, initialized, ping, tools/list, tools/call, then EOF ends the process`, async () => {
       const p = spawn();
-      const init = await p.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } }, 1, version);
+      const init = await p.request(
+        "initialize",
+        { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        1,
+        version,
+      );
       expect(init.result.protocolVersion).toBe(version);
       // Exactly what the server has: tools (listChanged by default: addTool and its kin tell the client), and logging, since its
       // tools may log (ctx.log); no resources, prompts or completions.
@@ -78,7 +83,10 @@ describe("before initialize", () => {
     expect(p.messages.length).toBe(3);
     // The process is still usable.
     expect((await p.handshake("2025-11-25")).protocolVersion).toBe("2025-11-25");
-    expect((await p.request("tools/call", { name: "echo", arguments: { text: "after" } }, 4, "2025-11-25")).result.content[0].text).toBe("after");
+    expect(
+      (await p.request("tools/call", { name: "echo", arguments: { text: "after" } }, 4, "2025-11-25")).result.content[0]
+        .text,
+    ).toBe("after");
   });
 
   test("an initialize with broken params is -32602 and a proper one still succeeds afterwards", async () => {
@@ -92,7 +100,12 @@ describe("before initialize", () => {
 test("a second initialize is refused with -32600 and the session keeps its version", async () => {
   const p = spawn();
   await p.handshake("2025-03-26");
-  const again = await p.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }, 7, "2025-03-26");
+  const again = await p.request(
+    "initialize",
+    { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    7,
+    "2025-03-26",
+  );
   expect(again.error.code).toBe(-32600);
   expect(again.error.message).toContain("already initialized at 2025-03-26");
   // Still usable, still 2025-03-26: batches (a 2025-03-26-only feature) are accepted.
@@ -104,7 +117,10 @@ test("a second initialize is refused with -32600 and the session keeps its versi
 
 test("serverInfo.title is sent from 2025-06-18 on only", async () => {
   // The fixture has no title; the toolkit example does.
-  for (const [version, hasTitle] of [["2025-03-26", false], ["2025-06-18", true]] as const) {
+  for (const [version, hasTitle] of [
+    ["2025-03-26", false],
+    ["2025-06-18", true],
+  ] as const) {
     const p = spawn("examples/toolkit/server.ts");
     const init = await p.handshake(version);
     expect("title" in init.serverInfo).toBe(hasTitle);
@@ -121,7 +137,9 @@ test("initialize with invalid params (protocolVersion not a string or empty, cap
   for (const [i, params] of bad.entries()) {
     const r = await p.request("initialize", params, 10 + i, "2025-11-25");
     expect(r.error.code).toBe(-32602);
-    expect(r.error.message).toContain(i === 2 ? '"capabilities" must be an object' : '"protocolVersion" must be a non-empty string');
+    expect(r.error.message).toContain(
+      i === 2 ? '"capabilities" must be an object' : '"protocolVersion" must be a non-empty string',
+    );
   }
   // Still uninitialized: a request is refused as before initialize, and a good initialize then succeeds.
   const early = await p.request("tools/list", {}, 20, "2025-11-25");

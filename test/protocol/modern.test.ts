@@ -41,7 +41,12 @@ test("B25 server/discover probe and handshake-free requests", async () => {
 
 test("B26 unsupported version in _meta", async () => {
   const p = spawn();
-  const bad = await p.request("tools/list", { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } }, 5, MODERN);
+  const bad = await p.request(
+    "tools/list",
+    { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+    5,
+    MODERN,
+  );
   assertValidNotification(MODERN, "UnsupportedProtocolVersionError", bad);
   expect(bad.error.code).toBe(-32022);
   expect(bad.error.data.requested).toBe("2099-01-01");
@@ -91,7 +96,16 @@ test("modern requests are served after a legacy initialize too, each with its ow
   expect(legacy.result.structuredContent).toBeUndefined();
   expect(legacy.result.resultType).toBeUndefined();
   // The legacy session is untouched by the modern request: initialize is still refused.
-  expect((await p.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }, 4, "2024-11-05")).error.code).toBe(-32600);
+  expect(
+    (
+      await p.request(
+        "initialize",
+        { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        4,
+        "2024-11-05",
+      )
+    ).error.code,
+  ).toBe(-32600);
 });
 
 test("modern errors for a tools/call: unknown tool -32602; bad arguments are an isError result with resultType", async () => {
@@ -107,16 +121,25 @@ test("modern errors for a tools/call: unknown tool -32602; bad arguments are an 
 test("the schema check is strict: a field a version does not define fails validation", () => {
   const msg = (tool: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 1, result: { tools: [tool] } });
   const base = { name: "x", inputSchema: { type: "object" } };
-  expect(() => assertValidResponse("2025-03-26", "tools/list", msg({ ...base, title: "X" }))).toThrow("additionalProperties");
+  expect(() => assertValidResponse("2025-03-26", "tools/list", msg({ ...base, title: "X" }))).toThrow(
+    "additionalProperties",
+  );
   expect(() => assertValidResponse("2025-06-18", "tools/list", msg({ ...base, title: "X" }))).not.toThrow();
-  expect(() => assertValidResponse("2025-06-18", "tools/list", msg({ ...base, icons: [] }))).toThrow("additionalProperties");
+  expect(() => assertValidResponse("2025-06-18", "tools/list", msg({ ...base, icons: [] }))).toThrow(
+    "additionalProperties",
+  );
   expect(() => assertValidResponse(MODERN, "tools/list", msg(base))).toThrow(); // no resultType / cache hints
 });
 
 test("a modern call cut short at shutdown in a legacy-initialized process still gets a modern result", async () => {
   const p = spawn(undefined, { env: { FIXTURE_GRACE_MS: "100" } });
   await p.handshake("2025-06-18");
-  p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 }, _meta: META } });
+  p.send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "sleep", arguments: { ms: 30000 }, _meta: META },
+  });
   p.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "sleep", arguments: { ms: 30000 } } });
   await p.request("ping", undefined, 4); // messages are dispatched in order: both calls are in flight now
   p.closeStdin();

@@ -8,11 +8,18 @@ const META = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" }
 const META_JSON = JSON.stringify(META);
 
 test("plainTextLine = the projected result's line for a plain text block in every version; undefined otherwise", () => {
-  const texts = ["5", "", 'quote " backslash \\ newline \n tab \t', "é€😀\u2028\u2029", "\ud800 lone surrogate", "\u0000\u001f"];
+  const texts = [
+    "5",
+    "",
+    'quote " backslash \\ newline \n tab \t',
+    "é€😀\u2028\u2029",
+    "\ud800 lone surrogate",
+    "\u0000\u001f",
+  ];
   let legacy = 0;
   for (const [version, f] of FEATURES) {
     for (const text of texts) {
-      for (const id of [1, "a\"b", 0]) {
+      for (const id of [1, 'a"b', 0]) {
         const r: CallResult = { content: [{ type: "text", text }] };
         const fast = plainTextLine(id, r, f, META_JSON);
         // The projection every other result takes (src/protocol/project.ts), serialized.
@@ -26,7 +33,12 @@ test("plainTextLine = the projected result's line for a plain text block in ever
       { content: [{ type: "text", text: "x" }], structuredContent: { a: 1 } },
       { content: [{ type: "text", text: "x" }], _meta: { a: 1 } },
       { content: [{ type: "text", text: "x", annotations: { priority: 1 } }] },
-      { content: [{ type: "text", text: "x" }, { type: "text", text: "y" }] },
+      {
+        content: [
+          { type: "text", text: "x" },
+          { type: "text", text: "y" },
+        ],
+      },
       { content: [] },
     ];
     for (const r of others) {

@@ -30,7 +30,10 @@ async function req(v: Version, method: string, params: Record<string, unknown> =
   const r = await p.request(method, v === MODERN ? { ...params, _meta: META } : params, nextId++, v);
   return r;
 }
-const byName = async (v: Version) => new Map<string, Record<string, unknown>>((await req(v, "tools/list")).result.tools.map((t: { name: string }) => [t.name, t]));
+const byName = async (v: Version) =>
+  new Map<string, Record<string, unknown>>(
+    (await req(v, "tools/list")).result.tools.map((t: { name: string }) => [t.name, t]),
+  );
 const call = async (v: Version, name: string) => (await req(v, "tools/call", { name, arguments: {} })).result;
 const since = (v: Version, min: Version) => v >= min;
 
@@ -44,9 +47,13 @@ describe("tools/list", () => {
       if (since(v, "2025-06-18")) expected.push("title", "outputSchema", "_meta");
       if (since(v, "2025-11-25")) expected.push("icons");
       expect(Object.keys(rich).sort()).toEqual(expected.sort());
-      if (since(v, "2025-03-26")) expect(rich.annotations).toEqual({ title: "Rich (annotation)", readOnlyHint: true, openWorldHint: false });
+      if (since(v, "2025-03-26"))
+        expect(rich.annotations).toEqual({ title: "Rich (annotation)", readOnlyHint: true, openWorldHint: false });
       if (since(v, "2025-06-18")) expect(rich.title).toBe("Rich tool");
-      if (since(v, "2025-11-25")) expect(rich.icons).toEqual([{ src: "https://example.com/icon.png", mimeType: "image/png", sizes: ["48x48"], theme: "light" }]);
+      if (since(v, "2025-11-25"))
+        expect(rich.icons).toEqual([
+          { src: "https://example.com/icon.png", mimeType: "image/png", sizes: ["48x48"], theme: "light" },
+        ]);
       // A tool whose output schema has an array root stays listed; the schema is sent only where it is representable.
       const list = tools.get("proto_list")!;
       expect(list).toBeDefined();
@@ -63,14 +70,25 @@ describe("tools/call", () => {
     test(`${v}: content blocks, annotations, _meta and structuredContent only where the schema defines them`, async () => {
       const r = await call(v, "proto_rich");
       const newer = since(v, "2025-06-18");
-      const text: Record<string, unknown> = { type: "text", text: '{"n":1}', annotations: { audience: ["user"], priority: 0.5 } };
+      const text: Record<string, unknown> = {
+        type: "text",
+        text: '{"n":1}',
+        annotations: { audience: ["user"], priority: 0.5 },
+      };
       if (newer) {
         (text.annotations as Record<string, unknown>).lastModified = "2025-01-01T00:00:00Z";
         text._meta = { "example.com/block": 1 };
       }
-      const resource: Record<string, unknown> = { type: "resource", resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "notes" } };
+      const resource: Record<string, unknown> = {
+        type: "resource",
+        resource: { uri: "file:///notes.txt", mimeType: "text/plain", text: "notes" },
+      };
       if (newer) resource._meta = { "example.com/res": 1 };
-      expect(r.content).toEqual([text, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png", annotations: { priority: 1 } }, resource]);
+      expect(r.content).toEqual([
+        text,
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png", annotations: { priority: 1 } },
+        resource,
+      ]);
       if (newer) expect(r.structuredContent).toEqual({ n: 1 });
       else expect("structuredContent" in r).toBe(false);
       expect(r._meta["example.com/result"]).toBe(1);
@@ -88,10 +106,18 @@ describe("tools/call", () => {
         expect(r.content[0].text).toContain(`${types} content`);
         expect(r.content[0].text).toContain(v);
       };
-      if (since(v, "2025-03-26")) expect(audio.content[1]).toEqual({ type: "audio", data: "UklGRg==", mimeType: "audio/wav" });
+      if (since(v, "2025-03-26"))
+        expect(audio.content[1]).toEqual({ type: "audio", data: "UklGRg==", mimeType: "audio/wav" });
       else unsupported(audio, "audio");
       if (since(v, "2025-06-18")) {
-        expect(link.content[1]).toEqual({ type: "resource_link", uri: "https://example.com/report.pdf", name: "report", title: "Report", mimeType: "application/pdf", size: 1024 });
+        expect(link.content[1]).toEqual({
+          type: "resource_link",
+          uri: "https://example.com/report.pdf",
+          name: "report",
+          title: "Report",
+          mimeType: "application/pdf",
+          size: 1024,
+        });
         expect(mixed.content.map((b: { type: string }) => b.type)).toEqual(["audio", "resource_link"]);
       } else {
         unsupported(link, "resource_link");

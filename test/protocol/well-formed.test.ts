@@ -35,7 +35,9 @@ test("wellFormedLine: lone surrogates, raw or escaped, become U+FFFD; pairs and 
   // The text "\\ud800" (an escaped backslash) right before a lone low surrogate's escape: the escape is lone.
   expect(wellFormedLine(JSON.stringify({ t: "\\ud800\udc00" }))).toBe('{"t":"\\\\ud800\\ufffd"}');
   expect(wellFormedLine(JSON.stringify({ t: "\\UD800\udc00" }))).toBe('{"t":"\\\\UD800\\ufffd"}');
-  expect(wellFormedLine(JSON.stringify({ t: "\\ud800\udc00\ud83d\ude00" }))).toBe('{"t":"\\\\ud800\\ufffd\ud83d\ude00"}');
+  expect(wellFormedLine(JSON.stringify({ t: "\\ud800\udc00\ud83d\ude00" }))).toBe(
+    '{"t":"\\\\ud800\\ufffd\ud83d\ude00"}',
+  );
 });
 
 test("stdio: an echoed name holding the text \\ud800 before a lone low surrogate arrives with U+FFFD", async () => {
@@ -73,8 +75,19 @@ test("HTTP: the same, in JSON bodies", async () => {
   for (const name of Object.keys(EXPECTED)) {
     const res = await fetch(h.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": name },
-      body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: {}, _meta: META } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "tools/call",
+        "mcp-name": name,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: id++,
+        method: "tools/call",
+        params: { name, arguments: {}, _meta: META },
+      }),
     });
     const bytes = new Uint8Array(await res.arrayBuffer());
     const text = strict.decode(bytes);
@@ -111,7 +124,16 @@ const LISTINGS: [string, Record<string, unknown>, (r: any) => unknown][] = [
   ["tools/call", { name: "no\udc00such", arguments: {} }, (r) => r.error.message], // -32602, the name echoed
 ];
 const LISTED = [
-  { name: "lone_described", title: "T\ufffditle", description: "Desc\ufffdription", inputSchema: { type: "object", properties: { pick: { type: "string", enum: ["a\ufffd", "b"] } }, required: ["pick"] } },
+  {
+    name: "lone_described",
+    title: "T\ufffditle",
+    description: "Desc\ufffdription",
+    inputSchema: {
+      type: "object",
+      properties: { pick: { type: "string", enum: ["a\ufffd", "b"] } },
+      required: ["pick"],
+    },
+  },
   "Pro\ufffdmpt",
   "Res\ufffdource",
   "r\ufffd",
@@ -132,7 +154,12 @@ test("stdio: descriptions, titles, enums, resource and prompt text, echoed argum
     got.push(pick(r));
   }
   expect(got).toEqual(LISTED);
-  p.send({ jsonrpc: "2.0", id: 200, method: "tools/call", params: { name: "lone_progress", arguments: {}, _meta: { progressToken: "t" } } });
+  p.send({
+    jsonrpc: "2.0",
+    id: 200,
+    method: "tools/call",
+    params: { name: "lone_progress", arguments: {}, _meta: { progressToken: "t" } },
+  });
   const note = await p.waitFor((m) => m.method === "notifications/progress");
   expect(note.params.message).toBe("half\ufffd way");
   await p.response(200);
@@ -143,8 +170,14 @@ test("stdio: descriptions, titles, enums, resource and prompt text, echoed argum
 test("HTTP: the same in JSON bodies and SSE events, and in the transport's own error bodies (header mismatch, legacy session errors)", async () => {
   const h = await HttpProcess.source(FIXTURE);
   cleanups.push(() => h.kill());
-  const send = async (method: string, params: Record<string, unknown>, id: number, extra: Record<string, string> = {}) => {
-    const name = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  const send = async (
+    method: string,
+    params: Record<string, unknown>,
+    id: number,
+    extra: Record<string, string> = {},
+  ) => {
+    const name =
+      typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
     const res = await fetch(h.url, {
       method: "POST",
       headers: {
@@ -152,13 +185,25 @@ test("HTTP: the same in JSON bodies and SSE events, and in the transport's own e
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": MODERN,
         "mcp-method": method,
-        ...(name !== undefined ? { "mcp-name": `=?base64?${Buffer.from(name.toWellFormed()).toString("base64")}?=` } : {}),
+        ...(name !== undefined
+          ? { "mcp-name": `=?base64?${Buffer.from(name.toWellFormed()).toString("base64")}?=` }
+          : {}),
         ...extra,
       },
-      body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...META, progressToken: id } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method,
+        params: { ...params, _meta: { ...META, progressToken: id } },
+      }),
     });
     const text = strict.decode(new Uint8Array(await res.arrayBuffer()));
-    const messages = (res.headers.get("content-type") ?? "").includes("text/event-stream") ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6))) : [JSON.parse(text)];
+    const messages = (res.headers.get("content-type") ?? "").includes("text/event-stream")
+      ? text
+          .split("\n")
+          .filter((l) => l.startsWith("data: "))
+          .map((l) => JSON.parse(l.slice(6)))
+      : [JSON.parse(text)];
     for (const m of messages) expectWellFormed(m);
     return { status: res.status, messages };
   };
@@ -183,9 +228,22 @@ test("HTTP: the same in JSON bodies and SSE events, and in the transport's own e
   expect(streamed.messages.map((m: any) => m.method ?? "result")).toEqual(["notifications/progress", "result"]);
   expect(streamed.messages[0].params.message).toBe("half\ufffd way");
   // A legacy session's errors: the unknown tool's -32602 in band, with the name echoed.
-  const init = await fetch(h.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) });
+  const init = await fetch(h.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  });
   const sid = init.headers.get("mcp-session-id")!;
-  const bad = await fetch(h.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json", "mcp-session-id": sid }, body: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x\\ud800","arguments":{}}}' });
+  const bad = await fetch(h.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "mcp-session-id": sid },
+    body: '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x\\ud800","arguments":{}}}',
+  });
   const body = JSON.parse(strict.decode(new Uint8Array(await bad.arrayBuffer())));
   expectWellFormed(body);
   expect(body.error.message).toBe("Unknown tool: x\ufffd");

@@ -30,22 +30,75 @@ const INPUT: [string, v.GenericSchema, unknown[], unknown[]][] = [
   ["v.regex with the m flag", v.pipe(v.string(), v.regex(/^b$/m)), ["a\nb"], []],
   ["v.regex with the s flag", v.pipe(v.string(), v.regex(/^a.b$/s)), ["a\nb"], []],
   ["v.regex with the u flag (exact)", v.pipe(v.string(), v.regex(/^\p{L}+$/u)), ["été", "ABC"], ["1", "a b"]],
-  ["two regexes in one pipe (allOf, exact)", v.pipe(v.string(), v.regex(/^a/), v.regex(/b$/)), ["ab", "axb"], ["ba", "ax"]],
-  ["v.hexadecimal with v.startsWith (allOf, exact)", v.pipe(v.string(), v.hexadecimal(), v.startsWith("0x")), ["0xDEADbeef"], ["DEAD", "0xZZ"]],
+  [
+    "two regexes in one pipe (allOf, exact)",
+    v.pipe(v.string(), v.regex(/^a/), v.regex(/b$/)),
+    ["ab", "axb"],
+    ["ba", "ax"],
+  ],
+  [
+    "v.hexadecimal with v.startsWith (allOf, exact)",
+    v.pipe(v.string(), v.hexadecimal(), v.startsWith("0x")),
+    ["0xDEADbeef"],
+    ["DEAD", "0xZZ"],
+  ],
   ["v.trim then v.maxLength", v.pipe(v.string(), v.trim(), v.maxLength(3)), ["  ab  "], []],
   ["v.toLowerCase then v.regex", v.pipe(v.string(), v.toLowerCase(), v.regex(/^[a-z]+$/)), ["ABC"], []],
-  ["v.transform then a schema and checks", v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(3)), ["5"], []],
-  ["v.check", v.pipe(v.string(), v.check((s) => s !== "x")), ["y"], []],
+  [
+    "v.transform then a schema and checks",
+    v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(3)),
+    ["5"],
+    [],
+  ],
+  [
+    "v.check",
+    v.pipe(
+      v.string(),
+      v.check((s) => s !== "x"),
+    ),
+    ["y"],
+    [],
+  ],
   ["v.custom", v.custom<string>((x) => typeof x === "string"), ["anything"], []],
-  ["v.isoDate (format date checks the calendar)", v.pipe(v.string(), v.isoDate()), ["2023-02-30", "2024-01-31"], ["2023-13-01", "23-01-01"]],
-  ["v.isoDateTime (format date-time needs seconds and an offset)", v.pipe(v.string(), v.isoDateTime()), ["2023-01-01T12:00", "2023-01-01 12:00"], ["2023-01-01T25:00"]],
-  ["v.isoTimestamp", v.pipe(v.string(), v.isoTimestamp()), ["2023-01-01 12:00:00+0100", "2023-01-01T12:00:00.123Z"], ["2023-01-01T12:00"]],
+  [
+    "v.isoDate (format date checks the calendar)",
+    v.pipe(v.string(), v.isoDate()),
+    ["2023-02-30", "2024-01-31"],
+    ["2023-13-01", "23-01-01"],
+  ],
+  [
+    "v.isoDateTime (format date-time needs seconds and an offset)",
+    v.pipe(v.string(), v.isoDateTime()),
+    ["2023-01-01T12:00", "2023-01-01 12:00"],
+    ["2023-01-01T25:00"],
+  ],
+  [
+    "v.isoTimestamp",
+    v.pipe(v.string(), v.isoTimestamp()),
+    ["2023-01-01 12:00:00+0100", "2023-01-01T12:00:00.123Z"],
+    ["2023-01-01T12:00"],
+  ],
   ["v.isoTime (format time needs seconds and an offset)", v.pipe(v.string(), v.isoTime()), ["12:00"], ["24:00"]],
-  ["v.rfcEmail (format email needs a dot in the domain)", v.pipe(v.string(), v.rfcEmail()), ["a@localhost", "a.b@ex-ample.com"], ["no-at-sign"]],
+  [
+    "v.rfcEmail (format email needs a dot in the domain)",
+    v.pipe(v.string(), v.rfcEmail()),
+    ["a@localhost", "a.b@ex-ample.com"],
+    ["no-at-sign"],
+  ],
   ["v.email", v.pipe(v.string(), v.email()), ["a_b+c@ex-ample.co", "A.B@EXAMPLE.COM"], []],
-  ["v.url (format uri refuses what the URL parser takes)", v.pipe(v.string(), v.url()), ["https://例え.jp/パス", "http://example.com/a b"], []],
+  [
+    "v.url (format uri refuses what the URL parser takes)",
+    v.pipe(v.string(), v.url()),
+    ["https://例え.jp/パス", "http://example.com/a b"],
+    [],
+  ],
   ["v.uuid (uppercase)", v.pipe(v.string(), v.uuid()), ["A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"], []],
-  ["v.ipv4 and v.ipv6", v.union([v.pipe(v.string(), v.ipv4()), v.pipe(v.string(), v.ipv6())]), ["192.168.0.1", "::1", "2001:DB8::1", "fe80::1:2:3:4"], []],
+  [
+    "v.ipv4 and v.ipv6",
+    v.union([v.pipe(v.string(), v.ipv4()), v.pipe(v.string(), v.ipv6())]),
+    ["192.168.0.1", "::1", "2001:DB8::1", "fe80::1:2:3:4"],
+    [],
+  ],
   ["v.minLength counts UTF-16 units", v.pipe(v.string(), v.minLength(4)), ["😀😀", "abcd"], []],
   ["v.length counts UTF-16 units", v.pipe(v.string(), v.length(4)), ["😀😀"], []],
   ["v.brand keeps the checks before it", v.pipe(v.string(), v.maxLength(2), v.brand("Short")), ["ab"], ["abc"]],
@@ -77,7 +130,13 @@ describe("output: what the server sends after parsing, the advertised outputSche
   for (const [what, field, input] of OUTPUT) {
     test(what, () => {
       const output = v.object({ f: field });
-      const t = tool({ name: "probe", description: "probe", input: v.object({}), output, run: () => ({ f: input }) as never });
+      const t = tool({
+        name: "probe",
+        description: "probe",
+        input: v.object({}),
+        output,
+        run: () => ({ f: input }) as never,
+      });
       const sent = v.parse(output, { f: input });
       expect(ajvAccepts(t.outputSchema as Record<string, unknown>, sent)).toEqual([true, true]);
     });

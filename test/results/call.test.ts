@@ -34,15 +34,26 @@ test("structured content that JSON cannot carry is an isError result, with or wi
   const cyc: Record<string, unknown> = {};
   cyc.me = cyc;
   expect(shapeResult(plain, toolResult({ structuredContent: cyc }), json)).toEqual({
-    content: [{ type: "text", text: "Tool plain returned a value JSON cannot carry: cannot encode the result as JSON at $.me: the value contains a cycle" }],
+    content: [
+      {
+        type: "text",
+        text: "Tool plain returned a value JSON cannot carry: cannot encode the result as JSON at $.me: the value contains a cycle",
+      },
+    ],
     isError: true,
   });
   expect(shapeResult(shaped, { a: NaN }, resolveJsonOptions({ nonFinite: "error" })).isError).toBe(true);
   // Under the default rules NaN becomes null, which the output schema then refuses, naming the path.
-  expect(shapeResult(shaped, { a: NaN }, json).content[0]).toEqual({ type: "text", text: "Tool shaped returned structured content that does not match its output schema:\na: Invalid type: Expected number but received null" });
+  expect(shapeResult(shaped, { a: NaN }, json).content[0]).toEqual({
+    type: "text",
+    text: "Tool shaped returned structured content that does not match its output schema:\na: Invalid type: Expected number but received null",
+  });
 });
 
 test("an ordinary value with an output schema is the structured content; a string is not special there", () => {
-  expect(shapeResult(shaped, { a: 2 }, json)).toEqual({ content: [{ type: "text", text: '{"a":2}' }], structuredContent: { a: 2 } });
+  expect(shapeResult(shaped, { a: 2 }, json)).toEqual({
+    content: [{ type: "text", text: '{"a":2}' }],
+    structuredContent: { a: 2 },
+  });
   expect(shapeResult(shaped, "text", json).isError).toBe(true);
 });

@@ -27,12 +27,19 @@ afterAll(() => {
 });
 
 /** A request in the era's own form (modern: the `_meta` claim in params), its response schema-checked. */
-function req(era: Era, method: string, params: Record<string, unknown> | undefined, id: number | string = nextId++): Promise<Msg> {
+function req(
+  era: Era,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  id: number | string = nextId++,
+): Promise<Msg> {
   const body = era === MODERN ? { ...params, _meta: META } : params;
   return procs.get(era)!.request(method, body, id, era);
 }
-const call = async (era: Era, name: string, args?: unknown) => (await req(era, "tools/call", args === undefined ? { name } : { name, arguments: args })).result;
-const tools = async (era: Era) => new Map<string, Msg>((await req(era, "tools/list", {})).result.tools.map((t: Msg) => [t.name, t]));
+const call = async (era: Era, name: string, args?: unknown) =>
+  (await req(era, "tools/call", args === undefined ? { name } : { name, arguments: args })).result;
+const tools = async (era: Era) =>
+  new Map<string, Msg>((await req(era, "tools/list", {})).result.tools.map((t: Msg) => [t.name, t]));
 
 /** Every node of a schema (any depth). */
 function nodes(x: unknown, out: Msg[] = []): Msg[] {
@@ -56,7 +63,12 @@ for (const era of ERAS) {
     test("B30 argument validation failures are isError results naming each problem; the handler never runs", async () => {
       const wrong = await call(era, "add", { a: "1" });
       expect(wrong.isError).toBe(true);
-      expect(wrong.content).toEqual([{ type: "text", text: 'Invalid arguments for tool add:\na: Invalid type: Expected number but received "1"\nb: required' }]);
+      expect(wrong.content).toEqual([
+        {
+          type: "text",
+          text: 'Invalid arguments for tool add:\na: Invalid type: Expected number but received "1"\nb: required',
+        },
+      ]);
       const extra = await call(era, "add", { a: 1, b: 2, c: 3 });
       expect(extra.isError).toBe(true);
       expect(extra.content[0].text).toBe("Invalid arguments for tool add:\nc: unexpected key (not in the schema)");
@@ -71,7 +83,12 @@ for (const era of ERAS) {
       const missing = await call(era, "echo", null);
       expect(missing.isError).toBe(true);
       expect(missing.content[0].text).toBe("Invalid arguments for tool echo:\ntext: required");
-      const bad: Record<string, unknown>[] = [{}, { name: 42 }, { name: "echo", arguments: "text" }, { name: "echo", arguments: [1] }];
+      const bad: Record<string, unknown>[] = [
+        {},
+        { name: 42 },
+        { name: "echo", arguments: "text" },
+        { name: "echo", arguments: [1] },
+      ];
       for (const params of bad) {
         const r = await req(era, "tools/call", params);
         expect(r.error?.code).toBe(-32602);
@@ -80,7 +97,9 @@ for (const era of ERAS) {
         // Without params there is no _meta claim, so these two only exist in the legacy era.
         for (const params of [undefined, null]) {
           const id = nextId++;
-          procs.get(era)!.send({ jsonrpc: "2.0", id, method: "tools/call", ...(params === undefined ? {} : { params }) });
+          procs
+            .get(era)!
+            .send({ jsonrpc: "2.0", id, method: "tools/call", ...(params === undefined ? {} : { params }) });
           const r = await procs.get(era)!.response(id);
           assertValidResponse(era, "tools/call", r);
           expect(r.error.code).toBe(-32602);
@@ -104,7 +123,11 @@ for (const era of ERAS) {
     test("B33 no $ref/$defs for shared sub-schemas: both points inlined", async () => {
       const s = (await tools(era)).get("segment")!.inputSchema;
       expect(JSON.stringify(s)).not.toMatch(/\$ref|\$defs|definitions/);
-      const point = { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"] };
+      const point = {
+        type: "object",
+        properties: { x: { type: "number" }, y: { type: "number" } },
+        required: ["x", "y"],
+      };
       expect(s).toEqual({ type: "object", properties: { from: point, to: point }, required: ["from", "to"] });
       expect((await call(era, "segment", { from: { x: 0, y: 0 }, to: { x: 3, y: 4 } })).content[0].text).toBe("5");
     });
@@ -130,15 +153,24 @@ for (const era of ERAS) {
 
     test("B37 enum and literal properties carry type", async () => {
       const s = (await tools(era)).get("fmt")!.inputSchema;
-      expect(s.properties).toEqual({ mode: { enum: ["fast", "slow"], type: "string" }, level: { enum: [1, 2, 3], type: "integer" }, kind: { const: "x", type: "string" } });
+      expect(s.properties).toEqual({
+        mode: { enum: ["fast", "slow"], type: "string" },
+        level: { enum: [1, 2, 3], type: "integer" },
+        kind: { const: "x", type: "string" },
+      });
       for (const t of (await tools(era)).values()) {
-        for (const n of nodes([t.inputSchema, t.outputSchema])) if ("enum" in n || "const" in n) expect(n.type).toBeDefined();
+        for (const n of nodes([t.inputSchema, t.outputSchema]))
+          if ("enum" in n || "const" in n) expect(n.type).toBeDefined();
       }
     });
 
     test("B40 output schema: structured result plus its text copy, checked on the server", async () => {
       const w = (await tools(era)).get("weather")!;
-      expect(w.outputSchema).toEqual({ type: "object", properties: { temperature: { type: "number" }, unit: { enum: ["C", "F"], type: "string" } }, required: ["temperature", "unit"] });
+      expect(w.outputSchema).toEqual({
+        type: "object",
+        properties: { temperature: { type: "number" }, unit: { enum: ["C", "F"], type: "string" } },
+        required: ["temperature", "unit"],
+      });
       const ok = await call(era, "weather", { city: "ok" });
       expect(ok.structuredContent).toEqual({ temperature: 21.5, unit: "C" });
       expect(ok.content).toHaveLength(1);
@@ -147,7 +179,9 @@ for (const era of ERAS) {
       const bad = await call(era, "weather", { city: "bad" });
       expect(bad.isError).toBe(true);
       expect("structuredContent" in bad).toBe(false);
-      expect(bad.content[0].text).toBe("Tool weather returned structured content that does not match its output schema:\ntemperature: Invalid type: Expected number but received \"hot\"\nunit: required");
+      expect(bad.content[0].text).toBe(
+        'Tool weather returned structured content that does not match its output schema:\ntemperature: Invalid type: Expected number but received "hot"\nunit: required',
+      );
     });
 
     test("B43 values JSON cannot carry: strict JSON with the preferred encodings; the session goes on", async () => {
@@ -157,7 +191,12 @@ for (const era of ERAS) {
       const line = p.lines.slice(before).find((l) => l.includes('"content"'))!;
       expect(line).not.toMatch(/NaN|Infinity/);
       expect(r.isError).toBeUndefined();
-      expect(JSON.parse(r.content[0].text)).toEqual({ count: "18446744073709551616", ratio: null, max: null, when: "1970-01-01T00:00:00.000Z" });
+      expect(JSON.parse(r.content[0].text)).toEqual({
+        count: "18446744073709551616",
+        ratio: null,
+        max: null,
+        when: "1970-01-01T00:00:00.000Z",
+      });
       expect(r.content[0].text).not.toContain("note");
       if (era === MODERN) {
         // 2026-07-28 has no ping: the next modern request is answered.

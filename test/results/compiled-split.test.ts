@@ -19,7 +19,9 @@ test("release compiles split lazily loaded code into chunks and run with --smol"
   expect(c.splitting).toBe(true);
   expect(c.compile.execArgv).toEqual(["--smol"]);
   expect(compileConfig({ entry: "/x/main.ts", smol: false }, "/x/out").compile.execArgv).toBeUndefined();
-  expect(compileConfig({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt" }, "/x/out").compile.bytecodeOrder).toBe("/x/order.txt");
+  expect(compileConfig({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt" }, "/x/out").compile.bytecodeOrder).toBe(
+    "/x/order.txt",
+  );
   const plain = compileConfig({ entry: "/x/main.ts", bytecodeOrder: "/x/order.txt", bytecode: false }, "/x/out");
   expect(plain.bytecode).toBe(false);
   expect(plain.compile.bytecodeOrder).toBeUndefined();
@@ -50,7 +52,12 @@ test("raw inputSchema: the first call, sent in the same write as initialize, is 
   const p = new McpProcess([bin]);
   procs.push(p);
   const lines = [
-    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "raw_in", arguments: { n: 0 } } },
     { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "raw_in", arguments: { n: 2, extra: true } } },
@@ -59,7 +66,10 @@ test("raw inputSchema: the first call, sent in the same write as initialize, is 
   ];
   p.proc.stdin.write(lines.map((l) => JSON.stringify(l) + "\n").join(""));
   p.proc.stdin.flush();
-  const byId = async (id: number) => (await p.waitFor((m) => m.id === id)) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: unknown } };
+  const byId = async (id: number) =>
+    (await p.waitFor((m) => m.id === id)) as {
+      result: { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+    };
   const r1 = await byId(1);
   expect(r1.result.isError).toBe(true);
   expect(r1.result.content[0]!.text).toBe("Invalid arguments for tool raw_in:\nn: must be >= 1");

@@ -3,8 +3,23 @@ import { expect, test } from "bun:test";
 import { JsonEncodeError, JsonOptionsError, resolveJsonOptions, textOf, toJsonValue } from "../../src/shared/json.ts";
 
 test("defaults: undefined omitted, NaN/±Infinity → null, BigInt → decimal string, Date → ISO string", () => {
-  const v = { count: 2n ** 64n, ratio: NaN, max: Infinity, min: -Infinity, note: undefined, when: new Date(0), list: [1, undefined, NaN] };
-  expect(toJsonValue(v)).toEqual({ count: "18446744073709551616", ratio: null, max: null, min: null, when: "1970-01-01T00:00:00.000Z", list: [1, null, null] });
+  const v = {
+    count: 2n ** 64n,
+    ratio: NaN,
+    max: Infinity,
+    min: -Infinity,
+    note: undefined,
+    when: new Date(0),
+    list: [1, undefined, NaN],
+  };
+  expect(toJsonValue(v)).toEqual({
+    count: "18446744073709551616",
+    ratio: null,
+    max: null,
+    min: null,
+    when: "1970-01-01T00:00:00.000Z",
+    list: [1, null, null],
+  });
   expect(Object.keys(toJsonValue({ a: undefined, b: 1 }) as object)).toEqual(["b"]);
   expect(toJsonValue(new Date(Number.NaN))).toBeNull();
 });
@@ -12,19 +27,34 @@ test("defaults: undefined omitted, NaN/±Infinity → null, BigInt → decimal s
 test("nonFinite: null | string | error", () => {
   expect(toJsonValue([NaN, Infinity, -Infinity], { nonFinite: "null" })).toEqual([null, null, null]);
   expect(toJsonValue([NaN, Infinity, -Infinity], { nonFinite: "string" })).toEqual(["NaN", "Infinity", "-Infinity"]);
-  expect(() => toJsonValue({ a: { b: [1, NaN] } }, { nonFinite: "error" })).toThrow("cannot encode the result as JSON at $.a.b[1]: NaN is not a finite number");
+  expect(() => toJsonValue({ a: { b: [1, NaN] } }, { nonFinite: "error" })).toThrow(
+    "cannot encode the result as JSON at $.a.b[1]: NaN is not a finite number",
+  );
 });
 
 test("bigint: string | number (when safe) | error", () => {
   expect(toJsonValue({ n: 5n, big: 2n ** 64n }, { bigint: "string" })).toEqual({ n: "5", big: "18446744073709551616" });
-  expect(toJsonValue({ n: 5n, neg: -7n, big: 2n ** 64n }, { bigint: "number" })).toEqual({ n: 5, neg: -7, big: "18446744073709551616" });
+  expect(toJsonValue({ n: 5n, neg: -7n, big: 2n ** 64n }, { bigint: "number" })).toEqual({
+    n: 5,
+    neg: -7,
+    big: "18446744073709551616",
+  });
   expect(() => toJsonValue({ n: 5n }, { bigint: "error" })).toThrow(/at \$\.n: BigInt values are refused/);
 });
 
 test("Map → object, Set and typed arrays → arrays, toJSON honoured", () => {
-  expect(toJsonValue(new Map<unknown, unknown>([["a", 1], [2, new Set(["x"])]]))).toEqual({ a: 1, "2": ["x"] });
+  expect(
+    toJsonValue(
+      new Map<unknown, unknown>([
+        ["a", 1],
+        [2, new Set(["x"])],
+      ]),
+    ),
+  ).toEqual({ a: 1, "2": ["x"] });
   expect(toJsonValue(new Set([1, 2, 2, 3]))).toEqual([1, 2, 3]);
-  expect(toJsonValue({ u8: new Uint8Array([1, 2]), f: new Float64Array([0.5, NaN]), b: new BigInt64Array([3n]) })).toEqual({ u8: [1, 2], f: [0.5, null], b: ["3"] });
+  expect(
+    toJsonValue({ u8: new Uint8Array([1, 2]), f: new Float64Array([0.5, NaN]), b: new BigInt64Array([3n]) }),
+  ).toEqual({ u8: [1, 2], f: [0.5, null], b: ["3"] });
   expect(toJsonValue({ x: { toJSON: () => ({ y: 1n }) } })).toEqual({ x: { y: "1" } });
   expect(toJsonValue(new URL("https://e.com/a"))).toBe("https://e.com/a");
 });
@@ -33,7 +63,9 @@ test("a cycle is an error naming where it closes; shared (acyclic) references ar
   const a: Record<string, unknown> = { name: "a" };
   a.self = a;
   expect(() => toJsonValue({ root: a })).toThrow(JsonEncodeError);
-  expect(() => toJsonValue({ root: a })).toThrow("cannot encode the result as JSON at $.root.self: the value contains a cycle");
+  expect(() => toJsonValue({ root: a })).toThrow(
+    "cannot encode the result as JSON at $.root.self: the value contains a cycle",
+  );
   const shared = { s: 1 };
   expect(toJsonValue({ x: shared, y: [shared, shared] })).toEqual({ x: { s: 1 }, y: [{ s: 1 }, { s: 1 }] });
   expect(() => toJsonValue({ f: () => 1 })).toThrow(/at \$\.f: a function has no JSON form/);
@@ -62,7 +94,11 @@ test("options are checked and resolved once; a bad option names itself and its a
   expect(resolveJsonOptions(undefined)).toEqual({ nonFinite: "null", bigint: "string" });
   expect(resolveJsonOptions({ bigint: "number" })).toEqual({ nonFinite: "null", bigint: "number" });
   expect(() => resolveJsonOptions({ nonFinite: "zero" as never })).toThrow(JsonOptionsError);
-  expect(() => resolveJsonOptions({ nonFinite: "zero" as never })).toThrow('json.nonFinite must be one of "null", "string", "error"; got "zero"');
-  expect(() => resolveJsonOptions({ bigint: 1 as never })).toThrow(/json.bigint must be one of "string", "number", "error"/);
+  expect(() => resolveJsonOptions({ nonFinite: "zero" as never })).toThrow(
+    'json.nonFinite must be one of "null", "string", "error"; got "zero"',
+  );
+  expect(() => resolveJsonOptions({ bigint: 1 as never })).toThrow(
+    /json.bigint must be one of "string", "number", "error"/,
+  );
   expect(() => resolveJsonOptions({ dates: "epoch" } as never)).toThrow(/json.dates is not an option/);
 });

@@ -16,7 +16,14 @@ afterAll(() => {
   for (const p of procs) p.kill();
 });
 
-type Result = { result: { isError?: boolean; content: { text: string }[]; structuredContent?: unknown; tools?: { name: string; inputSchema: unknown; outputSchema?: unknown }[] } };
+type Result = {
+  result: {
+    isError?: boolean;
+    content: { text: string }[];
+    structuredContent?: unknown;
+    tools?: { name: string; inputSchema: unknown; outputSchema?: unknown }[];
+  };
+};
 
 async function session(p: McpProcess) {
   await p.handshake("2025-11-25");
@@ -33,7 +40,11 @@ test("compiled: tools/list comes from the recorded JSON Schemas; each function r
     properties: { n: { type: "integer", minimum: 1 }, unit: { type: "string", enum: ["m", "km"], default: "m" } },
     required: ["n"],
   });
-  expect(tools.find((t) => t.name === "lazy_out")!.outputSchema).toEqual({ type: "object", properties: { twice: { type: "number" } }, required: ["twice"] });
+  expect(tools.find((t) => t.name === "lazy_out")!.outputSchema).toEqual({
+    type: "object",
+    properties: { twice: { type: "number" } },
+    required: ["twice"],
+  });
   expect(p.stderr).toBe("");
 
   const bad = (await p.request("tools/call", { name: "lazy_in", arguments: { n: 0 } }, 2)) as unknown as Result;
@@ -41,13 +52,23 @@ test("compiled: tools/list comes from the recorded JSON Schemas; each function r
   expect(bad.result.content[0]!.text).toStartWith("Invalid arguments for tool lazy_in:\nn: ");
   const good = (await p.request("tools/call", { name: "lazy_in", arguments: { n: 3 } }, 3)) as unknown as Result;
   expect(good.result.content[0]!.text).toBe("3 m");
-  const out = (await p.request("tools/call", { name: "lazy_out", arguments: { n: 4 } }, 4, "2025-11-25")) as unknown as Result;
+  const out = (await p.request(
+    "tools/call",
+    { name: "lazy_out", arguments: { n: 4 } },
+    4,
+    "2025-11-25",
+  )) as unknown as Result;
   expect(out.result.structuredContent).toEqual({ twice: 8 });
   // The schemas are built (and logged) before the calls that need them answer; stderr is a separate pipe.
-  for (const line of ["built lazy_in input", "built lazy_out input", "built lazy_out output"]) await p.waitForStderr(line);
+  for (const line of ["built lazy_in input", "built lazy_out input", "built lazy_out output"])
+    await p.waitForStderr(line);
   p.closeStdin();
   await p.stderrEnd(); // nothing else was built: stderr is complete once the process has exited
-  expect(p.stderr.trim().split("\n").sort()).toEqual(["built lazy_in input", "built lazy_out input", "built lazy_out output"]);
+  expect(p.stderr.trim().split("\n").sort()).toEqual([
+    "built lazy_in input",
+    "built lazy_out input",
+    "built lazy_out output",
+  ]);
 }, 30_000);
 
 test("compiled: a schema function that fails at run time (it depends on the environment) gives an isError result, and the tool does not run", async () => {
@@ -58,7 +79,9 @@ test("compiled: a schema function that fails at run time (it depends on the envi
     const r = (await p.request("tools/call", { name: "broken", arguments: {} }, 2, "2025-11-25")) as unknown as Result;
     expect(r.result.isError).toBe(true);
     const what = env.LAZY_BREAK ? "input" : "output";
-    expect(r.result.content[0]!.text).toBe(`Tool broken cannot run: tool "broken": the ${what} function threw: no ${what} schema today`);
+    expect(r.result.content[0]!.text).toBe(
+      `Tool broken cannot run: tool "broken": the ${what} function threw: no ${what} schema today`,
+    );
     p.closeStdin();
     expect(await p.stderrEnd()).not.toContain("broken ran"); // all of stderr, once the process has exited
   }
@@ -85,27 +108,60 @@ test("from source: the functions run at start (the JSON Schemas are converted th
   const p = spawn();
   const tools = await session(p);
   expect(tools.map((t) => t.name)).toEqual(["lazy_in", "lazy_out", "exec_argv", "argv1", "broken"]);
-  const r = (await p.request("tools/call", { name: "lazy_in", arguments: { n: 2, unit: "km" } }, 2)) as unknown as Result;
+  const r = (await p.request(
+    "tools/call",
+    { name: "lazy_in", arguments: { n: 2, unit: "km" } },
+    2,
+  )) as unknown as Result;
   expect(r.result.content[0]!.text).toBe("2 km");
-  expect(p.stderr.trim().split("\n").sort()).toEqual(["built lazy_in input", "built lazy_out input", "built lazy_out output"]);
+  expect(p.stderr.trim().split("\n").sort()).toEqual([
+    "built lazy_in input",
+    "built lazy_out input",
+    "built lazy_out output",
+  ]);
 }, 30_000);
 
 test("direct call of a tool with a schema function validates and infers like the schema itself", async () => {
-  const t = tool({ name: "area", description: "d", input: () => v.object({ w: v.number(), h: v.optional(v.number(), 1) }), run: ({ w, h }) => w * h });
+  const t = tool({
+    name: "area",
+    description: "d",
+    input: () => v.object({ w: v.number(), h: v.optional(v.number(), 1) }),
+    run: ({ w, h }) => w * h,
+  });
   expect(await t({ w: 3 })).toBe(3);
   await expect(t({ w: "3" })).rejects.toThrow("Invalid arguments for tool area:\nw: ");
-  expect(t.inputSchema).toEqual({ type: "object", properties: { w: { type: "number" }, h: { type: "number", default: 1 } }, required: ["w"] });
+  expect(t.inputSchema).toEqual({
+    type: "object",
+    properties: { w: { type: "number" }, h: { type: "number", default: 1 } },
+    required: ["w"],
+  });
 });
 
 test("a schema function that throws or returns something else fails at definition, naming the tool", () => {
-  expect(() => tool({ name: "boom", description: "d", input: () => { throw new Error("no"); }, run: () => 1 })).toThrow(new ToolDefinitionError('tool "boom": the input function threw: no'));
-  expect(() => tool({ name: "odd", description: "d", input: (() => ({ x: 1 })) as never, run: () => 1 })).toThrow('tool "odd": the input function must return a valibot schema');
-  expect(() => tool({ name: "nonobj", description: "d", input: () => v.string() as never, run: () => 1 })).toThrow(ToolDefinitionError);
+  expect(() =>
+    tool({
+      name: "boom",
+      description: "d",
+      input: () => {
+        throw new Error("no");
+      },
+      run: () => 1,
+    }),
+  ).toThrow(new ToolDefinitionError('tool "boom": the input function threw: no'));
+  expect(() => tool({ name: "odd", description: "d", input: (() => ({ x: 1 })) as never, run: () => 1 })).toThrow(
+    'tool "odd": the input function must return a valibot schema',
+  );
+  expect(() => tool({ name: "nonobj", description: "d", input: () => v.string() as never, run: () => 1 })).toThrow(
+    ToolDefinitionError,
+  );
 });
 
 test("mcpbin build --no-smol: the executable runs without --smol", async () => {
   const out = `${import.meta.dir}/../../.test-build/lazy-nosmol`;
-  const b = Bun.spawn([process.execPath, `${import.meta.dir}/../../bin/mcpbin.ts`, "build", LAZY, "--no-smol", "--outfile", out], { stdout: "pipe", stderr: "pipe", cwd: `${import.meta.dir}/../..` });
+  const b = Bun.spawn(
+    [process.execPath, `${import.meta.dir}/../../bin/mcpbin.ts`, "build", LAZY, "--no-smol", "--outfile", out],
+    { stdout: "pipe", stderr: "pipe", cwd: `${import.meta.dir}/../..` },
+  );
   expect(await b.exited).toBe(0);
   expect((await textOfCall(out, "exec_argv")).split(" ")).not.toContain("--smol");
 }, 120_000);

@@ -37,7 +37,10 @@ async function call(era: Era, name: string, args: Record<string, unknown> = {}, 
   return r.result;
 }
 const text = (r: Msg) => r.content[0].text as string;
-const fields = (r: Msg) => Object.keys(r).filter((k) => k !== "resultType" && k !== "_meta").sort();
+const fields = (r: Msg) =>
+  Object.keys(r)
+    .filter((k) => k !== "resultType" && k !== "_meta")
+    .sort();
 
 for (const era of ERAS) {
   describe(era, () => {
@@ -54,31 +57,53 @@ for (const era of ERAS) {
     test("a plain object that looks like an MCP result is an ordinary value", async () => {
       const r = await call(era, "look_alike");
       expect(r.isError).toBeUndefined();
-      expect(r.content).toEqual([{ type: "text", text: '{"content":[{"type":"text","text":"not a result"}],"isError":true}' }]);
+      expect(r.content).toEqual([
+        { type: "text", text: '{"content":[{"type":"text","text":"not a result"}],"isError":true}' },
+      ]);
     });
 
     test("payload JSON defaults: BigInt string, NaN/Infinity null, undefined omitted, Date ISO, Map object, Set and typed arrays arrays", async () => {
-      expect(JSON.parse(text(await call(era, "special")))).toEqual({ n: "18446744073709551616", small: "5", nan: null, inf: null, d: "1970-01-01T00:00:00.000Z", m: { k: 1 }, s: [1], t: [9] });
+      expect(JSON.parse(text(await call(era, "special")))).toEqual({
+        n: "18446744073709551616",
+        small: "5",
+        nan: null,
+        inf: null,
+        d: "1970-01-01T00:00:00.000Z",
+        m: { k: 1 },
+        s: [1],
+        t: [9],
+      });
     });
 
     test("serve({ json }) options apply: nonFinite string, bigint number when safe", async () => {
-      expect(JSON.parse(text(await call(era, "special", {}, JSON_STRING)))).toMatchObject({ n: "18446744073709551616", small: 5, nan: "NaN", inf: "-Infinity" });
+      expect(JSON.parse(text(await call(era, "special", {}, JSON_STRING)))).toMatchObject({
+        n: "18446744073709551616",
+        small: 5,
+        nan: "NaN",
+        inf: "-Infinity",
+      });
       // Structured content goes through the same rules: n is now the number 10, which its output schema refuses.
       const r = await call(era, "out_bigint", {}, JSON_STRING);
       expect(r.isError).toBe(true);
-      expect(text(r)).toBe("Tool out_bigint returned structured content that does not match its output schema:\nn: Invalid type: Expected string but received 10");
+      expect(text(r)).toBe(
+        "Tool out_bigint returned structured content that does not match its output schema:\nn: Invalid type: Expected string but received 10",
+      );
     });
 
     test("serve({ json }) error mode: a value the options refuse is an isError result naming where it is", async () => {
       const r = await call(era, "special", {}, JSON_ERROR);
       expect(r.isError).toBe(true);
-      expect(text(r)).toBe("Tool special returned a value JSON cannot carry: cannot encode the result as JSON at $.n: BigInt values are refused (json.bigint is \"error\")");
+      expect(text(r)).toBe(
+        'Tool special returned a value JSON cannot carry: cannot encode the result as JSON at $.n: BigInt values are refused (json.bigint is "error")',
+      );
     });
 
     test("a cycle is an isError result with a clear message", async () => {
       const r = await call(era, "cycle");
       expect(r.isError).toBe(true);
-      expect(text(r)).toBe("Tool cycle returned a value JSON cannot carry: cannot encode the result as JSON at $.top.self: the value contains a cycle");
+      expect(text(r)).toBe(
+        "Tool cycle returned a value JSON cannot carry: cannot encode the result as JSON at $.top.self: the value contains a cycle",
+      );
     });
 
     test("a tool that throws is an isError result with the message; the stack goes to stderr", async () => {
@@ -130,9 +155,16 @@ for (const era of ERAS) {
       const nested = await call(era, "out_nested_bad");
       expect(nested.isError).toBe(true);
       expect("structuredContent" in nested).toBe(false);
-      expect(text(nested)).toBe('Tool out_nested_bad returned structured content that does not match its output schema:\nlist.1.x: Invalid type: Expected number but received "2"');
+      expect(text(nested)).toBe(
+        'Tool out_nested_bad returned structured content that does not match its output schema:\nlist.1.x: Invalid type: Expected number but received "2"',
+      );
       const missing = await call(era, "out_missing");
-      expect(missing).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool out_missing declares an output schema but returned no structuredContent" }] });
+      expect(missing).toMatchObject({
+        isError: true,
+        content: [
+          { type: "text", text: "Tool out_missing declares an output schema but returned no structuredContent" },
+        ],
+      });
       // Structured content is encoded under the payload JSON rules before the check.
       expect((await call(era, "out_bigint")).structuredContent).toEqual({ n: "10", at: "1970-01-01T00:00:00.000Z" });
     });
@@ -144,23 +176,40 @@ for (const era of ERAS) {
       const bad = await call(era, "raw_out", { ok: false });
       expect(bad.isError).toBe(true);
       expect("structuredContent" in bad).toBe(false);
-      expect(text(bad)).toBe("Tool raw_out returned structured content that does not match its output schema:\nitems.1.id: must be integer");
+      expect(text(bad)).toBe(
+        "Tool raw_out returned structured content that does not match its output schema:\nitems.1.id: must be integer",
+      );
     });
 
     test("raw schemas are advertised normalized, or as written with verbatimSchemas; both are validated", async () => {
       const p = procs.get(era)!;
       const r = await p.request("tools/list", era === MODERN ? { _meta: META } : {}, nextId++, era);
       const byName = new Map<string, Msg>(r.result.tools.map((t: Msg) => [t.name, t]));
-      expect(byName.get("raw_in")!.inputSchema).toEqual({ type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"], additionalProperties: false });
-      expect(byName.get("verbatim_in")!.inputSchema).toEqual({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", $defs: { n: { $anchor: "num", type: "integer" } }, properties: { n: { $ref: "#/$defs/n" } }, required: ["n"] });
-      expect(text(await call(era, "verbatim_in", { n: 1.5 }))).toBe("Invalid arguments for tool verbatim_in:\nn: must be integer");
+      expect(byName.get("raw_in")!.inputSchema).toEqual({
+        type: "object",
+        properties: { n: { type: "integer", minimum: 1 } },
+        required: ["n"],
+        additionalProperties: false,
+      });
+      expect(byName.get("verbatim_in")!.inputSchema).toEqual({
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { n: { $anchor: "num", type: "integer" } },
+        properties: { n: { $ref: "#/$defs/n" } },
+        required: ["n"],
+      });
+      expect(text(await call(era, "verbatim_in", { n: 1.5 }))).toBe(
+        "Invalid arguments for tool verbatim_in:\nn: must be integer",
+      );
       expect(text(await call(era, "verbatim_in", { n: 2 }))).toBe('{"n":2}');
     });
 
     test("raw inputSchema: arguments are validated, each problem as path: message", async () => {
       const bad = await call(era, "raw_in", { n: 0, x: 1 });
       expect(bad.isError).toBe(true);
-      expect(text(bad)).toBe("Invalid arguments for tool raw_in:\nx: unexpected key (not in the schema)\nn: must be >= 1");
+      expect(text(bad)).toBe(
+        "Invalid arguments for tool raw_in:\nx: unexpected key (not in the schema)\nn: must be >= 1",
+      );
       expect(text(await call(era, "raw_in", {}))).toBe("Invalid arguments for tool raw_in:\nn: required");
       expect(text(await call(era, "raw_in", { n: 2 }))).toBe('{"n":2}');
     });

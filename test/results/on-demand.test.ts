@@ -23,7 +23,10 @@ afterAll(() => {
 
 type Probe = { found: string[]; builtins: string[]; modules: number };
 async function probe(p: McpProcess, id: number, markers: string[]): Promise<Probe> {
-  const r = (await p.request("tools/call", { name: "probe", arguments: { markers } }, id)).result as { structuredContent?: Probe; content: { text: string }[] };
+  const r = (await p.request("tools/call", { name: "probe", arguments: { markers } }, id)).result as {
+    structuredContent?: Probe;
+    content: { text: string }[];
+  };
   return r.structuredContent ?? (JSON.parse(r.content[0]!.text) as Probe);
 }
 
@@ -34,7 +37,10 @@ test("the client's code is not evaluated at start; connect() and upstreamTools()
   const before = await probe(p, 2, [CLIENT]);
   expect(before.modules).toBeGreaterThan(0); // the probe reads the evaluated code (else it could never find a marker)
   expect(before.found).toEqual([]);
-  const used = (await p.request("tools/call", { name: "use_client", arguments: {} }, 3)).result as { isError?: boolean; content: { text: string }[] };
+  const used = (await p.request("tools/call", { name: "use_client", arguments: {} }, 3)).result as {
+    isError?: boolean;
+    content: { text: string }[];
+  };
   expect(used.isError).toBeUndefined();
   expect(used.content[0]!.text).toBe("echo");
   expect((await probe(p, 4, [CLIENT])).found).toEqual([CLIENT]);
@@ -48,7 +54,9 @@ test("no module evaluated at start imports a Node built-in statically (fs, path,
   const before = await probe(p, 2, []);
   expect(before.modules).toBeGreaterThan(0);
   expect(before.builtins).toEqual([]);
-  const read = (await p.request("tools/call", { name: "read_self", arguments: {} }, 3)).result as { content: { text: string }[] };
+  const read = (await p.request("tools/call", { name: "read_self", arguments: {} }, 3)).result as {
+    content: { text: string }[];
+  };
   expect(read.content[0]!.text).toBe("7f454c46");
   expect((await probe(p, 4, [])).builtins).toEqual(["fs"]);
   expect(p.stderr).toBe("");

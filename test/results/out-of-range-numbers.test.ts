@@ -10,16 +10,23 @@ setDefaultTimeout(60_000);
 const FIXTURE = "test/fixtures/servers/fixture.ts";
 const cleanups: (() => void)[] = [];
 afterAll(() => cleanups.forEach((c) => c()));
-const TEXT = (field: string) => `Invalid arguments for tool segment:\n${field}: Invalid number: too large for a 64-bit float (it reads as Infinity); send a finite number`;
+const TEXT = (field: string) =>
+  `Invalid arguments for tool segment:\n${field}: Invalid number: too large for a 64-bit float (it reads as Infinity); send a finite number`;
 
 test("stdio: 1e400 and -1e400 in arguments are isError invalid arguments naming the field; 1.7e308 is a number; the session goes on", async () => {
   const p = McpProcess.source(FIXTURE);
   cleanups.push(() => p.kill());
   await p.handshake("2025-11-25");
   // Raw lines: the literal must reach the server as written.
-  p.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"segment","arguments":{"from":{"x":0,"y":0},"to":{"x":1e400,"y":0}}}}');
-  p.send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"segment","arguments":{"from":{"x":0,"y":-1e400},"to":{"x":0,"y":0}}}}');
-  p.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"segment","arguments":{"from":{"x":0,"y":0},"to":{"x":1.7e308,"y":0}}}}');
+  p.send(
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"segment","arguments":{"from":{"x":0,"y":0},"to":{"x":1e400,"y":0}}}}',
+  );
+  p.send(
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"segment","arguments":{"from":{"x":0,"y":-1e400},"to":{"x":0,"y":0}}}}',
+  );
+  p.send(
+    '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"segment","arguments":{"from":{"x":0,"y":0},"to":{"x":1.7e308,"y":0}}}}',
+  );
   const [a, b, c] = await Promise.all([p.response(2), p.response(3), p.response(4)]);
   for (const r of [a, b, c]) assertValidResponse("2025-11-25", "tools/call", r);
   expect(a.result).toEqual({ content: [{ type: "text", text: TEXT("to.x") }], isError: true });

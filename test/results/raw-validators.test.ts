@@ -16,10 +16,13 @@ afterAll(() => {
 type CallResult = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> };
 
 /** Calls every tool of the fixture once (good, bad input, bad output), then the probe. */
-async function session(p: McpProcess): Promise<{ calls: CallResult[]; probe: { ajvLoaded: boolean; embedded: number } }> {
+async function session(
+  p: McpProcess,
+): Promise<{ calls: CallResult[]; probe: { ajvLoaded: boolean; embedded: number } }> {
   procs.push(p);
   await p.handshake("2025-11-25");
-  const call = async (id: number, name: string, args: unknown) => ((await p.request("tools/call", { name, arguments: args }, id, "2025-11-25")).result as CallResult);
+  const call = async (id: number, name: string, args: unknown) =>
+    (await p.request("tools/call", { name, arguments: args }, id, "2025-11-25")).result as CallResult;
   const calls = [
     await call(2, "lookup", { q: "bun", n: 2 }),
     await call(3, "lookup", { q: "b", extra: 1 }),

@@ -29,7 +29,13 @@ function defineAll(): Tool[] {
       meta: { "example.com/k": 1 },
       run: () => ({ hits: [] }),
     }),
-    tool({ name: "lazy", description: "functions", input: () => (built++, v.object({ id: v.string() })), output: () => v.array(v.number()), run: () => [1] }),
+    tool({
+      name: "lazy",
+      description: "functions",
+      input: () => (built++, v.object({ id: v.string() })),
+      output: () => v.array(v.number()),
+      run: () => [1],
+    }),
     tool({ name: "plain", description: "no schemas", run: () => "x" }),
   ];
 }
@@ -52,7 +58,8 @@ test("recorded tools list byte-identically to converted ones in every version, w
   const recorded = defineAll();
   expect(built).toBe(0); // the input function was not called: its JSON Schema came from the record
   for (const f of FEATURES.values()) {
-    for (let i = 0; i < plain.length; i++) expect(projectToolJson(recorded[i]!, f)).toBe(JSON.stringify(projectTool(plain[i]!, f)));
+    for (let i = 0; i < plain.length; i++)
+      expect(projectToolJson(recorded[i]!, f)).toBe(JSON.stringify(projectTool(plain[i]!, f)));
   }
   // Reading the schema parses the text: the same object as converting gives.
   expect(recorded[0]!.inputSchema).toEqual(plain[0]!.inputSchema);
@@ -65,9 +72,19 @@ test("a record belongs to one definition: two tools of one name, or a schema who
   c.schemas = new Map<string, unknown>();
   c.recordSchemas = true;
   const define = (idType: "number" | "string") => [
-    tool({ name: "search", description: "v1", input: () => v.object({ query: v.string(), limit: v.number() }), run: () => 1 }),
+    tool({
+      name: "search",
+      description: "v1",
+      input: () => v.object({ query: v.string(), limit: v.number() }),
+      run: () => 1,
+    }),
     tool({ name: "search", description: "v2", input: () => v.object({ q: v.string() }), run: () => 1 }),
-    tool({ name: "get", description: "by id", input: v.object({ id: idType === "number" ? v.number() : v.string() }), run: () => 1 }),
+    tool({
+      name: "get",
+      description: "by id",
+      input: v.object({ id: idType === "number" ? v.number() : v.string() }),
+      run: () => 1,
+    }),
   ];
   define("number");
   delete c.recordSchemas;
@@ -82,7 +99,12 @@ test("an executable whose tools differ from its build's: an unconvertible schema
   resetDefinitionCounts();
   // Replaying an empty record: the build's check run defined no tool named "when".
   c.schemas = new Map<string, unknown>();
-  const when = tool({ name: "when", description: "a date input, which JSON Schema cannot carry", input: v.object({ d: v.date() }), run: () => "x" });
+  const when = tool({
+    name: "when",
+    description: "a date input, which JSON Schema cannot carry",
+    input: v.object({ d: v.date() }),
+    run: () => "x",
+  });
   let e: unknown;
   try {
     void when.inputSchema;
@@ -92,6 +114,8 @@ test("an executable whose tools differ from its build's: an unconvertible schema
   expect(e).toBeInstanceOf(Error);
   expect((e as Error).name).toBe("ToolDefinitionError");
   expect((e as Error).message).toContain('tool "when"');
-  expect((e as Error).message).toContain("this executable's build recorded no JSON Schema for this definition of \"when\"");
+  expect((e as Error).message).toContain(
+    'this executable\'s build recorded no JSON Schema for this definition of "when"',
+  );
   expect((e as Error).message).toContain("define the same tools in both, so that the build checks them");
 });

@@ -30,7 +30,8 @@ function validating(transport: StdioClientTransport): StdioClientTransport {
       handler = (msg, ...rest) => {
         const method = "id" in msg ? methods.get(msg.id) : undefined;
         if (method !== undefined) {
-          if (method === "initialize" && "result" in msg) version = (msg.result as { protocolVersion: string }).protocolVersion;
+          if (method === "initialize" && "result" in msg)
+            version = (msg.result as { protocolVersion: string }).protocolVersion;
           try {
             assertValidResponse(version, method, msg as never);
             checked++;
@@ -66,25 +67,50 @@ afterEach(() => {
   expect(checked).toBeGreaterThan(checkedBefore);
 });
 
-
 const call = async (name: string, args: Record<string, unknown>) => {
   const r = await client.callTool({ name, arguments: args });
-  return r as { content: Block[]; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Record<string, unknown> };
+  return r as {
+    content: Block[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    _meta?: Record<string, unknown>;
+  };
 };
 
 test("tools/list: every tool, with output schemas for the structured ones", async () => {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name)).toEqual(["color_swatch", "tone", "spec_links", "export_note", "word_stats", "parse_semver"]);
+  expect(tools.map((t) => t.name)).toEqual([
+    "color_swatch",
+    "tone",
+    "spec_links",
+    "export_note",
+    "word_stats",
+    "parse_semver",
+  ]);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  expect(byName.get("word_stats")!.outputSchema).toMatchObject({ type: "object", required: ["words", "longest", "top"] });
+  expect(byName.get("word_stats")!.outputSchema).toMatchObject({
+    type: "object",
+    required: ["words", "longest", "top"],
+  });
   expect(byName.get("parse_semver")!.outputSchema).toMatchObject({ type: "object", additionalProperties: false });
-  expect(byName.get("color_swatch")!.inputSchema).toEqual({ type: "object", properties: { hex: { type: "string", pattern: "^#?[0-9a-fA-F]{6}$" }, size: { type: "integer", minimum: 1, maximum: 64, default: 16 } }, required: ["hex"] });
+  expect(byName.get("color_swatch")!.inputSchema).toEqual({
+    type: "object",
+    properties: {
+      hex: { type: "string", pattern: "^#?[0-9a-fA-F]{6}$" },
+      size: { type: "integer", minimum: 1, maximum: 64, default: 16 },
+    },
+    required: ["hex"],
+  });
 });
 
 test("color_swatch: an image block holding a real PNG of the colour, with annotations", async () => {
   const r = await call("color_swatch", { hex: "#3366ff", size: 2 });
   const [image, caption] = r.content;
-  expect(image).toMatchObject({ type: "image", mimeType: "image/png", annotations: { audience: ["user", "assistant"], priority: 1 } });
+  expect(image).toMatchObject({
+    type: "image",
+    mimeType: "image/png",
+    annotations: { audience: ["user", "assistant"], priority: 1 },
+  });
   expect(image!.data).toMatch(/^[A-Za-z0-9+/]*={0,2}$/);
   const png = Buffer.from(image!.data, "base64");
   expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
@@ -108,7 +134,16 @@ test("tone: an audio block with plain base64 WAV data and a result _meta", async
 
 test("spec_links: resource_link blocks with block _meta; no match is an isError result", async () => {
   const r = await call("spec_links", { query: "li" });
-  expect(r.content).toEqual([{ type: "resource_link", uri: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle", name: "lifecycle", title: "Lifecycle", mimeType: "text/html", _meta: { "example.com/section": "lifecycle" } }]);
+  expect(r.content).toEqual([
+    {
+      type: "resource_link",
+      uri: "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle",
+      name: "lifecycle",
+      title: "Lifecycle",
+      mimeType: "text/html",
+      _meta: { "example.com/section": "lifecycle" },
+    },
+  ]);
   expect((await call("spec_links", {})).content).toHaveLength(3);
   const none = await call("spec_links", { query: "zzz" });
   expect(none.isError).toBe(true);
@@ -118,14 +153,30 @@ test("spec_links: resource_link blocks with block _meta; no match is an isError 
 test("export_note: embedded resources as text with annotations and as a gzipped blob", async () => {
   const r = await call("export_note", { title: "Groceries", body: "eggs" });
   const [text, blob] = r.content;
-  expect(text).toEqual({ type: "resource", resource: { uri: "note:///Groceries", mimeType: "text/markdown", text: "# Groceries\n\neggs\n" }, annotations: { audience: ["assistant"], priority: 0.8, lastModified: "1970-01-01T00:00:00.000Z" } });
-  expect(blob).toMatchObject({ type: "resource", resource: { uri: "note:///Groceries.gz", mimeType: "application/gzip" }, _meta: { "example.com/bytes": 18 } });
+  expect(text).toEqual({
+    type: "resource",
+    resource: { uri: "note:///Groceries", mimeType: "text/markdown", text: "# Groceries\n\neggs\n" },
+    annotations: { audience: ["assistant"], priority: 0.8, lastModified: "1970-01-01T00:00:00.000Z" },
+  });
+  expect(blob).toMatchObject({
+    type: "resource",
+    resource: { uri: "note:///Groceries.gz", mimeType: "application/gzip" },
+    _meta: { "example.com/bytes": 18 },
+  });
   expect(gunzipSync(Buffer.from(blob!.resource.blob, "base64")).toString()).toBe("# Groceries\n\neggs\n");
 });
 
 test("word_stats: valibot output → structuredContent plus its JSON text (checked by the SDK against outputSchema)", async () => {
   const r = await call("word_stats", { text: "To be, or not to be" });
-  const expected = { words: 6, longest: "not", top: [{ word: "be", count: 2 }, { word: "to", count: 2 }, { word: "not", count: 1 }] };
+  const expected = {
+    words: 6,
+    longest: "not",
+    top: [
+      { word: "be", count: 2 },
+      { word: "to", count: 2 },
+      { word: "not", count: 1 },
+    ],
+  };
   expect(r.structuredContent).toEqual(expected);
   expect(r.content).toHaveLength(1);
   expect(JSON.parse(r.content[0]!.text)).toEqual(expected);

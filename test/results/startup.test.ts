@@ -6,9 +6,22 @@ import { McpProcess, ROOT } from "../helpers/proc.ts";
 const SCRIPT = resolve(ROOT, "test/results/bad-names.ts");
 
 /** Runs a script to its end with stdin closed; returns its exit code and everything it wrote. */
-async function start(env: Record<string, string>, script = SCRIPT): Promise<{ code: number; stdout: string; stderr: string }> {
-  const p = Bun.spawn([process.execPath, script], { stdin: "pipe", stdout: "pipe", stderr: "pipe", cwd: ROOT, env: { ...process.env, ...env } });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+async function start(
+  env: Record<string, string>,
+  script = SCRIPT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const p = Bun.spawn([process.execPath, script], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -18,7 +31,9 @@ test("B39 tool names clients cannot accept stop the server at start-up with a me
   runs.forEach((r, i) => {
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe(""); // stdout stays protocol-only: nothing at all
-    expect(r.stderr).toContain(`tool name ${JSON.stringify(bad[i])} is not accepted: use 1-64 characters from A-Z a-z 0-9 _ -`);
+    expect(r.stderr).toContain(
+      `tool name ${JSON.stringify(bad[i])} is not accepted: use 1-64 characters from A-Z a-z 0-9 _ -`,
+    );
   });
   const dup = await start({ DUPLICATE: "1" });
   expect(dup.code).not.toBe(0);

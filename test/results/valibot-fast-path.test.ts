@@ -65,7 +65,8 @@ test("the fast path and valibot agree on every schema and input", () => {
         if (typeof value === "object" && value !== null) {
           expect(Object.keys(value), label).toEqual(Object.keys(r.output as object));
           // A new object, as valibot's own output is (the tool may change it without touching the request).
-          if (typeof input === "object" && input !== null && !Array.isArray(input) && name !== "loose") expect(value === input, label).toBe(false);
+          if (typeof input === "object" && input !== null && !Array.isArray(input) && name !== "loose")
+            expect(value === input, label).toBe(false);
         }
       } else {
         expect(got.ok, label).toBe(false);
@@ -84,9 +85,21 @@ test("a schema seen twice keeps its answer (the plan is made once per schema)", 
 
 test("the fast path is taken for the plain shapes and only for them", () => {
   // A schema whose own parse throws: only the fast path can answer for it.
-  const unparsable = <T extends v.GenericSchema>(s: T): T => Object.assign(s, { "~run": () => { throw new Error("valibot ran"); } });
-  expect(validateWith(unparsable(v.object({ x: v.number(), o: v.optional(v.boolean()) })), { x: 1 }, "input")).toEqual({ ok: true, value: { x: 1 } });
+  const unparsable = <T extends v.GenericSchema>(s: T): T =>
+    Object.assign(s, {
+      "~run": () => {
+        throw new Error("valibot ran");
+      },
+    });
+  expect(validateWith(unparsable(v.object({ x: v.number(), o: v.optional(v.boolean()) })), { x: 1 }, "input")).toEqual({
+    ok: true,
+    value: { x: 1 },
+  });
   expect(() => validateWith(unparsable(v.object({ x: v.number() })), { x: "1" }, "input")).toThrow("valibot ran");
-  expect(() => validateWith(unparsable(v.object({ x: v.pipe(v.number(), v.minValue(0)) })), { x: 1 }, "input")).toThrow("valibot ran");
-  expect(() => validateWith(unparsable(v.object({ x: v.fallback(v.number(), 1) })), { x: 1 }, "input")).toThrow("valibot ran");
+  expect(() => validateWith(unparsable(v.object({ x: v.pipe(v.number(), v.minValue(0)) })), { x: 1 }, "input")).toThrow(
+    "valibot ran",
+  );
+  expect(() => validateWith(unparsable(v.object({ x: v.fallback(v.number(), 1) })), { x: 1 }, "input")).toThrow(
+    "valibot ran",
+  );
 });

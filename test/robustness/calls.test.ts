@@ -119,11 +119,15 @@ describe("cancellation", () => {
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "user" } });
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 11 } });
     await p.request("ping", undefined, 12, V);
-    const progressSoFar = p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === "tk").length;
+    const progressSoFar = p.messages.filter(
+      (m) => m.method === "notifications/progress" && m.params.progressToken === "tk",
+    ).length;
     // Positive marker: the same ticks, started after the cancelled one, have all been sent and answered.
     p.send(call(13, "ticks", { n: 30 }, { progressToken: "tk2" }));
     await p.response(13);
-    expect(p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === "tk").length).toBe(progressSoFar);
+    expect(
+      p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === "tk").length,
+    ).toBe(progressSoFar);
     expect(byId(p, 10).length).toBe(0);
     expect(byId(p, 11).length).toBe(0);
     expect(p.stderr).toContain("wait c10 aborted: cancelled: user");
@@ -137,7 +141,11 @@ describe("cancellation", () => {
     await p.request("tools/call", { name: "wait", arguments: { ms: 1 } }, 20, V);
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 20 } });
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "nope" } });
-    p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 21, reason: "before it exists" } });
+    p.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 21, reason: "before it exists" },
+    });
     const r21 = await p.request("tools/call", { name: "wait", arguments: { ms: 50 } }, 21, V);
     expect(textOf(r21)).toBe("waited 50");
     p.send(call(22, "wait", { ms: 60_000, tag: "m22" }, META));
@@ -156,11 +164,26 @@ describe("progress", () => {
       const p = await spawnFixture();
       const modern = version === "2026-07-28";
       if (!modern) await p.handshake(version);
-      const meta = (extra: Record<string, unknown>) => (modern ? { ...META, ...extra } : Object.keys(extra).length ? extra : undefined);
-      for (const [id, token] of [[2, "tok"], [3, 0]] as const) {
-        const r = await p.request("tools/call", { name: "progress", arguments: {}, ...(meta({ progressToken: token }) ? { _meta: meta({ progressToken: token }) } : {}) }, id, version);
+      const meta = (extra: Record<string, unknown>) =>
+        modern ? { ...META, ...extra } : Object.keys(extra).length ? extra : undefined;
+      for (const [id, token] of [
+        [2, "tok"],
+        [3, 0],
+      ] as const) {
+        const r = await p.request(
+          "tools/call",
+          {
+            name: "progress",
+            arguments: {},
+            ...(meta({ progressToken: token }) ? { _meta: meta({ progressToken: token }) } : {}),
+          },
+          id,
+          version,
+        );
         expect(textOf(r)).toBe("done");
-        const notes = p.messages.filter((m) => m.method === "notifications/progress" && m.params.progressToken === token);
+        const notes = p.messages.filter(
+          (m) => m.method === "notifications/progress" && m.params.progressToken === token,
+        );
         expect(notes.map((n) => n.params.progress)).toEqual([1, 2, 3]);
         for (const n of notes) {
           assertValidNotification(version, "ProgressNotification", n);
@@ -172,12 +195,22 @@ describe("progress", () => {
       }
       // A token the schema cannot carry (ProgressToken is string | integer) is treated as absent.
       const beforeBad = p.messages.length;
-      const bad = await p.request("tools/call", { name: "progress", arguments: {}, _meta: modern ? { ...META, progressToken: 1.5 } : { progressToken: 1.5 } }, 5, version);
+      const bad = await p.request(
+        "tools/call",
+        { name: "progress", arguments: {}, _meta: modern ? { ...META, progressToken: 1.5 } : { progressToken: 1.5 } },
+        5,
+        version,
+      );
       expect(textOf(bad)).toBe("done");
       expect(p.messages.length).toBe(beforeBad + 1);
       const before = p.messages.length;
       const plain = meta({});
-      const r = await p.request("tools/call", { name: "progress", arguments: {}, ...(plain ? { _meta: plain } : {}) }, 4, version);
+      const r = await p.request(
+        "tools/call",
+        { name: "progress", arguments: {}, ...(plain ? { _meta: plain } : {}) },
+        4,
+        version,
+      );
       expect(textOf(r)).toBe("done");
       expect(p.messages.length).toBe(before + 1);
       await done(p);
@@ -204,7 +237,11 @@ describe("timeouts", () => {
     p.send(call(3, "limited", { ms: 10_000 }));
     p.send(call(4, "stubborn", { ms: 600 }));
     p.send(call(5, "wait", { ms: 50 }));
-    for (const [id, ms] of [[2, 400], [3, 300], [4, 400]] as const) {
+    for (const [id, ms] of [
+      [2, 400],
+      [3, 300],
+      [4, 400],
+    ] as const) {
       const r = await p.response(id);
       assertValidResponse(V, "tools/call", r);
       expect(r.result.isError).toBe(true);
@@ -231,7 +268,12 @@ describe("maxResultBytes", () => {
     expect(textOf(await p.request("tools/call", { name: "big", arguments: { n: 1000 } }, 3, V)).length).toBe(1000);
     const wide = await p.request("tools/call", { name: "echo", arguments: { text: "é".repeat(60_000) } }, 4, V);
     expect(wide.result.isError).toBe(true);
-    const modern = await p.request("tools/call", { name: "big", arguments: { n: 200_000 }, _meta: META }, 5, "2026-07-28");
+    const modern = await p.request(
+      "tools/call",
+      { name: "big", arguments: { n: 200_000 }, _meta: META },
+      5,
+      "2026-07-28",
+    );
     expect(modern.result.isError).toBe(true);
     for (const line of p.lines) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(100_000);
     await done(p);

@@ -88,7 +88,9 @@ describe("B05 byte-order mark before the first message", () => {
 describe("B07 blank and whitespace-only lines", () => {
   test("blank lines produce nothing at all", async () => {
     const p = await spawnFixture();
-    p.write(`\n   \t\n${initLine(V)}\n\n${INITED}\r\n\r\n \t \r\n\uFEFF\n\uFEFF \t\r\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n\n`);
+    p.write(
+      `\n   \t\n${initLine(V)}\n\n${INITED}\r\n\r\n \t \r\n\uFEFF\n\uFEFF \t\r\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n\n`,
+    );
     assertValidResponse(V, "initialize", await p.response(1));
     assertValidResponse(V, "tools/list", await p.response(2));
     // BOM-only lines are blank lines too (the line reader drops a leading BOM): no -32700 before id 2.
@@ -119,11 +121,15 @@ describe("B08 a request line of several MiB arriving in small chunks", () => {
     expect(p.messages.findIndex((m) => m.id === 2)).toBeLessThan(p.messages.findIndex((m) => m.id === 3));
 
     // The cap is at least 8 MiB: a 9 MiB line is served (the padding is an extra key echo ignores).
-    await writeChunked(enc.encode(JSON.stringify(call(4, "echo", { text: "nine", pad: "b".repeat(9 * 1024 * 1024) })) + "\n"));
+    await writeChunked(
+      enc.encode(JSON.stringify(call(4, "echo", { text: "nine", pad: "b".repeat(9 * 1024 * 1024) })) + "\n"),
+    );
     expect(textOf(await p.response(4, 10_000))).toBe("nine");
 
     // Over the cap (16 MiB): one -32700 with id null, the reader skips to the next LF, later lines are served.
-    await writeChunked(enc.encode(JSON.stringify(call(5, "echo", { text: "over", pad: "c".repeat(17 * 1024 * 1024) })) + "\n"));
+    await writeChunked(
+      enc.encode(JSON.stringify(call(5, "echo", { text: "over", pad: "c".repeat(17 * 1024 * 1024) })) + "\n"),
+    );
     p.send('{"jsonrpc":"2.0","id":6,"method":"ping"}');
     expect((await p.response(6, 10_000)).result).toEqual({});
     expect(p.messages.some((m) => m.id === 5)).toBe(false);
@@ -144,7 +150,9 @@ describe("B08 a request line of several MiB arriving in small chunks", () => {
     p.write(long + "\n");
     for (let i = 0; i < long.length; i += 333) p.write(long.slice(i, i + 333));
     p.write("\n");
-    const exact = JSON.stringify(call(3, "echo", { text: "y".repeat(1000 - JSON.stringify(call(3, "echo", { text: "" })).length) }));
+    const exact = JSON.stringify(
+      call(3, "echo", { text: "y".repeat(1000 - JSON.stringify(call(3, "echo", { text: "" })).length) }),
+    );
     expect(exact.length).toBe(1000);
     p.send(exact);
     p.send(exact.replace('"id":3', '"id":33') + " ");

@@ -24,16 +24,61 @@ function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]! };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+  };
 }
 
 const enc = new TextEncoder();
-const TEXTS = ["", "a", "a—b🎉c", "line1\nline2", 'q"uote\\', "\u2028\u2029", "é".repeat(40), "\ud83d", "x".repeat(300)];
+const TEXTS = [
+  "",
+  "a",
+  "a—b🎉c",
+  "line1\nline2",
+  'q"uote\\',
+  "\u2028\u2029",
+  "é".repeat(40),
+  "\ud83d",
+  "x".repeat(300),
+];
 /** Byte sequences the mutator splices in: framing and JSON syntax, CR, NUL, invalid and partial UTF-8, a BOM, U+2028. */
-const SPLICES = ["\n", "\r", "\r\n", "\0", '"', "{", "}", "[", "]", ",", ":", "\\", "null", "1e999", "-0", "\u2028", "\ufeff", "🎉"].map((s) => enc.encode(s)).concat([new Uint8Array([0xff]), new Uint8Array([0xc3]), new Uint8Array([0xf0, 0x9f]), new Uint8Array([0xed, 0xa0, 0x80])]);
+const SPLICES = [
+  "\n",
+  "\r",
+  "\r\n",
+  "\0",
+  '"',
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ":",
+  "\\",
+  "null",
+  "1e999",
+  "-0",
+  "\u2028",
+  "\ufeff",
+  "🎉",
+]
+  .map((s) => enc.encode(s))
+  .concat([
+    new Uint8Array([0xff]),
+    new Uint8Array([0xc3]),
+    new Uint8Array([0xf0, 0x9f]),
+    new Uint8Array([0xed, 0xa0, 0x80]),
+  ]);
 
 function template(r: ReturnType<typeof prng>, id: number | string): unknown {
-  const callOf = (name: string, args: unknown, meta?: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } });
+  const callOf = (name: string, args: unknown, meta?: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+  });
   switch (r.int(16)) {
     case 0:
       return { jsonrpc: "2.0", id, method: "ping" };
@@ -58,7 +103,11 @@ function template(r: ReturnType<typeof prng>, id: number | string): unknown {
     case 10:
       return { jsonrpc: "2.0", id, method: "tools/list", params: { _meta: META } };
     case 11:
-      return { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: typeof id === "number" ? id - r.int(5) : id, reason: "fuzz" } };
+      return {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: typeof id === "number" ? id - r.int(5) : id, reason: "fuzz" },
+      };
     case 12:
       return [{ jsonrpc: "2.0", id, method: "ping" }];
     case 13:
@@ -66,7 +115,12 @@ function template(r: ReturnType<typeof prng>, id: number | string): unknown {
     case 14:
       return callOf("segment", { from: { x: 0, y: 0 }, to: { x: r.int(9), y: "4" } });
     default:
-      return { jsonrpc: "2.0", id, method: r.pick(["resources/list", "initialize", "no/such", "server/discover"]), params: r.int(2) ? {} : { _meta: META } };
+      return {
+        jsonrpc: "2.0",
+        id,
+        method: r.pick(["resources/list", "initialize", "no/such", "server/discover"]),
+        params: r.int(2) ? {} : { _meta: META },
+      };
   }
 }
 
@@ -135,7 +189,8 @@ function expectations(stream: Uint8Array): Map<string, Expect> {
       continue;
     }
     if (typeof m !== "object" || m === null || Array.isArray(m)) continue;
-    if (m.method === "notifications/cancelled" && m.params && typeof m.params === "object") cancelled.add(JSON.stringify(m.params.requestId));
+    if (m.method === "notifications/cancelled" && m.params && typeof m.params === "object")
+      cancelled.add(JSON.stringify(m.params.requestId));
     const id = m.id;
     if (!(typeof id === "string" || Number.isSafeInteger(id))) continue; // the server's readable ids (beyond 2^53: -32600 with id null)
     const e = at(JSON.stringify(id));
@@ -159,7 +214,15 @@ describe("fuzz", () => {
     for (let i = 0; i < MESSAGES; i++) {
       const id = r.int(3) === 0 ? `s${i}` : i + 2;
       let line = enc.encode(JSON.stringify(template(r, id)));
-      if (r.int(500) === 0) line = enc.encode(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { text: "o".repeat(MAX_LINE * 2) } } }));
+      if (r.int(500) === 0)
+        line = enc.encode(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method: "tools/call",
+            params: { name: "echo", arguments: { text: "o".repeat(MAX_LINE * 2) } },
+          }),
+        );
       parts.push(mutate(r, line), r.int(10) === 0 ? enc.encode("\r\n") : enc.encode("\n"));
     }
     parts.push(enc.encode('\n{"jsonrpc":"2.0","id":"fuzz-end","method":"ping"}\n'));
@@ -174,8 +237,12 @@ describe("fuzz", () => {
     if (process.env.FUZZ_DUMP) await Bun.write(process.env.FUZZ_DUMP, stream);
     const t0 = performance.now();
 
-    const p = await spawnFixture({ FIXTURE_MAX_LINE_BYTES: String(MAX_LINE), FIXTURE_TIMEOUT_MS: "250", FIXTURE_GRACE_MS: "3000" });
-    for (let pos = 0; pos < stream.length; ) {
+    const p = await spawnFixture({
+      FIXTURE_MAX_LINE_BYTES: String(MAX_LINE),
+      FIXTURE_TIMEOUT_MS: "250",
+      FIXTURE_GRACE_MS: "3000",
+    });
+    for (let pos = 0; pos < stream.length;) {
       const size = 1 + r.int(r.int(8) === 0 ? 64 : 8192);
       p.proc.stdin.write(stream.subarray(pos, pos + size));
       pos += size;
@@ -203,11 +270,14 @@ describe("fuzz", () => {
     for (const [key, e] of expected) {
       const n = got.get(key) ?? 0;
       requests += e.must;
-      if (n < e.must || n > e.must + e.may) wrong.push(`${key}: got ${n}, expected ${e.must}${e.may ? `..${e.must + e.may}` : ""}`);
+      if (n < e.must || n > e.must + e.may)
+        wrong.push(`${key}: got ${n}, expected ${e.must}${e.may ? `..${e.must + e.may}` : ""}`);
     }
     for (const key of got.keys()) if (!expected.has(key)) wrong.push(`${key}: answered but never asked`);
     expect(wrong.slice(0, 20)).toEqual([]);
-    console.error(`fuzz: ${stream.length} bytes, ${requests} requests that must be answered, ${p.lines.length} stdout lines; write ${(t1 - t0).toFixed(0)} ms, served ${(t2 - t0).toFixed(0)} ms, server CPU ${serverTicks * 10} ms`);
+    console.error(
+      `fuzz: ${stream.length} bytes, ${requests} requests that must be answered, ${p.lines.length} stdout lines; write ${(t1 - t0).toFixed(0)} ms, served ${(t2 - t0).toFixed(0)} ms, server CPU ${serverTicks * 10} ms`,
+    );
     expect(requests).toBeGreaterThan(MESSAGES * 0.4); // the oracle really checked a good share of them
   });
 });

@@ -47,14 +47,22 @@ export function rssKiB(pid: number): number {
 /** Resolves with the exit code, or with "timeout" (and kills the process) after `ms`. */
 export async function exitWithin(p: McpProcess, ms: number): Promise<number | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const r = await Promise.race([p.exited, new Promise<"timeout">((res) => (timer = setTimeout(() => res("timeout"), ms)))]);
+  const r = await Promise.race([
+    p.exited,
+    new Promise<"timeout">((res) => (timer = setTimeout(() => res("timeout"), ms))),
+  ]);
   clearTimeout(timer);
   if (r === "timeout") p.kill();
   return r;
 }
 
 /** A tools/call request object. */
-export function call(id: number | string, name: string, args: Record<string, unknown> = {}, meta?: Record<string, unknown>) {
+export function call(
+  id: number | string,
+  name: string,
+  args: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+) {
   const params: Record<string, unknown> = { name, arguments: args };
   if (meta) params._meta = meta;
   return { jsonrpc: "2.0", id, method: "tools/call", params };

@@ -26,7 +26,9 @@ describe("knobs", () => {
         /tool "t": timeoutMs must be a number of milliseconds from 0 \(no limit\) to 2147483647 .*; got /,
       );
     }
-    expect(tool({ name: "t", description: "t", timeoutMs: 2 ** 31 - 1, run: () => 1 }).definition.timeoutMs).toBe(2 ** 31 - 1);
+    expect(tool({ name: "t", description: "t", timeoutMs: 2 ** 31 - 1, run: () => 1 }).definition.timeoutMs).toBe(
+      2 ** 31 - 1,
+    );
     expect(tool({ name: "t", description: "t", timeoutMs: 0, run: () => 1 }).definition.timeoutMs).toBe(0);
   });
 

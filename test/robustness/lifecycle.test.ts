@@ -3,7 +3,16 @@ import { beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync } from "node:fs";
 import { initLine, INITED } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
-import { assertAllJson, call, cpuTicks, exitWithin, fixtureBin, killAfterEach, spawnFixture, textOf } from "./harness.ts";
+import {
+  assertAllJson,
+  call,
+  cpuTicks,
+  exitWithin,
+  fixtureBin,
+  killAfterEach,
+  spawnFixture,
+  textOf,
+} from "./harness.ts";
 import { pokeUntilExit, StreamText } from "../helpers/wait.ts";
 
 killAfterEach();
@@ -17,7 +26,12 @@ beforeAll(async () => {
 
 /** A server whose pipes the test drives by hand (to stop reading stdout, or close it). */
 async function rawSpawn(env: Record<string, string> = {}) {
-  const p = Bun.spawn([await fixtureBin()], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  const p = Bun.spawn([await fixtureBin()], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, ...env },
+  });
   const send = (s: string) => {
     p.stdin.write(s + "\n");
     p.stdin.flush();
@@ -86,7 +100,9 @@ describe("B10 client goes away (EPIPE)", () => {
       await reader.read();
       await reader.cancel();
       // The next write fails and ends the process (pinged again while the close has not landed yet).
-      const code = await pokeUntilExit(p.exited, () => send('{"jsonrpc":"2.0","id":2,"method":"ping"}'), 2000).finally(() => p.kill("SIGKILL"));
+      const code = await pokeUntilExit(p.exited, () => send('{"jsonrpc":"2.0","id":2,"method":"ping"}'), 2000).finally(
+        () => p.kill("SIGKILL"),
+      );
       expect([0, 141]).toContain(code);
     }
     // Mid-line: the client reads 64 KiB of an 8 MiB result, then goes away; a call is still running.
@@ -217,4 +233,3 @@ describe("shutdown", () => {
     expect(await exitWithin(p, 3000)).toBe(0);
   });
 });
-

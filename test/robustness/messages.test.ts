@@ -17,7 +17,15 @@ describe("B06 malformed lines must not end the session", () => {
   test("the handed lines get -32700 / -32600 with the id that could be read", async () => {
     const p = await spawnFixture();
     await p.handshake(V);
-    for (const l of ["not json", '{"jsonrpc":"2.0","id":2,"method":"tools/li', "123", '{"id":4,"method":"ping"}', '{"jsonrpc":"2.0","id":5,"method":7}', '{"jsonrpc":"2.0","id":6,"method":"ping"}']) p.send(l);
+    for (const l of [
+      "not json",
+      '{"jsonrpc":"2.0","id":2,"method":"tools/li',
+      "123",
+      '{"id":4,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":5,"method":7}',
+      '{"jsonrpc":"2.0","id":6,"method":"ping"}',
+    ])
+      p.send(l);
     const r6 = await p.response(6);
     expect(r6.result).toEqual({});
     const errs = p.messages.slice(1, 6);
@@ -49,10 +57,21 @@ describe("B06 malformed lines must not end the session", () => {
       ['{"jsonrpc":"2.0","id":12}', 12, -32600],
       ["[".repeat(200_000) + "]".repeat(200_000), null, -32600], // valid JSON, parsed without recursion limits
       ['{"a":'.repeat(100_000) + "1" + "}".repeat(100_000), null, -32600],
-      ['{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"echo","arguments":{"text":' + "[".repeat(100_000) + "]".repeat(100_000) + "}}}", 15, 1],
+      [
+        '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"echo","arguments":{"text":' +
+          "[".repeat(100_000) +
+          "]".repeat(100_000) +
+          "}}}",
+        15,
+        1,
+      ],
       ['{"jsonrpc":"2.0","id":13,"method":"ping"}\0', null, -32700],
       [new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), null, -32700],
-      ['{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\\ud800"}}}', 14, 0],
+      [
+        '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\\ud800"}}}',
+        14,
+        0,
+      ],
     ];
     for (const [line] of cases) {
       if (typeof line === "string") p.send(line);
@@ -158,7 +177,12 @@ describe("B18 unknown methods get -32601 and the session goes on", () => {
     const init = await p.handshake(V);
     // A tools-only server: no resources, prompts or completions are advertised (logging is: tools may log).
     expect(Object.keys(init.capabilities)).toEqual(["tools", "logging"]);
-    for (const [id, method] of [[2, "resources/list"], [3, "prompts/list"], [4, "no/such/method"], [5, "completion/complete"]] as const) {
+    for (const [id, method] of [
+      [2, "resources/list"],
+      [3, "prompts/list"],
+      [4, "no/such/method"],
+      [5, "completion/complete"],
+    ] as const) {
       const r = await p.request(method, {}, id, V);
       expect(r.error.code).toBe(-32601);
     }

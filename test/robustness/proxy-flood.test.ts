@@ -45,7 +45,10 @@ test("a client flooding a slow upstream through the proxy: peak RSS bounded (125
   const n = 2000;
   const pad = "x".repeat(64 * 1024);
   const lines = [initLine("2025-11-25", 0), INITED];
-  for (let i = 1; i <= n; i++) lines.push(JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "a1", arguments: { i, pad } } }));
+  for (let i = 1; i <= n; i++)
+    lines.push(
+      JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "a1", arguments: { i, pad } } }),
+    );
   p.stdin.write(lines.join("\n") + "\n");
   void p.stdin.flush();
   await settled(p.pid);

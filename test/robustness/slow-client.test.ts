@@ -26,7 +26,11 @@ function start() {
   Bun.spawnSync(["mkfifo", fifo]);
   const rfd = openSync(fifo, constants.O_RDWR); // O_RDWR: opening does not wait for a writer (Linux)
   const wfd = openSync(fifo, constants.O_WRONLY);
-  const p: Subprocess<"pipe", number, "pipe"> = Bun.spawn([BUN, SERVER], { stdin: "pipe", stdout: wfd, stderr: "pipe" }) as never;
+  const p: Subprocess<"pipe", number, "pipe"> = Bun.spawn([BUN, SERVER], {
+    stdin: "pipe",
+    stdout: wfd,
+    stderr: "pipe",
+  }) as never;
   closeSync(wfd);
   let started = 0;
   void (async () => {
@@ -70,7 +74,15 @@ function start() {
 
 function requests(tool: string, count: number, args: (i: number) => Record<string, unknown>): string {
   const lines = [initLine(VERSION, 0), INITED];
-  for (let i = 1; i <= count; i++) lines.push(JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: tool, arguments: args(i), _meta: { progressToken: `t${i}` } } }));
+  for (let i = 1; i <= count; i++)
+    lines.push(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: i,
+        method: "tools/call",
+        params: { name: tool, arguments: args(i), _meta: { progressToken: `t${i}` } },
+      }),
+    );
   return lines.join("\n") + "\n";
 }
 
@@ -116,8 +128,12 @@ test("slow client, progress-heavy tool: progress for one token is coalesced whil
     expect(at).toBeGreaterThan(-1);
     assertValidResponse(VERSION, "tools/call", messages[at]!);
     expect(messages[at]!.result.content).toEqual([{ type: "text", text: `sent ${n}` }]);
-    const progress = messages.filter((m, k) => m.method === "notifications/progress" && m.params.progressToken === `t${i}` && k < at);
-    expect(messages.some((m, k) => m.method === "notifications/progress" && m.params.progressToken === `t${i}` && k > at)).toBe(false);
+    const progress = messages.filter(
+      (m, k) => m.method === "notifications/progress" && m.params.progressToken === `t${i}` && k < at,
+    );
+    expect(
+      messages.some((m, k) => m.method === "notifications/progress" && m.params.progressToken === `t${i}` && k > at),
+    ).toBe(false);
     const values = progress.map((m) => m.params.progress);
     expect(values.at(-1)).toBe(n);
     expect(values).toEqual([...values].sort((a, b) => a - b));

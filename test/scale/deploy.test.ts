@@ -39,7 +39,9 @@ test("the Containerfile: a non-root user, EXPOSE 8080, a HEALTHCHECK on /healthz
   expect(JSON.parse(one("ENTRYPOINT")[0]!.args)).toEqual([copied]);
   expect(JSON.parse(one("CMD")[0]!.args)).toEqual(["--http", "0.0.0.0:8080"]);
   // The user is created before it is used, and nothing runs as root after USER.
-  expect(ins.findIndex((i) => i.op === "RUN" && /useradd .*--uid 10001/.test(i.args))).toBeLessThan(ins.findIndex((i) => i.op === "USER"));
+  expect(ins.findIndex((i) => i.op === "RUN" && /useradd .*--uid 10001/.test(i.args))).toBeLessThan(
+    ins.findIndex((i) => i.op === "USER"),
+  );
   expect(ins.slice(ins.findIndex((i) => i.op === "USER")).some((i) => i.op === "RUN")).toBe(false);
 });
 
@@ -52,7 +54,12 @@ test("the HEALTHCHECK command: 0 while the server serves, not 0 while it drains 
     const run = () => Bun.spawnSync(cmd.map((a) => a.replace("/127.0.0.1/8080", `/127.0.0.1/${port}`))).exitCode;
     expect(run()).toBe(0);
     // A call in flight keeps the process draining for a while after SIGTERM.
-    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "announced", arguments: { ms: 1000 }, _meta: META } };
+    const call = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "announced", arguments: { ms: 1000 }, _meta: META },
+    };
     const inflight = post(s.url, call, modernHeaders("tools/call", "announced"));
     await s.waitForStderr("announced: sleeping 1000");
     s.kill("SIGTERM");
@@ -77,7 +84,11 @@ test("the Kubernetes manifest: readiness on /healthz, the token and state key fr
   const services = byKind("Service");
   const redisService = services.find((s) => s.spec.selector.app === redis.metadata.labels.app)!;
   expect(env.MCPBIN_REDIS_URL.value).toBe(`redis://${redisService.metadata.name}:${redisService.spec.ports[0].port}`);
-  expect(services.some((s) => s.spec.selector.app === app.metadata.labels.app && s.spec.ports[0].targetPort === c.ports[0].containerPort)).toBe(true);
+  expect(
+    services.some(
+      (s) => s.spec.selector.app === app.metadata.labels.app && s.spec.ports[0].targetPort === c.ports[0].containerPort,
+    ),
+  ).toBe(true);
 });
 
 test("the compose file: Redis, two replicas sharing it, HAProxy in front; its haproxy.cfg passes haproxy -c", () => {
@@ -99,5 +110,7 @@ test("a container runtime: says whether podman can run a container here", () => 
     return;
   }
   const info = Bun.spawnSync([podman, "info"], { stdout: "ignore", stderr: "pipe" });
-  console.error(`deploy: podman ${info.exitCode === 0 ? "is installed" : "does not work"} here; the image needs a registry for its base (debian:bookworm-slim) and crun may not run containers in this sandbox: the Containerfile was linted, not built`);
+  console.error(
+    `deploy: podman ${info.exitCode === 0 ? "is installed" : "does not work"} here; the image needs a registry for its base (debian:bookworm-slim) and crun may not run containers in this sandbox: the Containerfile was linted, not built`,
+  );
 });

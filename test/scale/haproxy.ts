@@ -48,7 +48,10 @@ export async function startHaproxy(ports: readonly number[]): Promise<Haproxy> {
     "",
   ].join("\n");
   writeFileSync(join(dir, "haproxy.cfg"), cfg);
-  const proc = Bun.spawn(["/usr/sbin/haproxy", "-db", "-f", join(dir, "haproxy.cfg")], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["/usr/sbin/haproxy", "-db", "-f", join(dir, "haproxy.cfg")], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const url = `http://127.0.0.1:${port}/mcp`;
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -56,7 +59,8 @@ export async function startHaproxy(ports: readonly number[]): Promise<Haproxy> {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (r.status === 200) break;
     } catch {}
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`haproxy did not start: ${await new Response(proc.stderr).text()}`);
+    if (Date.now() > deadline || proc.exitCode !== null)
+      throw new Error(`haproxy did not start: ${await new Response(proc.stderr).text()}`);
     await Bun.sleep(50);
   }
   return {

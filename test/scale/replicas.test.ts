@@ -24,7 +24,12 @@ let lb: Haproxy;
 beforeAll(async () => {
   [exe, redis] = await Promise.all([compileFixture("test/fixtures/servers/streams.ts", "scale-streams"), startRedis()]);
   replicas = await Promise.all(
-    ["r1", "r2", "r3"].map((name) => HttpProcess.start([exe], { args: ["--http", "127.0.0.1:0"], env: { MCPBIN_REDIS_URL: redis.url, REPLICA: name } })),
+    ["r1", "r2", "r3"].map((name) =>
+      HttpProcess.start([exe], {
+        args: ["--http", "127.0.0.1:0"],
+        env: { MCPBIN_REDIS_URL: redis.url, REPLICA: name },
+      }),
+    ),
   );
   lb = await startHaproxy(replicas.map((r) => Number(new URL(r.url).port)));
 }, 120_000);
@@ -38,16 +43,36 @@ afterAll(async () => {
 
 /** A legacy session initialized on replica `at`. @returns its id. */
 async function session(at: string): Promise<string> {
-  const r = await post(at, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, LEGACY);
+  const r = await post(
+    at,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    LEGACY,
+  );
   const sid = r.headers.get("mcp-session-id")!;
-  expect((await post(at, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...LEGACY, "mcp-session-id": sid })).status).toBe(202);
+  expect(
+    (await post(at, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...LEGACY, "mcp-session-id": sid }))
+      .status,
+  ).toBe(202);
   return sid;
 }
 let nextId = 100;
 const addTool = (at: string, sid: string, name: string) =>
-  post(at, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "add_tool", arguments: { name } } }, { ...LEGACY, "mcp-session-id": sid });
+  post(
+    at,
+    { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "add_tool", arguments: { name } } },
+    { ...LEGACY, "mcp-session-id": sid },
+  );
 const getStream = async (at: string, sid: string, last?: string) =>
-  new SseReader(await fetch(at, { headers: { accept: "text/event-stream", "mcp-session-id": sid, ...(last ? { "last-event-id": last } : {}) } }));
+  new SseReader(
+    await fetch(at, {
+      headers: { accept: "text/event-stream", "mcp-session-id": sid, ...(last ? { "last-event-id": last } : {}) },
+    }),
+  );
 
 test("an SDK v1 legacy session is served by every replica in turn (the session lives in Redis)", async () => {
   const client = new ClientV1({ name: "v1-lb", version: "1" });
@@ -67,7 +92,8 @@ test("an SDK v2 2026-07-28 client is served by every replica in turn", async () 
   await client.connect(new TransportV2(new URL(lb.url)));
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
   const seen = new Set<string>();
-  for (let i = 0; i < 9; i++) seen.add(((await client.callTool({ name: "whoami", arguments: {} })).content as { text: string }[])[0]!.text);
+  for (let i = 0; i < 9; i++)
+    seen.add(((await client.callTool({ name: "whoami", arguments: {} })).content as { text: string }[])[0]!.text);
   expect([...seen].sort()).toEqual(["r1", "r2", "r3"]);
   await client.close();
 });
@@ -81,13 +107,21 @@ test("a live addTool on r1 reaches a legacy GET stream held on r2 and a subscrip
     await fetch(r3, {
       method: "POST",
       headers: modernHeaders("subscriptions/listen"),
-      body: JSON.stringify({ jsonrpc: "2.0", id: "L", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "L",
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true }, _meta: META },
+      }),
     }),
   );
   expect((await listen.message())!.msg.method).toBe("notifications/subscriptions/acknowledged");
   expect((await addTool(r1, sid, "live-1")).json.result.content[0].text).toBe("added live-1");
   expect((await legacyStream.message())!.msg).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-  expect((await listen.message())!.msg).toMatchObject({ method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": "L" } } });
+  expect((await listen.message())!.msg).toMatchObject({
+    method: "notifications/tools/list_changed",
+    params: { _meta: { "io.modelcontextprotocol/subscriptionId": "L" } },
+  });
   await legacyStream.close();
   await listen.close();
 });

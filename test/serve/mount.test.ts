@@ -6,17 +6,40 @@ import { connect, createServer, prompt, resource, resourceTemplate, tool, type M
 
 function servers() {
   const order: string[] = [];
-  const trace = (who: string): Middleware => async (req, next) => {
-    if (req.method === "tools/call") order.push(`${who}>`);
-    const r = await next(req);
-    if (req.method === "tools/call") order.push(`<${who}`);
-    return r;
-  };
-  const charge = tool({ name: "charge", description: "Charges an amount", input: v.object({ cents: v.number() }), run: ({ cents }) => `charged ${cents}` });
+  const trace =
+    (who: string): Middleware =>
+    async (req, next) => {
+      if (req.method === "tools/call") order.push(`${who}>`);
+      const r = await next(req);
+      if (req.method === "tools/call") order.push(`<${who}`);
+      return r;
+    };
+  const charge = tool({
+    name: "charge",
+    description: "Charges an amount",
+    input: v.object({ cents: v.number() }),
+    run: ({ cents }) => `charged ${cents}`,
+  });
   const invoice = resource({ uri: "billing://invoices/latest", name: "latest", text: "invoice #7" });
-  const byId = resourceTemplate({ uriTemplate: "billing://invoices/{id}", name: "invoice", read: ({ id }) => `invoice #${id}` });
-  const remind = prompt({ name: "remind", description: "A reminder", arguments: v.object({ who: v.string() }), get: ({ who }) => `Remind ${who} to pay` });
-  const billing = createServer({ name: "billing", version: "1.0.0", tools: [charge], resources: [invoice, byId], prompts: [remind], middleware: [trace("child")] });
+  const byId = resourceTemplate({
+    uriTemplate: "billing://invoices/{id}",
+    name: "invoice",
+    read: ({ id }) => `invoice #${id}`,
+  });
+  const remind = prompt({
+    name: "remind",
+    description: "A reminder",
+    arguments: v.object({ who: v.string() }),
+    get: ({ who }) => `Remind ${who} to pay`,
+  });
+  const billing = createServer({
+    name: "billing",
+    version: "1.0.0",
+    tools: [charge],
+    resources: [invoice, byId],
+    prompts: [remind],
+    middleware: [trace("child")],
+  });
   const ping = tool({ name: "ping", description: "Pong", run: () => "pong" });
   const hub = createServer({ name: "hub", version: "1.0.0", tools: [ping], middleware: [trace("parent")] });
   return { hub, billing, order };
@@ -62,7 +85,8 @@ test("live: a tool added to the mounted server reaches the parent's clients; unm
     let changed = 0;
     c.onToolsChanged(() => changed++);
     billing.addTool(tool({ name: "refund", description: "Refunds", run: () => "refunded" }));
-    for (let i = 0; i < 100 && !(await c.listTools()).some((t) => t.name === "billing__refund"); i++) await Bun.sleep(10);
+    for (let i = 0; i < 100 && !(await c.listTools()).some((t) => t.name === "billing__refund"); i++)
+      await Bun.sleep(10);
     expect((await c.listTools()).map((t) => t.name)).toContain("billing__refund");
     expect(changed).toBeGreaterThan(0);
     await m.unmount();
@@ -76,7 +100,9 @@ test("live: a tool added to the mounted server reaches the parent's clients; unm
 
 test("mistakes fail with what to change", async () => {
   const { hub, billing } = servers();
-  await expect(hub.mount(billing, { prefix: "no spaces" })).rejects.toThrow(/"prefix" must be 1 to 32 letters, digits or hyphens/);
+  await expect(hub.mount(billing, { prefix: "no spaces" })).rejects.toThrow(
+    /"prefix" must be 1 to 32 letters, digits or hyphens/,
+  );
   await expect(hub.mount(billing, { prefix: "b", prefx: 1 } as never)).rejects.toThrow(/unknown option "prefx"/);
   await expect(hub.mount({} as never, { prefix: "b" })).rejects.toThrow(/must be made by createServer\(\)/);
   await expect(hub.mount(hub, { prefix: "b" })).rejects.toThrow(/cannot mount itself/);

@@ -38,13 +38,23 @@ async function stdioV1(env: Record<string, string> = {}) {
 test("legacy stdio (SDK v1): ctx, middleware order, a changed request, short-circuits, maskErrors, ToolError, the cache, and list_changed after addTool", async () => {
   const { client, seen, stderr } = await stdioV1();
   expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
-  expect(JSON.parse(text(await client.callTool({ name: "whoami", arguments: {} })))).toEqual({ client: "t1", clientVersion: "1.0.0", session: null, user: null, token: null, server: "framework", sampling: true });
+  expect(JSON.parse(text(await client.callTool({ name: "whoami", arguments: {} })))).toEqual({
+    client: "t1",
+    clientVersion: "1.0.0",
+    session: null,
+    user: null,
+    token: null,
+    server: "framework",
+    sampling: true,
+  });
   // middleware changes the request: the tool gets upper-cased text
   expect(text(await client.callTool({ name: "echo", arguments: { text: "hi" } }))).toBe("HI");
   // short-circuit with a result (no such tool: the handler never runs), and with a JSON-RPC error
   const blocked = await client.callTool({ name: "blocked", arguments: {} });
   expect([blocked.isError, text(blocked)]).toEqual([true, "blocked by policy"]);
-  const err = await client.callTool({ name: "forbidden", arguments: {} }).catch((e: { code: number; message: string }) => e);
+  const err = await client
+    .callTool({ name: "forbidden", arguments: {} })
+    .catch((e: { code: number; message: string }) => e);
   expect((err as { code: number }).code).toBe(-32602);
   expect((err as { message: string }).message).toContain("forbidden by policy");
   // maskErrors: a thrown Error is hidden from the model, a ToolError is not
@@ -57,12 +67,18 @@ test("legacy stdio (SDK v1): ctx, middleware order, a changed request, short-cir
   const lines = stderr().split("\n");
   const at = (l: string) => lines.indexOf(l);
   expect(at("A> echo")).toBeGreaterThan(-1);
-  expect([at("A> echo") < at("B> echo"), at("B> echo") < at("<B echo isError=false"), at("<B echo isError=false") < at("<A echo isError=false")]).toEqual([true, true, true]);
+  expect([
+    at("A> echo") < at("B> echo"),
+    at("B> echo") < at("<B echo isError=false"),
+    at("<B echo isError=false") < at("<A echo isError=false"),
+  ]).toEqual([true, true, true]);
   expect(lines).toContain("<A boom isError=true");
   expect(stderr()).toContain("db password is hunter2"); // the stack still reaches stderr
 
   // a live tool set: the tool adds a tool and disables another; the client is told and lists again
-  const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+  const changed = new Promise<void>((resolve) =>
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+  );
   expect(text(await client.callTool({ name: "grow", arguments: {} }))).toBe("grown");
   await changed;
   const names = (await client.listTools()).tools.map((t) => t.name);
@@ -77,7 +93,10 @@ test("legacy stdio (SDK v1): ctx, middleware order, a changed request, short-cir
 test("2026-07-28 stdio (SDK v2): ctx.client comes from each request's _meta", async () => {
   const transport = new StdioV2({ command: bin, args: [], stderr: "pipe" });
   const seen = tap(transport as unknown as Transport);
-  const client = new ClientV2({ name: "t2", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } as never } });
+  const client = new ClientV2(
+    { name: "t2", version: "2.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } as never } },
+  );
   await client.connect(transport);
   closers.push(() => client.close());
   expect(client.getProtocolEra()).toBe("modern");
@@ -90,7 +109,12 @@ test("2026-07-28 stdio (SDK v2): ctx.client comes from each request's _meta", as
 test("2026-07-28 stdio: an open subscriptions/listen stream does not hold the shutdown: at EOF it ends with its result and the process exits without waiting for the grace", async () => {
   const p = new McpProcess([bin]);
   closers.push(() => p.kill());
-  p.send({ jsonrpc: "2.0", id: "L2", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: { ...META } } });
+  p.send({
+    jsonrpc: "2.0",
+    id: "L2",
+    method: "subscriptions/listen",
+    params: { notifications: { toolsListChanged: true }, _meta: { ...META } },
+  });
   await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
   p.closeStdin();
   // Bounded well below the 5 s shutdown grace a call in flight would get.
@@ -114,7 +138,9 @@ test("HTTP: two clients calling at once each see their own ctx (session, headers
   const server = await HttpProcess.start([bin], { env: { MCPBIN_HTTP_TOKEN: "sekret-token" } });
   closers.push(() => server.kill());
   const connectAs = async (name: string, user: string) => {
-    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: "Bearer sekret-token", "x-user": user } } });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { authorization: "Bearer sekret-token", "x-user": user } },
+    });
     const client = new ClientV1({ name, version: "9" });
     const seen = tap(transport as unknown as Transport);
     await client.connect(transport);
@@ -122,10 +148,18 @@ test("HTTP: two clients calling at once each see their own ctx (session, headers
     return { client, transport, seen };
   };
   const [a, b] = await Promise.all([connectAs("alice-app", "alice"), connectAs("bob-app", "bob")]);
-  const [ra, rb] = await Promise.all([a.client.callTool({ name: "whoami", arguments: { waitMs: 300 } }), b.client.callTool({ name: "whoami", arguments: { waitMs: 300 } })]);
+  const [ra, rb] = await Promise.all([
+    a.client.callTool({ name: "whoami", arguments: { waitMs: 300 } }),
+    b.client.callTool({ name: "whoami", arguments: { waitMs: 300 } }),
+  ]);
   const wa = JSON.parse(text(ra));
   const wb = JSON.parse(text(rb));
-  expect([wa.client, wa.user, wa.token, wa.session]).toEqual(["alice-app", "alice", "sekret-token", a.transport.sessionId]);
+  expect([wa.client, wa.user, wa.token, wa.session]).toEqual([
+    "alice-app",
+    "alice",
+    "sekret-token",
+    a.transport.sessionId,
+  ]);
   expect([wb.client, wb.user, wb.token, wb.session]).toEqual(["bob-app", "bob", "sekret-token", b.transport.sessionId]);
   expect(wa.session).not.toBe(wb.session);
   expect(a.seen.length + b.seen.length).toBe(4);
@@ -135,15 +169,27 @@ test("2026-07-28: a subscriptions/listen stream that asks for toolsListChanged i
   const p = new McpProcess([bin]);
   closers.push(() => p.kill());
   const m = (params: Record<string, unknown>) => ({ ...params, _meta: { ...META } });
-  p.send({ jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: m({ notifications: { toolsListChanged: true, promptsListChanged: true } }) });
+  p.send({
+    jsonrpc: "2.0",
+    id: "L1",
+    method: "subscriptions/listen",
+    params: m({ notifications: { toolsListChanged: true, promptsListChanged: true } }),
+  });
   const ack = await p.waitFor((x) => x.method === "notifications/subscriptions/acknowledged");
   assertValidNotification("2026-07-28", "SubscriptionsAcknowledgedNotification", ack);
-  expect(ack.params).toEqual({ notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
-  expect((await p.request("tools/call", m({ name: "grow", arguments: {} }), 2, "2026-07-28")).result.content[0].text).toBe("grown");
+  expect(ack.params).toEqual({
+    notifications: { toolsListChanged: true },
+    _meta: { "io.modelcontextprotocol/subscriptionId": "L1" },
+  });
+  expect(
+    (await p.request("tools/call", m({ name: "grow", arguments: {} }), 2, "2026-07-28")).result.content[0].text,
+  ).toBe("grown");
   const changed = await p.waitFor((x) => x.method === "notifications/tools/list_changed");
   assertValidNotification("2026-07-28", "ToolListChangedNotification", changed);
   expect(changed.params).toEqual({ _meta: { "io.modelcontextprotocol/subscriptionId": "L1" } });
-  const names = (await p.request("tools/list", m({}), 3, "2026-07-28")).result.tools.map((t: { name: string }) => t.name);
+  const names = (await p.request("tools/list", m({}), 3, "2026-07-28")).result.tools.map(
+    (t: { name: string }) => t.name,
+  );
   expect(names).toContain("added");
   expect(names).not.toContain("boom");
 });

@@ -9,7 +9,11 @@ import { Registry } from "../../src/server/registry.ts";
 import { initLine, META } from "../helpers/proc.ts";
 import { assertValidResponse } from "../helpers/schema.ts";
 
-const registry = new Registry({ name: "table-test", version: "1.0.0", tools: [tool({ name: "echo", description: "echo", input: v.object({ text: v.string() }), run: ({ text }) => text })] });
+const registry = new Registry({
+  name: "table-test",
+  version: "1.0.0",
+  tools: [tool({ name: "echo", description: "echo", input: v.object({ text: v.string() }), run: ({ text }) => text })],
+});
 
 /** A legacy-only method that exists from 2025-11-25 on, with a params schema. */
 const newer: MethodSpec<{ n: number }, Record<string, unknown>> = {
@@ -20,14 +24,27 @@ const newer: MethodSpec<{ n: number }, Record<string, unknown>> = {
   handle: (p) => ({ doubled: p.n * 2 }),
 };
 /** A method of a capability the server may or may not advertise. */
-const listThings: MethodSpec<unknown, Record<string, unknown>> = { name: "things/list", eras: ["legacy", "modern"], capability: "completions", handle: () => ({ things: [] }) };
+const listThings: MethodSpec<unknown, Record<string, unknown>> = {
+  name: "things/list",
+  eras: ["legacy", "modern"],
+  capability: "completions",
+  handle: () => ({ things: [] }),
+};
 
 function session(advertiseThings: boolean): Session {
   const things: CapabilitySpec = { name: "completions", advertise: () => (advertiseThings ? {} : undefined) };
   // The server's table (the core's and the registered capabilities'), its own completions left out for the test's.
   const t = currentTable();
   const methods = [...t.methods.values()].filter((m) => m.capability !== "completions");
-  return new Session(registry, () => {}, methodTable([...methods, newer, listThings], [...t.notifications.values()], [...t.capabilities.filter((c) => c.name !== "completions"), things]));
+  return new Session(
+    registry,
+    () => {},
+    methodTable(
+      [...methods, newer, listThings],
+      [...t.notifications.values()],
+      [...t.capabilities.filter((c) => c.name !== "completions"), things],
+    ),
+  );
 }
 async function send(s: Session, msg: Record<string, unknown> | string): Promise<any> {
   const line = await s.handleLine(typeof msg === "string" ? msg : JSON.stringify({ jsonrpc: "2.0", ...msg }));
@@ -51,12 +68,18 @@ describe("the method table", () => {
     await send(old, initLine("2025-06-18"));
     const r = await send(old, { id: 2, method: "test/newer", params: { n: 2 } });
     assertValidResponse("2025-06-18", "test/newer", r);
-    expect(r.error).toEqual({ code: -32601, message: "Method not found: test/newer is not part of protocol version 2025-06-18" });
+    expect(r.error).toEqual({
+      code: -32601,
+      message: "Method not found: test/newer is not part of protocol version 2025-06-18",
+    });
     const s = session(true);
     await send(s, initLine("2025-11-25"));
     expect((await send(s, { id: 2, method: "test/newer", params: { n: 2 } })).result).toEqual({ doubled: 4 });
     const modern = await send(s, { id: 3, method: "test/newer", params: { n: 2, _meta: META } });
-    expect(modern.error).toEqual({ code: -32601, message: "Method not found: test/newer is not part of protocol version 2026-07-28" });
+    expect(modern.error).toEqual({
+      code: -32601,
+      message: "Method not found: test/newer is not part of protocol version 2026-07-28",
+    });
     // server/discover is a modern entry only.
     expect((await send(s, { id: 4, method: "server/discover" })).error.code).toBe(-32601);
   });
@@ -66,7 +89,10 @@ describe("the method table", () => {
     const init = await send(s, initLine("2025-11-25"));
     expect(init.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
     const r = await send(s, { id: 2, method: "things/list" });
-    expect(r.error).toEqual({ code: -32601, message: "Method not found: things/list (this server does not advertise the completions capability)" });
+    expect(r.error).toEqual({
+      code: -32601,
+      message: "Method not found: things/list (this server does not advertise the completions capability)",
+    });
     const discover = await send(s, { id: 3, method: "server/discover", params: { _meta: META } });
     expect(discover.result.capabilities).toEqual({ tools: { listChanged: true }, logging: {} });
   });
@@ -81,7 +107,11 @@ describe("the method table", () => {
     expect(discover.result.capabilities).toEqual({ tools: { listChanged: true }, completions: {}, logging: {} });
     // The modern result is completed by the projection: resultType and the server's _meta.
     const things = await send(s, { id: 4, method: "things/list", params: { _meta: META } });
-    expect(things.result).toEqual({ resultType: "complete", things: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "table-test", version: "1.0.0" } } });
+    expect(things.result).toEqual({
+      resultType: "complete",
+      things: [],
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "table-test", version: "1.0.0" } },
+    });
   });
 
   test("params that fail the entry's schema: -32602 with the path, before the handler runs", async () => {
@@ -102,10 +132,18 @@ describe("the method table", () => {
 test("errors with id null (the request id could not be read) are validated too, and a malformed one fails", async () => {
   const s = session(true);
   const parse = await send(s, "{not json");
-  expect(parse).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the line is not valid JSON" } });
+  expect(parse).toEqual({
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32700, message: "Parse error: the line is not valid JSON" },
+  });
   for (const version of ["2024-11-05", "2025-11-25", "2026-07-28"]) {
     assertValidResponse(version, "?", parse);
-    expect(() => assertValidResponse(version, "?", { jsonrpc: "2.0", id: null, error: { code: "-32700", message: "x" } })).toThrow("violated");
-    expect(() => assertValidResponse(version, "?", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" }, extra: 1 })).toThrow("violated");
+    expect(() =>
+      assertValidResponse(version, "?", { jsonrpc: "2.0", id: null, error: { code: "-32700", message: "x" } }),
+    ).toThrow("violated");
+    expect(() =>
+      assertValidResponse(version, "?", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" }, extra: 1 }),
+    ).toThrow("violated");
   }
 });

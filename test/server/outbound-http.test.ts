@@ -13,7 +13,12 @@ afterAll(() => server.kill());
 const post = (body: unknown, sid?: string) =>
   fetch(server.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": V, ...(sid ? { "mcp-session-id": sid } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": V,
+      ...(sid ? { "mcp-session-id": sid } : {}),
+    },
     body: JSON.stringify(body),
   });
 
@@ -40,7 +45,12 @@ function events(res: Response): () => Promise<Record<string, any>> {
 }
 
 test("a tool's ping goes on its call's SSE stream; the client's answer POSTed on the session completes the call", async () => {
-  const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const init = await post({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
   const sid = init.headers.get("mcp-session-id")!;
   expect(sid).toBeTruthy();
   await init.text();

@@ -5,7 +5,12 @@ import { META, spawnPerTest, type McpProcess } from "../helpers/proc.ts";
 
 const spawn = spawnPerTest("test/fixtures/servers/asks-client.ts");
 const V = "2025-06-18";
-const call = (id: number, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "ask", arguments: args } });
+const call = (id: number, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "ask", arguments: args },
+});
 const textOf = (r: Record<string, any>) => r.result.content[0].text as string;
 
 /** Waits for the server's next request to the client (a message with a method and an id), checked against the schema. */

@@ -12,26 +12,62 @@ setDefaultTimeout(60_000);
 afterAll(removeProjects);
 
 const SERVER = `import { serve, tool } from "mcpbin";\nawait serve({ name: "s", version: "1.0.0", tools: [tool({ name: "t", description: "t", run: () => 1 })], skills: ["./skills"] });\n`;
-const skill = (name: string, description = "Does a thing") => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
+const skill = (name: string, description = "Does a thing") =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 
 test("mcpbin list: each skill once, with its URI, file count and description; its files are not listed as resources", async () => {
   const r = await mcpbin(["list", "test/fixtures/servers/skills.ts", "--json"]);
   expect(r.code).toBe(0);
   const out = JSON.parse(r.stdout);
   expect(out.skills).toEqual([
-    { uri: "skill://acme/billing/refunds/SKILL.md", name: "refunds", description: "Process customer refund requests per company policy", files: 2 },
-    { uri: "skill://git-workflow/SKILL.md", name: "git-workflow", description: "Follow this team's Git conventions for branching and commits", files: 1 },
-    { uri: "skill://pdf-processing/SKILL.md", name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", files: 4 },
+    {
+      uri: "skill://acme/billing/refunds/SKILL.md",
+      name: "refunds",
+      description: "Process customer refund requests per company policy",
+      files: 2,
+    },
+    {
+      uri: "skill://git-workflow/SKILL.md",
+      name: "git-workflow",
+      description: "Follow this team's Git conventions for branching and commits",
+      files: 1,
+    },
+    {
+      uri: "skill://pdf-processing/SKILL.md",
+      name: "pdf-processing",
+      description: "Extract, fill, and assemble PDF documents",
+      files: 4,
+    },
   ]);
   expect(out.resources).toBeUndefined();
 });
 
 const cases: [string, Record<string, string>, RegExp][] = [
-  ["a name that breaks the naming rules", { "skills/Bad_Name/SKILL.md": skill("Bad_Name") }, /skill "Bad_Name" \(.*\): name "Bad_Name": a skill name has only lowercase letters, digits and hyphens$/],
-  ["a name that is not its folder's", { "skills/notes/SKILL.md": skill("release-notes") }, /skill "notes" \(.*\): its name "release-notes" must equal its folder's name "notes": rename one of them$/],
-  ["no frontmatter", { "skills/notes/SKILL.md": "# notes\n" }, /skill "notes" \(.*\): SKILL.md must begin with YAML frontmatter between two --- lines$/],
-  ["frontmatter without a description", { "skills/notes/SKILL.md": "---\nname: notes\n---\n" }, /skill "notes" \(.*\): its frontmatter needs "description" \(a non-empty string\)$/],
-  ["frontmatter that is not YAML", { "skills/notes/SKILL.md": "---\nname: [notes\n---\n" }, /skill "notes" \(.*\): its frontmatter is not valid YAML/],
+  [
+    "a name that breaks the naming rules",
+    { "skills/Bad_Name/SKILL.md": skill("Bad_Name") },
+    /skill "Bad_Name" \(.*\): name "Bad_Name": a skill name has only lowercase letters, digits and hyphens$/,
+  ],
+  [
+    "a name that is not its folder's",
+    { "skills/notes/SKILL.md": skill("release-notes") },
+    /skill "notes" \(.*\): its name "release-notes" must equal its folder's name "notes": rename one of them$/,
+  ],
+  [
+    "no frontmatter",
+    { "skills/notes/SKILL.md": "# notes\n" },
+    /skill "notes" \(.*\): SKILL.md must begin with YAML frontmatter between two --- lines$/,
+  ],
+  [
+    "frontmatter without a description",
+    { "skills/notes/SKILL.md": "---\nname: notes\n---\n" },
+    /skill "notes" \(.*\): its frontmatter needs "description" \(a non-empty string\)$/,
+  ],
+  [
+    "frontmatter that is not YAML",
+    { "skills/notes/SKILL.md": "---\nname: [notes\n---\n" },
+    /skill "notes" \(.*\): its frontmatter is not valid YAML/,
+  ],
   ["a skills path that is not there", {}, /skills path .*skills is not a folder: fix the path/],
 ];
 for (const [what, files, message] of cases) {
@@ -80,8 +116,12 @@ test("mcpbin init --skill NAME scaffolds a skill the project serves; a bad name 
   expect(r.code).toBe(0);
   const config = readFileSync(join(dir, "proj/mcpbin.config.ts"), "utf8");
   expect(config).toContain('  skills: ["skills"],');
-  expect(readFileSync(join(dir, "proj/skills/release-notes/SKILL.md"), "utf8")).toStartWith("---\nname: release-notes\ndescription: ");
+  expect(readFileSync(join(dir, "proj/skills/release-notes/SKILL.md"), "utf8")).toStartWith(
+    "---\nname: release-notes\ndescription: ",
+  );
   const bad = await mcpbin(["init", "other", "--skill", "Release Notes"], dir);
-  expect(oneLineError(bad)).toBe('mcpbin: init: --skill "Release Notes": a skill name has only lowercase letters, digits and hyphens (e.g. --skill release-notes)');
+  expect(oneLineError(bad)).toBe(
+    'mcpbin: init: --skill "Release Notes": a skill name has only lowercase letters, digits and hyphens (e.g. --skill release-notes)',
+  );
   expect(existsSync(join(dir, "other"))).toBe(false);
 });

@@ -15,11 +15,18 @@ for (const era of ["legacy", "modern"] as const) {
     const c = await connect(server, { era } as never);
     try {
       // capabilities.extensions is a 2026-07-28 field: a legacy session gets it when its client declared extensions.
-      if (era === "modern") expect((c.serverCapabilities.extensions as any)["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
+      if (era === "modern")
+        expect((c.serverCapabilities.extensions as any)["io.modelcontextprotocol/skills"]).toEqual({
+          directoryRead: true,
+        });
       else expect(c.serverCapabilities.extensions).toBeUndefined();
       const list = await c.request("skills/list", {});
       const entries = list.skills as any[];
-      expect(entries.map((e) => e.uri)).toEqual(["skill://acme/billing/refunds/SKILL.md", "skill://git-workflow/SKILL.md", "skill://pdf-processing/SKILL.md"]);
+      expect(entries.map((e) => e.uri)).toEqual([
+        "skill://acme/billing/refunds/SKILL.md",
+        "skill://git-workflow/SKILL.md",
+        "skill://pdf-processing/SKILL.md",
+      ]);
       if (era === "modern") expect(list).toMatchObject({ ttlMs: expect.any(Number), cacheScope: "public" });
       for (const e of entries) {
         expect(e.uri.split("/").at(-2)).toBe(e.frontmatter.name);
@@ -32,24 +39,36 @@ for (const era of ["legacy", "modern"] as const) {
         }
       }
       const pdf = entries.find((e) => e.frontmatter.name === "pdf-processing");
-      expect(pdf.frontmatter).toEqual({ name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", metadata: { version: "2.1.0" } });
+      expect(pdf.frontmatter).toEqual({
+        name: "pdf-processing",
+        description: "Extract, fill, and assemble PDF documents",
+        metadata: { version: "2.1.0" },
+      });
       expect(pdf.resources.map((r: any) => r.uri)).toContain("skill://pdf-processing/templates/regional/eu-invoice.md");
 
       const got = await c.request("skills/get", { uri: "skill://git-workflow/SKILL.md" });
       expect((got.skill as any).frontmatter.license).toBe("Apache-2.0");
       expect(got.nextCursor).toBeUndefined();
-      await expect(c.request("skills/get", { uri: "skill://nope/SKILL.md" })).rejects.toMatchObject({ rpc: { code: -32602 } });
+      await expect(c.request("skills/get", { uri: "skill://nope/SKILL.md" })).rejects.toMatchObject({
+        rpc: { code: -32602 },
+      });
 
       const dir = await c.request("resources/directory/read", { uri: "skill://pdf-processing/templates" });
       expect(dir.resources).toEqual([
         expect.objectContaining({ uri: "skill://pdf-processing/templates/invoice.md", name: "invoice.md" }),
         { uri: "skill://pdf-processing/templates/regional", name: "regional", mimeType: "inode/directory" },
       ]);
-      await expect(c.request("resources/directory/read", { uri: "skill://pdf-processing/SKILL.md" })).rejects.toMatchObject({ rpc: { code: -32602 } });
+      await expect(
+        c.request("resources/directory/read", { uri: "skill://pdf-processing/SKILL.md" }),
+      ).rejects.toMatchObject({ rpc: { code: -32602 } });
 
       const listed = await c.listResources();
       const manifest = listed.find((r: any) => r.uri === "skill://git-workflow/SKILL.md") as any;
-      expect(manifest).toMatchObject({ name: "git-workflow", description: "Follow this team's Git conventions for branching and commits", mimeType: "text/markdown" });
+      expect(manifest).toMatchObject({
+        name: "git-workflow",
+        description: "Follow this team's Git conventions for branching and commits",
+        mimeType: "text/markdown",
+      });
     } finally {
       await c.close();
     }

@@ -21,13 +21,22 @@ test("mount(): the child's skills under the prefix, listed, got, read and verifi
   try {
     expect((c.serverCapabilities.extensions as any)["io.modelcontextprotocol/skills"]).toEqual({ directoryRead: true });
     const entries = await listSkills(c);
-    expect(entries.map((e) => e.uri).sort()).toEqual(["skill://docs/acme/billing/refunds/SKILL.md", "skill://docs/git-workflow/SKILL.md", "skill://docs/pdf-processing/SKILL.md"]);
+    expect(entries.map((e) => e.uri).sort()).toEqual([
+      "skill://docs/acme/billing/refunds/SKILL.md",
+      "skill://docs/git-workflow/SKILL.md",
+      "skill://docs/pdf-processing/SKILL.md",
+    ]);
     for (const e of entries) for (const r of e.resources) await readSkillFile(c, e, r.uri);
     const got = await getSkill(c, "skill://docs/git-workflow/SKILL.md");
     expect(got.frontmatter.name).toBe("git-workflow");
     const dir = await c.request("resources/directory/read", { uri: "skill://docs/pdf-processing/templates" });
-    expect((dir.resources as any[]).map((x) => x.uri)).toEqual(["skill://docs/pdf-processing/templates/invoice.md", "skill://docs/pdf-processing/templates/regional"]);
-    await expect(c.request("skills/get", { uri: "skill://git-workflow/SKILL.md" })).rejects.toMatchObject({ rpc: { code: -32602 } });
+    expect((dir.resources as any[]).map((x) => x.uri)).toEqual([
+      "skill://docs/pdf-processing/templates/invoice.md",
+      "skill://docs/pdf-processing/templates/regional",
+    ]);
+    await expect(c.request("skills/get", { uri: "skill://git-workflow/SKILL.md" })).rejects.toMatchObject({
+      rpc: { code: -32602 },
+    });
   } finally {
     await c.close();
   }

@@ -8,12 +8,24 @@ describe("readTracingEnv", () => {
   const cases: [string, Record<string, string>, TraceExporterName[], string?][] = [
     ["nothing set: off", {}, []],
     ["an OTLP endpoint alone: otlp", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" }, ["otlp"]],
-    ["the traces endpoint alone: otlp", { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" }, ["otlp"]],
+    [
+      "the traces endpoint alone: otlp",
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:4318/v1/traces" },
+      ["otlp"],
+    ],
     ["console", { OTEL_TRACES_EXPORTER: "console" }, ["console"]],
     ["a list, spaces and case ignored", { OTEL_TRACES_EXPORTER: " OTLP , console" }, ["otlp", "console"]],
     ["none wins over an endpoint", { OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://x" }, []],
-    ["OTEL_SDK_DISABLED=true wins over everything", { OTEL_SDK_DISABLED: "TRUE", OTEL_TRACES_EXPORTER: "console", OTEL_EXPORTER_OTLP_ENDPOINT: "http://x" }, []],
-    ["OTEL_SDK_DISABLED=false changes nothing", { OTEL_SDK_DISABLED: "false", OTEL_TRACES_EXPORTER: "console" }, ["console"]],
+    [
+      "OTEL_SDK_DISABLED=true wins over everything",
+      { OTEL_SDK_DISABLED: "TRUE", OTEL_TRACES_EXPORTER: "console", OTEL_EXPORTER_OTLP_ENDPOINT: "http://x" },
+      [],
+    ],
+    [
+      "OTEL_SDK_DISABLED=false changes nothing",
+      { OTEL_SDK_DISABLED: "false", OTEL_TRACES_EXPORTER: "console" },
+      ["console"],
+    ],
     ["an unknown exporter is ignored with a warning", { OTEL_TRACES_EXPORTER: "zipkin" }, [], "zipkin"],
     ["empty values count as unset", { OTEL_TRACES_EXPORTER: "", OTEL_EXPORTER_OTLP_ENDPOINT: "" }, []],
   ];
@@ -29,7 +41,10 @@ describe("readTracingEnv", () => {
   test("protocol: http/protobuf by default, http/json on request, the traces-specific variable first, grpc warned", () => {
     expect(readTracingEnv({}).protocol).toBe("http/protobuf");
     expect(readTracingEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }).protocol).toBe("http/json");
-    expect(readTracingEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" }).protocol).toBe("http/protobuf");
+    expect(
+      readTracingEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf" })
+        .protocol,
+    ).toBe("http/protobuf");
     const grpc = readTracingEnv({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" });
     expect(grpc.protocol).toBe("http/protobuf");
     expect(grpc.warnings.join()).toContain("grpc");
@@ -37,7 +52,11 @@ describe("readTracingEnv", () => {
 });
 
 test("a bundled server imports none of the Node built-ins the OpenTelemetry SDK uses at start (they load only with tracing on)", async () => {
-  const out = await Bun.build({ entrypoints: [resolve(ROOT, "examples/toolkit/server.ts")], target: "bun", format: "esm" });
+  const out = await Bun.build({
+    entrypoints: [resolve(ROOT, "examples/toolkit/server.ts")],
+    target: "bun",
+    format: "esm",
+  });
   expect(out.success).toBe(true);
   const code = await out.outputs[0]!.text();
   // The SDK is in the bundle (embedded for when tracing is turned on)…

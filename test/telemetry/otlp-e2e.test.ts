@@ -45,14 +45,30 @@ describe("OTLP export from the compiled example", () => {
   test("http/json: span names, attributes, remote parent from traceparent, resource from the environment; nothing forbidden; stdout clean", async () => {
     const r = receiver();
     const p = new McpProcess([bin], {
-      env: { ...NO_OTEL, OTEL_EXPORTER_OTLP_ENDPOINT: r.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "toolkit-e2e", OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test,team=tools" },
+      env: {
+        ...NO_OTEL,
+        OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_SERVICE_NAME: "toolkit-e2e",
+        OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=test,team=tools",
+      },
     });
     try {
       await p.handshake("2025-06-18");
       const meta = { traceparent: TRACEPARENT, tracestate: "rojo=00f067aa0ba902b7", progressToken: "tok-secret" };
-      const ok = await p.request("tools/call", { name: "text_stats", arguments: { text: "SECRET-ARG one two" }, _meta: meta }, 2, "2025-06-18");
+      const ok = await p.request(
+        "tools/call",
+        { name: "text_stats", arguments: { text: "SECRET-ARG one two" }, _meta: meta },
+        2,
+        "2025-06-18",
+      );
       expect(ok.result.structuredContent.words).toBe(3);
-      const failed = await p.request("tools/call", { name: "convert_units", arguments: { value: 1, from: "km", to: "kg" } }, 3, "2025-06-18");
+      const failed = await p.request(
+        "tools/call",
+        { name: "convert_units", arguments: { value: 1, from: "km", to: "kg" } },
+        3,
+        "2025-06-18",
+      );
       expect(failed.result.isError).toBe(true);
       const invalid = await p.request("tools/call", { name: "text_stats", arguments: { text: 5 } }, 4, "2025-06-18");
       expect(invalid.result.isError).toBe(true);
@@ -68,9 +84,20 @@ describe("OTLP export from the compiled example", () => {
       expectCleanStdout(p, 8);
 
       const spans = r.spans;
-      expect(r.exports.every((e) => e.path === "/v1/traces" && e.contentType.startsWith("application/json"))).toBe(true);
+      expect(r.exports.every((e) => e.path === "/v1/traces" && e.contentType.startsWith("application/json"))).toBe(
+        true,
+      );
       expect(spans.map((s) => s.name).sort()).toEqual(
-        ["initialize", "notifications/initialized", "tools/call text_stats", "tools/call convert_units", "tools/call text_stats", "resources/list", "tools/list", "server/discover"].sort(),
+        [
+          "initialize",
+          "notifications/initialized",
+          "tools/call text_stats",
+          "tools/call convert_units",
+          "tools/call text_stats",
+          "resources/list",
+          "tools/list",
+          "server/discover",
+        ].sort(),
       );
       for (const s of spans) {
         expect(s.kind).toBe(2);
@@ -102,7 +129,17 @@ describe("OTLP export from the compiled example", () => {
       // requires of a participant; it is never an attribute. Nothing else from the request or response is sent.
       expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain("rojo");
       const raw = r.exports.map((e) => e.raw).join("\n");
-      for (const forbidden of ["SECRET-ARG", "tok-secret", TRACEPARENT, "cannot convert", "Method not found", "structuredContent", "_meta", "progressToken", "words"]) {
+      for (const forbidden of [
+        "SECRET-ARG",
+        "tok-secret",
+        TRACEPARENT,
+        "cannot convert",
+        "Method not found",
+        "structuredContent",
+        "_meta",
+        "progressToken",
+        "words",
+      ]) {
         expect(raw).not.toContain(forbidden);
       }
     } finally {
@@ -112,9 +149,16 @@ describe("OTLP export from the compiled example", () => {
 
   test("http/protobuf via OTEL_TRACES_EXPORTER=otlp and the traces endpoint; SIGTERM flushes", async () => {
     const r = receiver();
-    const p = new McpProcess([bin], { env: { ...NO_OTEL, OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${r.url}/custom/traces` } });
+    const p = new McpProcess([bin], {
+      env: { ...NO_OTEL, OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${r.url}/custom/traces` },
+    });
     try {
-      const res = await p.request("tools/call", { name: "slugify", arguments: { text: "Hello World" }, _meta: { ...META, traceparent: TRACEPARENT } }, "a", "2026-07-28");
+      const res = await p.request(
+        "tools/call",
+        { name: "slugify", arguments: { text: "Hello World" }, _meta: { ...META, traceparent: TRACEPARENT } },
+        "a",
+        "2026-07-28",
+      );
       expect(res.result.content[0].text).toBe("hello-world");
       p.proc.kill("SIGTERM");
       await p.exited;
@@ -136,7 +180,9 @@ describe("OTLP export from the compiled example", () => {
 
   test("OTEL_SDK_DISABLED=true wins over an endpoint: nothing is exported", async () => {
     const r = receiver();
-    const p = new McpProcess([bin], { env: { ...NO_OTEL, OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: r.url } });
+    const p = new McpProcess([bin], {
+      env: { ...NO_OTEL, OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: r.url },
+    });
     await p.request("tools/call", { name: "slugify", arguments: { text: "x" }, _meta: META }, 1, "2026-07-28");
     p.closeStdin();
     expect(await p.exited).toBe(0);
@@ -157,7 +203,12 @@ describe("OTLP export from the compiled example", () => {
       try {
         await p.handshake("2025-11-25");
         for (let id = 2; id < 6; id++) {
-          const res = await p.request("tools/call", { name: "slugify", arguments: { text: `T ${id}` } }, id, "2025-11-25", );
+          const res = await p.request(
+            "tools/call",
+            { name: "slugify", arguments: { text: `T ${id}` } },
+            id,
+            "2025-11-25",
+          );
           expect(res.result.content[0].text).toBe(`t-${id}`);
         }
         const closedAt = performance.now();
@@ -206,7 +257,12 @@ describe("tracing from source", () => {
   test("an author who registers a tracer provider in the entry script gets the spans, and the tool's own span is a child", async () => {
     const p = McpProcess.source(FIXTURE, { env: { ...NO_OTEL, AUTHOR_PROVIDER: "1" } });
     try {
-      const r = await p.request("tools/call", { name: "author_span", arguments: {}, _meta: { ...META, traceparent: TRACEPARENT } }, 1, "2026-07-28");
+      const r = await p.request(
+        "tools/call",
+        { name: "author_span", arguments: {}, _meta: { ...META, traceparent: TRACEPARENT } },
+        1,
+        "2026-07-28",
+      );
       expect(r.result.content[0].text).toBe("done");
       p.closeStdin();
       expect(await p.exited).toBe(0);
@@ -229,9 +285,20 @@ describe("tracing from source", () => {
 
   test("over Streamable HTTP the spans say network.transport=tcp and keep the remote parent", async () => {
     const r = receiver();
-    const h = await HttpProcess.source(FIXTURE, { env: { ...NO_OTEL, OTEL_EXPORTER_OTLP_ENDPOINT: r.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" } });
+    const h = await HttpProcess.source(FIXTURE, {
+      env: { ...NO_OTEL, OTEL_EXPORTER_OTLP_ENDPOINT: r.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    });
     try {
-      const res = await post(h.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "otel_modules", arguments: {}, _meta: { ...META, traceparent: TRACEPARENT } } }, modernHeaders("tools/call", "otel_modules"));
+      const res = await post(
+        h.url,
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "otel_modules", arguments: {}, _meta: { ...META, traceparent: TRACEPARENT } },
+        },
+        modernHeaders("tools/call", "otel_modules"),
+      );
       expect(res.status).toBe(200);
       h.kill("SIGTERM");
       await h.exited;

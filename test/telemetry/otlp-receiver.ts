@@ -38,10 +38,19 @@ export class OtlpReceiver {
       fetch: async (req) => {
         const body = new Uint8Array(await req.arrayBuffer());
         const contentType = req.headers.get("content-type") ?? "";
-        const spans = contentType.includes("json") ? fromJson(JSON.parse(new TextDecoder().decode(body))) : fromProtobuf(body);
-        this.exports.push({ path: new URL(req.url).pathname, contentType, raw: Buffer.from(body).toString("latin1"), spans });
+        const spans = contentType.includes("json")
+          ? fromJson(JSON.parse(new TextDecoder().decode(body)))
+          : fromProtobuf(body);
+        this.exports.push({
+          path: new URL(req.url).pathname,
+          contentType,
+          raw: Buffer.from(body).toString("latin1"),
+          spans,
+        });
         if (opts.hang) return new Promise<Response>(() => {});
-        return new Response(contentType.includes("json") ? "{}" : new Uint8Array(0), { headers: { "content-type": contentType } });
+        return new Response(contentType.includes("json") ? "{}" : new Uint8Array(0), {
+          headers: { "content-type": contentType },
+        });
       },
     });
   }
@@ -159,7 +168,9 @@ function pbValue(buf: Uint8Array): unknown {
   return undefined;
 }
 function pbAttrs(list: Uint8Array[]): Record<string, unknown> {
-  return Object.fromEntries(list.map((kv) => decode(kv)).map((kv) => [str(kv, 1), pbValue(bytes(kv, 2)[0] ?? new Uint8Array(0))]));
+  return Object.fromEntries(
+    list.map((kv) => decode(kv)).map((kv) => [str(kv, 1), pbValue(bytes(kv, 2)[0] ?? new Uint8Array(0))]),
+  );
 }
 
 /** OTLP/protobuf ExportTraceServiceRequest (opentelemetry-proto trace/v1). */

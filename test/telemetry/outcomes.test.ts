@@ -4,7 +4,13 @@
 // Bun.serve driven by fetch.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { SpanStatusCode, type Context } from "@opentelemetry/api";
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type ReadableSpan,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace";
 import type { Server } from "bun";
 import * as v from "valibot";
 import { mcpHandler, tool } from "../../src/index.ts";
@@ -34,7 +40,10 @@ function spanOf(id: string, ms = 10_000): Promise<ReadableSpan> {
   if (done) return Promise.resolve(done);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no span for request ${id} within ${ms} ms`)), ms);
-    waiters.push({ match: (s) => s.instrumentationScope.name === "mcpbin" && s.attributes["jsonrpc.request.id"] === id, resolve: (s) => (clearTimeout(timer), resolve(s)) });
+    waiters.push({
+      match: (s) => s.instrumentationScope.name === "mcpbin" && s.attributes["jsonrpc.request.id"] === id,
+      resolve: (s) => (clearTimeout(timer), resolve(s)),
+    });
   });
 }
 
@@ -60,10 +69,21 @@ const tools = [
         ctx.signal.addEventListener("abort", () => resolve("late"));
       }),
   }),
-  tool({ name: "hangs_50", description: "runs until its own 50 ms limit", input: v.object({}), timeoutMs: 50, run: (_a, ctx) => new Promise<string>((r) => ctx.signal.addEventListener("abort", () => r("late"))) }),
+  tool({
+    name: "hangs_50",
+    description: "runs until its own 50 ms limit",
+    input: v.object({}),
+    timeoutMs: 50,
+    run: (_a, ctx) => new Promise<string>((r) => ctx.signal.addEventListener("abort", () => r("late"))),
+  }),
   tool({ name: "echo", description: "echo", input: v.object({ text: v.string() }), run: ({ text }) => text }),
 ];
-const call = (id: number | string, name: string, meta?: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: name === "echo" ? { text: "hi" } : {}, ...(meta ? { _meta: meta } : {}) } });
+const call = (id: number | string, name: string, meta?: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: name === "echo" ? { text: "hi" } : {}, ...(meta ? { _meta: meta } : {}) },
+});
 
 beforeAll(() => {
   expect(ensureContextManager()).toBe(true);
@@ -107,7 +127,9 @@ describe("stdio pipeline: how the server ended a call", () => {
     const running = new Promise<void>((r) => (started = r));
     const cancelled = session.handleLine(JSON.stringify(call(4, "hangs")));
     await running;
-    await session.handleLine(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4, reason: "user" } }));
+    await session.handleLine(
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4, reason: "user" } }),
+    );
     expect(await cancelled).toBeUndefined();
     const c = await spanOf("4");
     expect(c.attributes["error.type"]).toBe("cancelled");
@@ -169,7 +191,12 @@ describe("HTTP (mcpHandler in Bun.serve)", () => {
 
     const running = new Promise<void>((r) => (started = r));
     const ac = new AbortController();
-    const gone = fetch(url, { method: "POST", headers: modernHeaders("tools/call", "hangs"), body: JSON.stringify(call("c1", "hangs", META)), signal: ac.signal }).catch((e) => e);
+    const gone = fetch(url, {
+      method: "POST",
+      headers: modernHeaders("tools/call", "hangs"),
+      body: JSON.stringify(call("c1", "hangs", META)),
+      signal: ac.signal,
+    }).catch((e) => e);
     await running;
     ac.abort();
     await gone;

@@ -31,7 +31,12 @@ const tools = [
       return "ok";
     },
   }),
-  tool({ name: "fails", description: "isError", input: v.object({}), run: () => toolResult({ content: [textContent("secret failure text")], isError: true }) }),
+  tool({
+    name: "fails",
+    description: "isError",
+    input: v.object({}),
+    run: () => toolResult({ content: [textContent("secret failure text")], isError: true }),
+  }),
   tool({
     name: "fails_later",
     description: "isError after an await",
@@ -112,7 +117,12 @@ describe("spans per message", () => {
     const [init, note] = spans();
     expect(init!.name).toBe("initialize");
     expect(init!.kind).toBe(SpanKind.SERVER);
-    expect(init!.attributes).toEqual({ "mcp.method.name": "initialize", "network.transport": "pipe", "jsonrpc.request.id": "1", "mcp.protocol.version": "2025-06-18" });
+    expect(init!.attributes).toEqual({
+      "mcp.method.name": "initialize",
+      "network.transport": "pipe",
+      "jsonrpc.request.id": "1",
+      "mcp.protocol.version": "2025-06-18",
+    });
     expect(note!.name).toBe("notifications/initialized");
     expect(note!.attributes["jsonrpc.request.id"]).toBeUndefined();
     expect(note!.status.code).toBe(SpanStatusCode.UNSET);
@@ -120,7 +130,14 @@ describe("spans per message", () => {
 
   test("tools/call: name, attributes and the parent from params._meta.traceparent; nothing sensitive recorded", async () => {
     await handshake();
-    const r = await send(call(7, "echo", { text: "secret-argument" }, { traceparent: TRACEPARENT, tracestate: "rojo=00f067aa0ba902b7", progressToken: "secret-token" }));
+    const r = await send(
+      call(
+        7,
+        "echo",
+        { text: "secret-argument" },
+        { traceparent: TRACEPARENT, tracestate: "rojo=00f067aa0ba902b7", progressToken: "secret-token" },
+      ),
+    );
     assertValidResponse("2025-06-18", "tools/call", r);
     expect(r!.result.content[0].text).toBe("secret-argument");
     const s = only();
@@ -166,7 +183,9 @@ describe("spans per message", () => {
     expect(child.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
     expect(child.spanContext().traceId).toBe(server.spanContext().traceId);
     // The server span ends after its child; the SDK's anchored clocks can differ by microseconds, so allow 1 ms.
-    expect(server.endTime[0] * 1e9 + server.endTime[1]).toBeGreaterThanOrEqual(child.endTime[0] * 1e9 + child.endTime[1] - 1e6);
+    expect(server.endTime[0] * 1e9 + server.endTime[1]).toBeGreaterThanOrEqual(
+      child.endTime[0] * 1e9 + child.endTime[1] - 1e6,
+    );
   });
 
   test("isError results: error.type tool_error; status ERROR for a failing tool, UNSET for invalid arguments", async () => {
@@ -209,10 +228,20 @@ describe("spans per message", () => {
   });
 
   test("2026-07-28 requests carry the modern version; an unsupported claim (-32022) is a server-side error status", async () => {
-    const r = await send({ jsonrpc: "2.0", id: "m1", method: "tools/call", params: { name: "echo", arguments: { text: "hi" }, _meta: { ...META, traceparent: TRACEPARENT } } });
+    const r = await send({
+      jsonrpc: "2.0",
+      id: "m1",
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "hi" }, _meta: { ...META, traceparent: TRACEPARENT } },
+    });
     assertValidResponse("2026-07-28", "tools/call", r);
     await send({ jsonrpc: "2.0", id: "m2", method: "server/discover", params: { _meta: META } });
-    const bad = await send({ jsonrpc: "2.0", id: "m3", method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } });
+    const bad = await send({
+      jsonrpc: "2.0",
+      id: "m3",
+      method: "tools/list",
+      params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } },
+    });
     expect(bad!.error.code).toBe(-32022);
     const [callSpan, discover, list] = spans();
     expect(callSpan!.attributes["mcp.protocol.version"]).toBe("2026-07-28");
@@ -230,7 +259,16 @@ describe("spans per message", () => {
     const r1 = await send(call(1, "asks", {}, meta));
     assertValidResponse("2026-07-28", "tools/call", r1);
     expect(r1.result.resultType).toBe("input_required");
-    const r2 = await send({ ...call(2, "asks", {}, meta), params: { name: "asks", arguments: {}, _meta: meta, requestState: r1.result.requestState, inputResponses: { elicit_1: { action: "accept", content: { ok: true } } } } });
+    const r2 = await send({
+      ...call(2, "asks", {}, meta),
+      params: {
+        name: "asks",
+        arguments: {},
+        _meta: meta,
+        requestState: r1.result.requestState,
+        inputResponses: { elicit_1: { action: "accept", content: { ok: true } } },
+      },
+    });
     expect(r2.result.content).toEqual([{ type: "text", text: "accept" }]);
     const [a, b] = spans();
     expect(a!.attributes["mcpbin.call.round"]).toBe(1);

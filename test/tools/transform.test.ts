@@ -53,9 +53,15 @@ test("a hidden value computed per call, and before/after hooks", async () => {
 });
 
 test("author mistakes fail at definition with what to change", () => {
-  expect(() => transformTool(search, { args: { nope: { hide: true } } as never })).toThrow(/has no argument "nope" \(its arguments: q, lang, limit\)/);
-  expect(() => transformTool(search, { args: { q: { hide: true } } })).toThrow(/args\.q is required by the tool and hidden: give it a "default" or a "value" function/);
-  expect(() => transformTool(search, { args: { q: { rename: "lang" } } })).toThrow(/two arguments would be shown as "lang"/);
+  expect(() => transformTool(search, { args: { nope: { hide: true } } as never })).toThrow(
+    /has no argument "nope" \(its arguments: q, lang, limit\)/,
+  );
+  expect(() => transformTool(search, { args: { q: { hide: true } } })).toThrow(
+    /args\.q is required by the tool and hidden: give it a "default" or a "value" function/,
+  );
+  expect(() => transformTool(search, { args: { q: { rename: "lang" } } })).toThrow(
+    /two arguments would be shown as "lang"/,
+  );
   expect(() => transformTool(search, { nmae: "x" } as never)).toThrow(ToolDefinitionError);
   expect(() => transformTool(search, { name: "bad name" })).toThrow(ToolDefinitionError);
 });

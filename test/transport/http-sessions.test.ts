@@ -6,7 +6,11 @@ import { tool } from "../../src/index.ts";
 import { Registry } from "../../src/server/registry.ts";
 import { LegacySessions } from "../../src/transport/http-sessions.ts";
 
-const registry = new Registry({ name: "s", version: "1.0.0", tools: [tool({ name: "echo", description: "echo", input: v.object({ text: v.string() }), run: ({ text }) => text })] });
+const registry = new Registry({
+  name: "s",
+  version: "1.0.0",
+  tools: [tool({ name: "echo", description: "echo", input: v.object({ text: v.string() }), run: ({ text }) => text })],
+});
 
 test("an idle session expires after idleMs, counted from its last use; until then each use keeps it", () => {
   let t = 1_000_000;

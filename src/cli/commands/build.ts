@@ -6,7 +6,12 @@ import { extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
-const OPTIONS = { config: { type: "string" }, outfile: { type: "string" }, target: { type: "string" }, "no-smol": { type: "boolean" } } as const satisfies ParseArgsOptionsConfig;
+const OPTIONS = {
+  config: { type: "string" },
+  outfile: { type: "string" },
+  target: { type: "string" },
+  "no-smol": { type: "boolean" },
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `mcpbin build`. */
 export const buildCommand: Command = {
@@ -24,8 +29,11 @@ async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse("build", args, OPTIONS);
   extra("build", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "build");
-  const { path, name, env, http } = await buildSource(src, { outfile: values.outfile as string | undefined, target: values.target as string | undefined, smol: values["no-smol"] !== true });
+  const { path, name, env, http } = await buildSource(src, {
+    outfile: values.outfile as string | undefined,
+    target: values.target as string | undefined,
+    smol: values["no-smol"] !== true,
+  });
   process.stdout.write(`${path}\n\n${clientConfig(path, name, { env, http })}\n`);
   return 0;
 }
-

@@ -5,7 +5,15 @@ import { extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
-const OPTIONS = { config: { type: "string" }, targets: { type: "string" }, outfile: { type: "string" }, author: { type: "string" }, description: { type: "string" }, "registry-name": { type: "string" }, "download-url": { type: "string" } } as const satisfies ParseArgsOptionsConfig;
+const OPTIONS = {
+  config: { type: "string" },
+  targets: { type: "string" },
+  outfile: { type: "string" },
+  author: { type: "string" },
+  description: { type: "string" },
+  "registry-name": { type: "string" },
+  "download-url": { type: "string" },
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `mcpbin bundle`. */
 export const bundleCommand: Command = {
@@ -24,9 +32,21 @@ async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse("bundle", args, OPTIONS);
   extra("bundle", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "bundle");
-  const targets = values.targets === undefined ? undefined : String(values.targets).split(",").map((s) => s.trim()).filter(Boolean);
-  const r = await bundle(src, { targets, outfile: values.outfile as string | undefined, author: values.author as string | undefined, description: values.description as string | undefined, registryName: values["registry-name"] as string | undefined, downloadUrl: values["download-url"] as string | undefined });
+  const targets =
+    values.targets === undefined
+      ? undefined
+      : String(values.targets)
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+  const r = await bundle(src, {
+    targets,
+    outfile: values.outfile as string | undefined,
+    author: values.author as string | undefined,
+    description: values.description as string | undefined,
+    registryName: values["registry-name"] as string | undefined,
+    downloadUrl: values["download-url"] as string | undefined,
+  });
   process.stdout.write(`${r.file}\n`);
   return 0;
 }
-

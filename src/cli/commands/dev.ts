@@ -13,7 +13,12 @@ import { extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
-const OPTIONS = { config: { type: "string" }, http: { type: "string" }, stdio: { type: "boolean" }, watch: { type: "boolean" } } as const satisfies ParseArgsOptionsConfig;
+const OPTIONS = {
+  config: { type: "string" },
+  http: { type: "string" },
+  stdio: { type: "boolean" },
+  watch: { type: "boolean" },
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `mcpbin dev`. */
 export const devCommand: Command = {
@@ -42,14 +47,26 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   // Both flags go through: the server decides (--stdio wins wherever it stands).
-  const transport = [...(values.http !== undefined ? ["--http", values.http as string] : []), ...(values.stdio ? ["--stdio"] : [])];
+  const transport = [
+    ...(values.http !== undefined ? ["--http", values.http as string] : []),
+    ...(values.stdio ? ["--stdio"] : []),
+  ];
   if (!existsSync(src.path)) throw new CliError(`dev: entry not found: ${displayPath(src.path) || src.path}`);
   // The script runs under the same generated entry a build compiles: stdout guard first, and an error
   // at start-up is one line (`mcpbin: <message>`) and exit 1, not Bun's source dump.
-  const entry = guardedEntry(src.path, { name: "mcpbin", warnUnserved: true, runAsMain: true, label: displayPath(src.path) });
+  const entry = guardedEntry(src.path, {
+    name: "mcpbin",
+    warnUnserved: true,
+    runAsMain: true,
+    label: displayPath(src.path),
+  });
   keepTempDir(dirname(entry)); // this command forwards signals to the server and removes the entry once it exits
   try {
-    const p = Bun.spawn([process.execPath, entry, ...transport], { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+    const p = Bun.spawn([process.execPath, entry, ...transport], {
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    });
     const forward = (sig: NodeJS.Signals) => p.kill(sig);
     process.on("SIGTERM", forward);
     process.on("SIGINT", forward);
@@ -58,4 +75,3 @@ async function run(args: string[]): Promise<number> {
     rmSync(dirname(entry), { recursive: true, force: true });
   }
 }
-

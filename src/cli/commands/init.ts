@@ -28,4 +28,3 @@ async function run(args: string[]): Promise<number> {
   process.stdout.write(`${created.summary}\n`);
   return 0;
 }
-

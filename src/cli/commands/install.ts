@@ -11,13 +11,13 @@ import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
 const OPTIONS = {
-    config: { type: "string" },
-    name: { type: "string" },
-    env: { type: "string", multiple: true },
-    arg: { type: "string", multiple: true },
-    scope: { type: "string" },
-    "dry-run": { type: "boolean" },
-  } as const satisfies ParseArgsOptionsConfig;
+  config: { type: "string" },
+  name: { type: "string" },
+  env: { type: "string", multiple: true },
+  arg: { type: "string", multiple: true },
+  scope: { type: "string" },
+  "dry-run": { type: "boolean" },
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `mcpbin install`. */
 export const installCommand: Command = {
@@ -37,10 +37,14 @@ async function run(args: string[]): Promise<number> {
   extra("install", positionals, 2);
   const client = positionals[0];
   if (!client || !(INSTALL_CLIENTS as readonly string[]).includes(client)) {
-    throw new CliError(`install: ${client ? `unknown client "${client}"` : "which client?"}; expected one of ${INSTALL_CLIENTS.join(", ")}`, 2);
+    throw new CliError(
+      `install: ${client ? `unknown client "${client}"` : "which client?"}; expected one of ${INSTALL_CLIENTS.join(", ")}`,
+      2,
+    );
   }
   const scope = (values.scope ?? "user") as string;
-  if (scope !== "user" && scope !== "project") throw new CliError(`install: --scope must be user or project; got "${scope}"`, 2);
+  if (scope !== "user" && scope !== "project")
+    throw new CliError(`install: --scope must be user or project; got "${scope}"`, 2);
   const target = positionals[1];
   let command: string;
   let name: string;
@@ -55,12 +59,27 @@ async function run(args: string[]): Promise<number> {
     await askForEnv(reads, env);
   }
   const dryRun = values["dry-run"] === true;
-  const r = install({ client: client as InstallClient, name: (values.name as string | undefined) ?? name, command, args: (values.arg ?? []) as string[], env, scope }, dryRun);
+  const r = install(
+    {
+      client: client as InstallClient,
+      name: (values.name as string | undefined) ?? name,
+      command,
+      args: (values.arg ?? []) as string[],
+      env,
+      scope,
+    },
+    dryRun,
+  );
   if (dryRun) {
-    process.stdout.write(`${r.file} (${r.change === "unchanged" ? "already up to date" : r.change === "added" ? `would add "${r.name}"` : `would update "${r.name}"`}):\n${r.text}`);
+    process.stdout.write(
+      `${r.file} (${r.change === "unchanged" ? "already up to date" : r.change === "added" ? `would add "${r.name}"` : `would update "${r.name}"`}):\n${r.text}`,
+    );
     return 0;
   }
-  const what = r.change === "unchanged" ? `"${r.name}" is already in ${r.file}; nothing written` : `${r.change} "${r.name}" in ${r.file}${r.backup ? ` (previous file: ${r.backup})` : ""}`;
+  const what =
+    r.change === "unchanged"
+      ? `"${r.name}" is already in ${r.file}; nothing written`
+      : `${r.change} "${r.name}" in ${r.file}${r.backup ? ` (previous file: ${r.backup})` : ""}`;
   process.stderr.write(`mcpbin: ${what}\n`);
   process.stdout.write(`${r.file}\n`);
   return 0;
@@ -74,11 +93,15 @@ async function askForEnv(reads: readonly string[], env: Record<string, string>):
   const missing = reads.filter((n) => !(n in env)).map((name) => ({ name, sensitive: isSensitive(name) }));
   if (missing.length === 0) return;
   if (!process.stdin.isTTY) {
-    process.stderr.write(`mcpbin: install: the server reads ${missing.map((e) => e.name).join(", ")}; pass --env NAME=VALUE to set them\n`);
+    process.stderr.write(
+      `mcpbin: install: the server reads ${missing.map((e) => e.name).join(", ")}; pass --env NAME=VALUE to set them\n`,
+    );
     return;
   }
   for (const e of missing) {
-    const answer = prompt(`${e.name}${e.sensitive ? " (secret, stored in the client's config file)" : ""} [empty: leave unset]:`);
+    const answer = prompt(
+      `${e.name}${e.sensitive ? " (secret, stored in the client's config file)" : ""} [empty: leave unset]:`,
+    );
     if (answer) env[e.name] = answer;
   }
 }

@@ -28,4 +28,3 @@ async function run(args: string[]): Promise<number> {
   exitSoon(); // timers or handles the author's code left behind must not keep the command alive
   return 0;
 }
-

@@ -23,7 +23,8 @@ async function run(args: string[]): Promise<number> {
   extra("preview", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "preview");
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`preview: --port must be a TCP port from 0 to 65535; got ${JSON.stringify(values.port)}`, 2);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`preview: --port must be a TCP port from 0 to 65535; got ${JSON.stringify(values.port)}`, 2);
   const { startPreview } = await import("../../preview/host.ts");
   const p = await startPreview({ source: src, port });
   process.stdout.write(`${p.url}\n`);
@@ -35,4 +36,3 @@ async function run(args: string[]): Promise<number> {
   await p.stop();
   return 0;
 }
-

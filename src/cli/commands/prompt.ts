@@ -29,9 +29,13 @@ async function run(args: string[]): Promise<number> {
   const src = pickSource(values.config as string | undefined, others[0], "prompt");
   const out = ownStdout();
   const registry = new Registry(await loadSource(src));
-  const result = await asIfAlone(src.path, () => requestOnce(registry, "prompt", "prompts/get", { name, arguments: parsePairs(rest.filter((a) => a.includes("="))) }));
+  const result = await asIfAlone(src.path, () =>
+    requestOnce(registry, "prompt", "prompts/get", {
+      name,
+      arguments: parsePairs(rest.filter((a) => a.includes("="))),
+    }),
+  );
   await out(values.json === true ? JSON.stringify(result, null, 2) + "\n" : renderMessages(result));
   exitSoon();
   return 0;
 }
-

@@ -6,17 +6,17 @@ import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
 const OPTIONS = {
-    servers: { type: "string" },
-    url: { type: "string" },
-    header: { type: "string", multiple: true },
-    oauth: { type: "boolean" },
-    "client-id": { type: "string" },
-    naming: { type: "string" },
-    name: { type: "string" },
-    check: { type: "boolean" },
-    http: { type: "string" },
-    stdio: { type: "boolean" },
-  } as const satisfies ParseArgsOptionsConfig;
+  servers: { type: "string" },
+  url: { type: "string" },
+  header: { type: "string", multiple: true },
+  oauth: { type: "boolean" },
+  "client-id": { type: "string" },
+  naming: { type: "string" },
+  name: { type: "string" },
+  check: { type: "boolean" },
+  http: { type: "string" },
+  stdio: { type: "boolean" },
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `mcpbin proxy`. */
 export const proxyCommand: Command = {
@@ -52,4 +52,3 @@ async function run(args: string[]): Promise<number> {
     pkg.version,
   );
 }
-

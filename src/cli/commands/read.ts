@@ -32,4 +32,3 @@ async function run(args: string[]): Promise<number> {
   exitSoon();
   return 0;
 }
-

@@ -5,7 +5,13 @@ import { extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
-const OPTIONS = { config: { type: "string" }, targets: { type: "string" }, outdir: { type: "string" }, "registry-name": { type: "string" }, "download-url": { type: "string" } } as const satisfies ParseArgsOptionsConfig;
+const OPTIONS = {
+  config: { type: "string" },
+  targets: { type: "string" },
+  outdir: { type: "string" },
+  "registry-name": { type: "string" },
+  "download-url": { type: "string" },
+} as const satisfies ParseArgsOptionsConfig;
 
 /** `mcpbin release`. */
 export const releaseCommand: Command = {
@@ -24,9 +30,21 @@ async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse("release", args, OPTIONS);
   extra("release", positionals, 1);
   const src = pickSource(values.config as string | undefined, positionals[0], "release");
-  const targets = values.targets === undefined ? undefined : String(values.targets).split(",").map((s) => s.trim()).filter(Boolean);
-  const r = await release(src, { targets, outdir: values.outdir as string | undefined, registryName: values["registry-name"] as string | undefined, downloadUrl: values["download-url"] as string | undefined });
-  process.stdout.write(r.archives.map((a) => `${a}\n`).join("") + `${r.sums}\n` + (r.serverJson ? `${r.serverJson}\n` : ""));
+  const targets =
+    values.targets === undefined
+      ? undefined
+      : String(values.targets)
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+  const r = await release(src, {
+    targets,
+    outdir: values.outdir as string | undefined,
+    registryName: values["registry-name"] as string | undefined,
+    downloadUrl: values["download-url"] as string | undefined,
+  });
+  process.stdout.write(
+    r.archives.map((a) => `${a}\n`).join("") + `${r.sums}\n` + (r.serverJson ? `${r.serverJson}\n` : ""),
+  );
   return 0;
 }
-

@@ -15,14 +15,36 @@ export interface CompleteParams {
   readonly context?: { readonly arguments?: Record<string, string> };
 }
 
-const params = lazySchema(() => wireObject(
-  {
-    ref: wireObject({ type: v.picklist(["ref/prompt", "ref/resource"], 'Invalid params: ref.type must be "ref/prompt" or "ref/resource"') }, "Invalid params: completion/complete needs ref {type, name | uri}"),
-    argument: wireObject({ name: v.string(), value: v.string() }, "Invalid params: completion/complete needs argument {name, value}"),
-    context: v.optional(wireObject({ arguments: v.optional(v.record(v.string(), v.string(), "Invalid params: context.arguments must map names to strings")) }, "Invalid params: context must be an object")),
-  },
-  "Invalid params: completion/complete needs params {ref, argument}",
-)) as v.GenericSchema<unknown, CompleteParams>;
+const params = lazySchema(() =>
+  wireObject(
+    {
+      ref: wireObject(
+        {
+          type: v.picklist(
+            ["ref/prompt", "ref/resource"],
+            'Invalid params: ref.type must be "ref/prompt" or "ref/resource"',
+          ),
+        },
+        "Invalid params: completion/complete needs ref {type, name | uri}",
+      ),
+      argument: wireObject(
+        { name: v.string(), value: v.string() },
+        "Invalid params: completion/complete needs argument {name, value}",
+      ),
+      context: v.optional(
+        wireObject(
+          {
+            arguments: v.optional(
+              v.record(v.string(), v.string(), "Invalid params: context.arguments must map names to strings"),
+            ),
+          },
+          "Invalid params: context must be an object",
+        ),
+      ),
+    },
+    "Invalid params: completion/complete needs params {ref, argument}",
+  ),
+) as v.GenericSchema<unknown, CompleteParams>;
 
 const EMPTY = { completion: { values: [] } };
 
@@ -37,7 +59,11 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
     const fn = content.completer(p.ref, p.argument.name);
     if (fn === null) {
       // Another server's prompt or template (an upstream's): its completion as it sent it.
-      const dctx = directContext({ signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion });
+      const dctx = directContext({
+        signal: ctx.signal,
+        requestId: ctx.requestId,
+        protocolVersion: ctx.protocolVersion,
+      });
       for (const x of content.providers) {
         if (!x.serves.completions) continue;
         const pending = x.complete(p, dctx);
@@ -45,15 +71,23 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
           return pending.then(
             (c) => ({ completion: c.values.length > MAX_COMPLETIONS ? completionOf(c.values) : c }),
             (e: unknown) => {
-              throw e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, `Completion of ${p.argument.name} failed: ${thrownMessage(e)}`);
+              throw e instanceof RpcError
+                ? e
+                : new RpcError(ErrorCode.InternalError, `Completion of ${p.argument.name} failed: ${thrownMessage(e)}`);
             },
           );
         }
       }
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${p.ref.type === "ref/prompt" ? `unknown prompt ${JSON.stringify(p.ref.name)}` : `no resource template ${JSON.stringify(p.ref.uri)}`}`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: ${p.ref.type === "ref/prompt" ? `unknown prompt ${JSON.stringify(p.ref.name)}` : `no resource template ${JSON.stringify(p.ref.uri)}`}`,
+      );
     }
     if (fn === undefined) return EMPTY;
-    return fn(p.argument.value, { ...directContext({ signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion }), arguments: p.context?.arguments ?? {} })
+    return fn(p.argument.value, {
+      ...directContext({ signal: ctx.signal, requestId: ctx.requestId, protocolVersion: ctx.protocolVersion }),
+      arguments: p.context?.arguments ?? {},
+    })
       .then((values) => ({ completion: completionOf(values) }))
       .then(undefined, (e: unknown) => {
         logLine(`completing ${p.argument.name} threw: ${(e as Error)?.stack ?? e}`);

@@ -22,7 +22,12 @@ export interface GetParams {
   readonly inputResponses?: unknown;
 }
 
-const params = lazySchema(() => wireObject({ name: v.string('Invalid params: "name" must be a string') }, "Invalid params: prompts/get needs params {name, arguments?}")) as v.GenericSchema<unknown, GetParams>;
+const params = lazySchema(() =>
+  wireObject(
+    { name: v.string('Invalid params: "name" must be a string') },
+    "Invalid params: prompts/get needs params {name, arguments?}",
+  ),
+) as v.GenericSchema<unknown, GetParams>;
 
 function failure(name: string, e: unknown, ctx: RequestContext): RpcError {
   // The round's wire errors (a bad inputResponses value; -32021 at 2026-07-28) as they are.
@@ -46,16 +51,28 @@ export const promptsGet: MethodSpec<GetParams, PromptResult | InputRequired> = {
     if (provider) {
       // Another server's prompt (an upstream's): its messages as it sent them; its asks relayed.
       const args = p.arguments ?? {};
-      if (typeof args !== "object" || args === null || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: the arguments of prompt "${p.name}" must be an object of strings`);
+      if (typeof args !== "object" || args === null || Array.isArray(args))
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params: the arguments of prompt "${p.name}" must be an object of strings`,
+        );
       beginRound(ctx, { method: "prompts/get", name: p.name, args }, p);
-      return raceRound(ctx, provider.getPrompt(p.name, args as Record<string, unknown>, ctx)).then(undefined, (e: unknown) => {
-        throw failure(p.name, e, ctx);
-      });
+      return raceRound(ctx, provider.getPrompt(p.name, args as Record<string, unknown>, ctx)).then(
+        undefined,
+        (e: unknown) => {
+          throw failure(p.name, e, ctx);
+        },
+      );
     }
-    if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+    if (!prompt)
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
     const missing = missingScopes(ctx.auth, prompt.definition.scopes);
     // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
-    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Prompt ${p.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`);
+    if (missing.length > 0)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Prompt ${p.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`,
+      );
     beginRound(ctx, { method: "prompts/get", name: p.name, args: p.arguments ?? {} }, p);
     let value: unknown;
     try {

@@ -17,10 +17,25 @@ export const promptsList: MethodSpec<ListParams, Record<string, unknown>> = {
     const registry = ctx.connection.registry;
     const f = ctx.features;
     // An OAuth caller sees the prompts its scopes allow (docs/auth.md).
-    const own = [...registry.content.prompts.values()].filter((x) => missingScopes(ctx.auth, x.definition.scopes).length === 0).map((x) => ({ name: x.name, listing: x.definition as Listing, args: x.arguments }));
+    const own = [...registry.content.prompts.values()]
+      .filter((x) => missingScopes(ctx.auth, x.definition.scopes).length === 0)
+      .map((x) => ({ name: x.name, listing: x.definition as Listing, args: x.arguments }));
     const providers = registry.content.providers.filter((x) => x.serves.prompts);
-    const page = (items: readonly { name: string; listing: Listing; args: readonly PromptArgument[] }[], cache: typeof STATIC_LIST_CACHE) =>
-      listPage("prompts/list", items, (x) => x.name, "prompts", (x) => projectPrompt(x.listing, x.args, f), p, registry.options.pageSize, cache, f);
+    const page = (
+      items: readonly { name: string; listing: Listing; args: readonly PromptArgument[] }[],
+      cache: typeof STATIC_LIST_CACHE,
+    ) =>
+      listPage(
+        "prompts/list",
+        items,
+        (x) => x.name,
+        "prompts",
+        (x) => projectPrompt(x.listing, x.args, f),
+        p,
+        registry.options.pageSize,
+        cache,
+        f,
+      );
     if (providers.length === 0) return page(own, registry.content.scoped ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE);
     // A provider's prompts (an upstream's) are asked for each time: private, never cached.
     return Promise.all(providers.map((x) => x.listPrompts(ctx))).then((lists) => {
@@ -29,7 +44,9 @@ export const promptsList: MethodSpec<ListParams, Record<string, unknown>> = {
       for (const w of lists.flat()) {
         if (typeof w?.name !== "string" || seen.has(w.name)) continue;
         seen.add(w.name);
-        const args = Array.isArray(w.arguments) ? (w.arguments as PromptArgument[]).filter((a) => typeof a?.name === "string") : [];
+        const args = Array.isArray(w.arguments)
+          ? (w.arguments as PromptArgument[]).filter((a) => typeof a?.name === "string")
+          : [];
         all.push({ name: w.name, listing: listingOf(w) as unknown as Listing, args });
       }
       return page(all, PRIVATE_NO_CACHE);

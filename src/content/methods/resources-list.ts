@@ -10,9 +10,22 @@ import { missingScopes } from "../../shared/auth.ts";
 function pageOf(all: readonly ListedEntry[], p: ListParams, ctx: RequestContext): Record<string, unknown> {
   const registry = ctx.connection.registry;
   // An OAuth caller sees what its scopes allow (docs/auth.md).
-  const entries = registry.content.scoped && ctx.auth?.scopes !== undefined ? all.filter((e) => missingScopes(ctx.auth, e.from?.definition.scopes).length === 0) : all;
+  const entries =
+    registry.content.scoped && ctx.auth?.scopes !== undefined
+      ? all.filter((e) => missingScopes(ctx.auth, e.from?.definition.scopes).length === 0)
+      : all;
   const f = requestFeatures(ctx);
-  return listPage("resources/list", entries, (e) => e.uri, "resources", (e) => projectResource(e.uri, e.listing, f), p, registry.options.pageSize, registry.content.listCache, f);
+  return listPage(
+    "resources/list",
+    entries,
+    (e) => e.uri,
+    "resources",
+    (e) => projectResource(e.uri, e.listing, f),
+    p,
+    registry.options.pageSize,
+    registry.content.listCache,
+    f,
+  );
 }
 
 /** The `resources/list` entry. */

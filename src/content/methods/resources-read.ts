@@ -23,7 +23,12 @@ export interface ReadParams {
   readonly inputResponses?: unknown;
 }
 
-const params = lazySchema(() => wireObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: resources/read needs params {uri}")) as v.GenericSchema<unknown, ReadParams>;
+const params = lazySchema(() =>
+  wireObject(
+    { uri: v.string('Invalid params: "uri" must be a string') },
+    "Invalid params: resources/read needs params {uri}",
+  ),
+) as v.GenericSchema<unknown, ReadParams>;
 
 /** A read's neutral result: the contents and the cache hints of what was read. */
 interface ReadResult {
@@ -36,7 +41,11 @@ interface ReadResult {
  * (MCP server/resources ReadResourceResult: never empty contents).
  */
 export function resourceNotFound(uri: string, ctx: RequestContext): RpcError {
-  return new RpcError(ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  return new RpcError(
+    ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound,
+    `Resource not found: ${uri}`,
+    { uri },
+  );
 }
 
 /** A reader's failure as the wire error: a refused read -32602, anything else -32603 with its message (the stack on stderr). */
@@ -75,7 +84,12 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
     const def = "resource" in found ? found.resource.definition : found.template.definition;
     const missing = missingScopes(ctx.auth, def.scopes);
     // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
-    if (missing.length > 0) throw new RpcError(ErrorCode.InvalidParams, `Resource ${p.uri} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`, { uri: p.uri });
+    if (missing.length > 0)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Resource ${p.uri} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`,
+        { uri: p.uri },
+      );
     const cache = def.cache ?? PRIVATE_NO_CACHE;
     beginRound(ctx, { method: "resources/read", name: p.uri, args: {} }, p);
     let pending: Promise<ResourceContents[]>;
@@ -83,7 +97,10 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
       // Fixed content (text, blob, an embedded file) is answered at once, without a request in flight.
       const fixed = "resource" in found ? fixedContents(found.resource) : undefined;
       if (fixed) return { contents: asRequested(fixed, found, p.uri), cache };
-      pending = "resource" in found ? found.resource.read(ctx).then((c) => asRequested(c, found, p.uri)) : readTemplate(found.template, p.uri, found.vars, ctx);
+      pending =
+        "resource" in found
+          ? found.resource.read(ctx).then((c) => asRequested(c, found, p.uri))
+          : readTemplate(found.template, p.uri, found.vars, ctx);
     } catch (e) {
       throw failure(p.uri, e, ctx);
     }

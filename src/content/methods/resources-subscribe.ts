@@ -7,7 +7,9 @@ import type { MethodSpec } from "../../server/method.ts";
 import { resourceNotFound } from "./resources-read.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
-const params = lazySchema(() => wireObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: needs params {uri}")) as v.GenericSchema<unknown, { uri: string }>;
+const params = lazySchema(() =>
+  wireObject({ uri: v.string('Invalid params: "uri" must be a string') }, "Invalid params: needs params {uri}"),
+) as v.GenericSchema<unknown, { uri: string }>;
 
 const EMPTY = Object.freeze({});
 
@@ -21,9 +23,17 @@ export const resourcesSubscribe: MethodSpec<{ uri: string }, Record<string, neve
     const c = ctx.connection.registry.content;
     const provider = c.find(p.uri) ? undefined : c.providerOf(p.uri);
     if (!provider && !c.find(p.uri)) throw resourceNotFound(p.uri, ctx);
-    if (provider && !provider.serves.subscribe) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: changes of ${p.uri} are not delivered (its server does not offer subscriptions)`);
+    if (provider && !provider.serves.subscribe)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: changes of ${p.uri} are not delivered (its server does not offer subscriptions)`,
+      );
     const had = ctx.connection.subscriptions.has(p.uri);
-    if (!ctx.connection.subscriptions.subscribe(p.uri)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: this session already holds ${MAX_SUBSCRIPTIONS} subscriptions; unsubscribe from some first`);
+    if (!ctx.connection.subscriptions.subscribe(p.uri))
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid params: this session already holds ${MAX_SUBSCRIPTIONS} subscriptions; unsubscribe from some first`,
+      );
     if (provider && !had) provider.subscribe(p.uri);
     return EMPTY;
   },

@@ -16,10 +16,22 @@ export const resourcesTemplatesList: MethodSpec<ListParams, Record<string, unkno
     // An OAuth caller sees the templates its scopes allow (docs/auth.md).
     const registry = ctx.connection.registry;
     const f = ctx.features;
-    const own = registry.content.templates.filter((t) => missingScopes(ctx.auth, t.definition.scopes).length === 0).map((t) => ({ uriTemplate: t.uriTemplate, listing: t.definition as Listing }));
+    const own = registry.content.templates
+      .filter((t) => missingScopes(ctx.auth, t.definition.scopes).length === 0)
+      .map((t) => ({ uriTemplate: t.uriTemplate, listing: t.definition as Listing }));
     const providers = registry.content.providers.filter((x) => x.serves.resources);
     const page = (items: readonly { uriTemplate: string; listing: Listing }[], cache: typeof STATIC_LIST_CACHE) =>
-      listPage("resources/templates/list", items, (t) => t.uriTemplate, "resourceTemplates", (t) => projectTemplate(t.uriTemplate, t.listing, f), p, registry.options.pageSize, cache, f);
+      listPage(
+        "resources/templates/list",
+        items,
+        (t) => t.uriTemplate,
+        "resourceTemplates",
+        (t) => projectTemplate(t.uriTemplate, t.listing, f),
+        p,
+        registry.options.pageSize,
+        cache,
+        f,
+      );
     if (providers.length === 0) return page(own, registry.content.scoped ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE);
     // A provider's templates (an upstream's) are asked for each time: private, never cached.
     return Promise.all(providers.map((x) => x.listTemplates(ctx))).then((lists) => {

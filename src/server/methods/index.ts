@@ -12,7 +12,9 @@ import { loggingSetLevel } from "./logging-set-level.ts";
  * The core's server capabilities: advertised when `advertise` gives a value (MCP ServerCapabilities). `logging`:
  * tools may log (ctx.log). The capabilities' own (tools, resources, prompts, completions, …) come from their registrations.
  */
-export const CAPABILITIES: readonly CapabilitySpec[] = [{ name: "logging", advertise: (r) => (r.tools.size > 0 ? {} : undefined) }];
+export const CAPABILITIES: readonly CapabilitySpec[] = [
+  { name: "logging", advertise: (r) => (r.tools.size > 0 ? {} : undefined) },
+];
 
 /** The notifications the server acts on; others are ignored. */
 export const NOTIFICATIONS: readonly NotificationSpec[] = [notificationsCancelled];

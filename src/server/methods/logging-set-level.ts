@@ -5,10 +5,12 @@ import { LOG_LEVELS, type LoggingLevel } from "../../protocol/logging.ts";
 import type { MethodSpec } from "../method.ts";
 import { lazySchema } from "../../runtime/once.ts";
 
-const params = lazySchema(() => wireObject(
-  { level: v.picklist(LOG_LEVELS, `Invalid params: "level" must be one of ${LOG_LEVELS.join(", ")}`) },
-  "Invalid params: logging/setLevel needs params {level}",
-)) as v.GenericSchema<unknown, { level: LoggingLevel }>;
+const params = lazySchema(() =>
+  wireObject(
+    { level: v.picklist(LOG_LEVELS, `Invalid params: "level" must be one of ${LOG_LEVELS.join(", ")}`) },
+    "Invalid params: logging/setLevel needs params {level}",
+  ),
+) as v.GenericSchema<unknown, { level: LoggingLevel }>;
 
 const EMPTY = Object.freeze({});
 

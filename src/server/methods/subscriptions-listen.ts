@@ -16,20 +16,27 @@ export interface ListenParams {
   };
 }
 
-const params = lazySchema(() => wireObject(
-  {
-    notifications: wireObject(
-      {
-        toolsListChanged: v.optional(v.boolean()),
-        promptsListChanged: v.optional(v.boolean()),
-        resourcesListChanged: v.optional(v.boolean()),
-        resourceSubscriptions: v.optional(v.pipe(v.array(v.string()), v.maxLength(MAX_SUBSCRIPTIONS, `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions`))),
-      },
-      "Invalid params: notifications must be an object",
-    ),
-  },
-  "Invalid params: subscriptions/listen needs params {notifications}",
-)) as v.GenericSchema<unknown, ListenParams>;
+const params = lazySchema(() =>
+  wireObject(
+    {
+      notifications: wireObject(
+        {
+          toolsListChanged: v.optional(v.boolean()),
+          promptsListChanged: v.optional(v.boolean()),
+          resourcesListChanged: v.optional(v.boolean()),
+          resourceSubscriptions: v.optional(
+            v.pipe(
+              v.array(v.string()),
+              v.maxLength(MAX_SUBSCRIPTIONS, `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions`),
+            ),
+          ),
+        },
+        "Invalid params: notifications must be an object",
+      ),
+    },
+    "Invalid params: subscriptions/listen needs params {notifications}",
+  ),
+) as v.GenericSchema<unknown, ListenParams>;
 
 /**
  * The `subscriptions/listen` entry. First `notifications/subscriptions/acknowledged`, echoing only what
@@ -45,13 +52,20 @@ export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknow
     const c = ctx.connection.registry.content;
     const n = p.notifications;
     const registry = ctx.connection.registry;
-    const honoured: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] } = {};
+    const honoured: {
+      toolsListChanged?: boolean;
+      promptsListChanged?: boolean;
+      resourcesListChanged?: boolean;
+      resourceSubscriptions?: string[];
+    } = {};
     // A live tool set (createServer's listChanged, or changed already) tells the stream of each change.
     if (n.toolsListChanged === true && registry.listChanged) honoured.toolsListChanged = true;
     if (n.resourcesListChanged === true && c.listChanges) honoured.resourcesListChanged = true;
     if (n.promptsListChanged === true && c.promptListChanges) honoured.promptsListChanged = true;
     if (n.resourceSubscriptions !== undefined && c.hasResources) {
-      honoured.resourceSubscriptions = [...new Set(n.resourceSubscriptions)].filter((uri) => c.find(uri) !== undefined || c.providerOf(uri)?.serves.subscribe === true);
+      honoured.resourceSubscriptions = [...new Set(n.resourceSubscriptions)].filter(
+        (uri) => c.find(uri) !== undefined || c.providerOf(uri)?.serves.subscribe === true,
+      );
     }
     // A provider's resources (an upstream's) are subscribed upstream while the stream is open.
     const upstream = (honoured.resourceSubscriptions ?? []).flatMap((uri) => {
@@ -60,9 +74,16 @@ export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknow
     });
     for (const [x, uri] of upstream) x.subscribe(uri);
     const id = ctx.requestId;
-    ctx.notify("notifications/subscriptions/acknowledged", { notifications: honoured, _meta: { [META.subscriptionId]: id } });
+    ctx.notify("notifications/subscriptions/acknowledged", {
+      notifications: honoured,
+      _meta: { [META.subscriptionId]: id },
+    });
     const closeContent = ctx.connection.subscriptions.open(id, honoured as ListenFilter);
-    const stopTools = honoured.toolsListChanged ? registry.onToolsChanged(() => ctx.notify("notifications/tools/list_changed", { _meta: { [META.subscriptionId]: id } })) : undefined;
+    const stopTools = honoured.toolsListChanged
+      ? registry.onToolsChanged(() =>
+          ctx.notify("notifications/tools/list_changed", { _meta: { [META.subscriptionId]: id } }),
+        )
+      : undefined;
     const close = () => {
       for (const [x, uri] of upstream) x.unsubscribe(uri);
       closeContent();
@@ -70,10 +91,14 @@ export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknow
     };
     return new Promise<Record<string, unknown>>((resolve) => {
       // Cancelled (stdio notifications/cancelled, HTTP stream closed): no answer; aborted by shutdown: aborted() answers.
-      ctx.signal.addEventListener("abort", () => {
-        close();
-        resolve(ended(id));
-      }, { once: true });
+      ctx.signal.addEventListener(
+        "abort",
+        () => {
+          close();
+          resolve(ended(id));
+        },
+        { once: true },
+      );
     });
   },
   aborted(_reason, ctx) {

@@ -34,7 +34,9 @@ const isArgs = (a: unknown) => a === undefined || a === null || (typeof a === "o
 const params = wireObject(
   {
     name: v.string('Invalid params: "name" must be a string'),
-    arguments: v.optional(v.custom<Record<string, unknown> | null>(isArgs, 'Invalid params: "arguments" must be an object')),
+    arguments: v.optional(
+      v.custom<Record<string, unknown> | null>(isArgs, 'Invalid params: "arguments" must be an object'),
+    ),
   },
   "Invalid params: tools/call needs params {name, arguments}",
 ) as v.GenericSchema<unknown, ToolsCallParams>;
@@ -46,7 +48,14 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   capability: "tools",
   params,
   // The common call, checked without valibot's datasets: what the schema would pass unchanged.
-  accepts: (p) => (p !== null && typeof p === "object" && typeof (p as ToolsCallParams).name === "string" && isArgs((p as ToolsCallParams).arguments) && !Array.isArray(p) ? (p as ToolsCallParams) : undefined),
+  accepts: (p) =>
+    p !== null &&
+    typeof p === "object" &&
+    typeof (p as ToolsCallParams).name === "string" &&
+    isArgs((p as ToolsCallParams).arguments) &&
+    !Array.isArray(p)
+      ? (p as ToolsCallParams)
+      : undefined,
   handle(p, ctx) {
     const t = ctx.connection.registry.tools.get(p.name);
     // A tool only an app's view may call does not exist for a client without the MCP Apps extension.
@@ -56,7 +65,10 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     }
     const missing = missingScopes(ctx.auth, t.definition.scopes);
     // Over HTTP the transport answered 403 (step-up) already, unless http.auth.scopeFailure is "result".
-    if (missing.length > 0) return errorResult(`Tool ${t.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`);
+    if (missing.length > 0)
+      return errorResult(
+        `Tool ${t.name} needs the OAuth scopes ${missing.join(" ")}, which this token was not granted; sign in again asking for them`,
+      );
     const args = p.arguments ?? {};
     // 2026-07-28: this round's asks are answered from the verified requestState and inputResponses (-32602 when bad).
     if (ctx.era === "modern") beginRound(ctx, { method: "tools/call", name: p.name, args }, p);
@@ -65,7 +77,10 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     if (usesJsonSchemaValidation(t) && !jsonValidationReady(t)) {
       return loadAjv().then(
         () => runTool(t, args, ctx),
-        (e: unknown) => errorResult(`Tool ${t.name} cannot check its arguments: loading the JSON Schema validator failed: ${(e as Error)?.message ?? e}`),
+        (e: unknown) =>
+          errorResult(
+            `Tool ${t.name} cannot check its arguments: loading the JSON Schema validator failed: ${(e as Error)?.message ?? e}`,
+          ),
       );
     }
     return runTool(t, args, ctx);
@@ -81,9 +96,18 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
     const bytes = overLimit(line, max);
     if (bytes === undefined) return line;
     if (tracing.on) tracing.outcome()?.("result_too_large");
-    return callResultLine(id, errorResult(`The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`), f, registry.modernMeta, registry.modernMetaJson);
+    return callResultLine(
+      id,
+      errorResult(
+        `The result of this call is ${bytes} bytes, over the server's limit of ${max} bytes (maxResultBytes)`,
+      ),
+      f,
+      registry.modernMeta,
+      registry.modernMetaJson,
+    );
   },
-  timeoutMs: (p, ctx) => ctx.connection.registry.tools.get(p.name)?.definition.timeoutMs ?? ctx.connection.registry.options.timeoutMs,
+  timeoutMs: (p, ctx) =>
+    ctx.connection.registry.tools.get(p.name)?.definition.timeoutMs ?? ctx.connection.registry.options.timeoutMs,
   timedOut: (ms, p) => errorResult(`Tool ${p.name} timed out after ${ms} ms`),
   aborted: (reason) => errorResult(reason),
 };
@@ -110,7 +134,11 @@ function runTool(t: Tool, args: object, ctx: RequestContext): CallOutcome | Prom
   const overflow = nonFinitePath(parsed.value, "");
   if (overflow !== undefined) {
     if (tracing.on) tracing.invalidArguments();
-    return errorResult(invalidArgumentsText(t, [`${overflow || "(arguments)"}: Invalid number: too large for a 64-bit float (it reads as Infinity); send a finite number`]));
+    return errorResult(
+      invalidArgumentsText(t, [
+        `${overflow || "(arguments)"}: Invalid number: too large for a 64-bit float (it reads as Infinity); send a finite number`,
+      ]),
+    );
   }
   let value: unknown;
   try {
@@ -118,7 +146,10 @@ function runTool(t: Tool, args: object, ctx: RequestContext): CallOutcome | Prom
   } catch (e) {
     return thrown(t, e, ctx);
   }
-  if (value instanceof Promise || (typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function")) {
+  if (
+    value instanceof Promise ||
+    (typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function")
+  ) {
     const json = ctx.connection.registry.options.json;
     // 2026-07-28: the round ends at the first unanswered ask (InputRequired), whatever the tool does next.
     const pending = raceRound(ctx, value as PromiseLike<unknown>);

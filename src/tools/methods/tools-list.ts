@@ -10,7 +10,6 @@ import { missingScopes } from "../../shared/auth.ts";
 /** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
 const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 
-
 /**
  * The `tools/list` entry: the whole list, serialized once per version, when it fits one page (the
  * server's `pageSize`, default all); else one page with a stateless cursor (src/protocol/cursor.ts).
@@ -30,12 +29,35 @@ export const toolsList: MethodSpec<ListParams, ProjectedJson | Record<string, un
     if (auth?.scopes !== undefined && registry.scopedTools) {
       // An OAuth caller sees the tools its scopes allow (docs/auth.md): a list of its own, never shared.
       const visible = registry.listedTools(f).filter((t) => missingScopes(auth, t.definition.scopes).length === 0);
-      return listPage("tools/list", visible, (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, PRIVATE_LIST_CACHE, f);
+      return listPage(
+        "tools/list",
+        visible,
+        (t) => t.name,
+        "tools",
+        (t) => projectTool(t, f),
+        p,
+        pageSize,
+        PRIVATE_LIST_CACHE,
+        f,
+      );
     }
-    if ((cursor === undefined || cursor === "" || cursor === null) && (pageSize === undefined || registry.tools.size <= pageSize)) {
+    if (
+      (cursor === undefined || cursor === "" || cursor === null) &&
+      (pageSize === undefined || registry.tools.size <= pageSize)
+    ) {
       return new ProjectedJson(registry.toolsListJson(f));
     }
     // A list with app-only tools differs between clients: not for shared caches.
-    return listPage("tools/list", registry.listedTools(f), (t) => t.name, "tools", (t) => projectTool(t, f), p, pageSize, registry.appOnlyTools || registry.scopedTools ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE, f);
+    return listPage(
+      "tools/list",
+      registry.listedTools(f),
+      (t) => t.name,
+      "tools",
+      (t) => projectTool(t, f),
+      p,
+      pageSize,
+      registry.appOnlyTools || registry.scopedTools ? PRIVATE_LIST_CACHE : STATIC_LIST_CACHE,
+      f,
+    );
   },
 };

@@ -9,7 +9,10 @@ export const titleCase = tool({
   description: "Capitalize the first letter of every word.",
   input: v.object({ text: v.string() }),
   annotations: { readOnlyHint: true },
-  run: ({ text }) => words(text).map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase()).join(" "),
+  run: ({ text }) =>
+    words(text)
+      .map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase())
+      .join(" "),
 });
 
 export const snakeCase = tool({
@@ -17,5 +20,9 @@ export const snakeCase = tool({
   description: "Lowercase the words of a text and join them with '_'.",
   input: v.object({ text: v.string() }),
   annotations: { readOnlyHint: true },
-  run: ({ text }) => words(text).map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")).filter(Boolean).join("_"),
+  run: ({ text }) =>
+    words(text)
+      .map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ""))
+      .filter(Boolean)
+      .join("_"),
 });
