@@ -2,30 +2,17 @@
 // against the compiled conformance example served over --http: every check passes; tasks-status-notifications is the
 // suite's placeholder (it always skips in this version), so it has its one check skipped.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { compileFixture } from "../helpers/proc.ts";
-import { notPassed, serverScenario } from "../helpers/conformance.ts";
+import { conformanceServerOverHttp, notPassed, serverScenario } from "../helpers/conformance.ts";
 
-let server: ReturnType<typeof Bun.spawn> | undefined;
+let server: Awaited<ReturnType<typeof conformanceServerOverHttp>> | undefined;
 let url = "";
 
 beforeAll(async () => {
-  const bin = await compileFixture("examples/conformance/server.ts", "conformance-tasks");
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  server = Bun.spawn([bin, "--http", `127.0.0.1:${port}`], { stdout: "ignore", stderr: "pipe" });
-  url = `http://127.0.0.1:${port}/mcp`;
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`http://127.0.0.1:${port}/healthz`).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await Bun.sleep(50);
-  }
+  server = await conformanceServerOverHttp();
+  url = server.url;
 }, 120_000);
 
-afterAll(() => server?.kill());
+afterAll(() => server?.stop());
 
 const SCENARIOS: [string, number][] = [
   ["tasks-lifecycle", 8],

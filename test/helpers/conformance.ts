@@ -86,3 +86,26 @@ export async function clientScenario(
     rmSync(out, { recursive: true, force: true });
   }
 }
+
+let conformanceBin: Promise<string> | undefined;
+
+/**
+ * The compiled conformance example (examples/conformance/server.ts), built once per test run, served over its own
+ * Streamable HTTP transport on a free-ish loopback port until `stop()`.
+ * @returns the MCP endpoint and the way to stop the server.
+ */
+export async function conformanceServerOverHttp(): Promise<{ url: string; stop(): void }> {
+  const { compileFixture } = await import("./proc.ts");
+  const bin = await (conformanceBin ??= compileFixture("examples/conformance/server.ts", "conformance"));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = Bun.spawn([bin, "--http", `127.0.0.1:${port}`], { stdout: "ignore", stderr: "pipe" });
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    await Bun.sleep(50);
+  }
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => server.kill() };
+}
