@@ -18,7 +18,9 @@ const GUIDES = [
   "docs/openapi.md",
   "docs/middleware.md",
   "docs/testing.md",
-  "docs/deployment.md",
+  "docs/deploy.md",
+  "docs/tracing.md",
+  "docs/publishing.md",
   "docs/reference.md",
   "docs/security.md",
 ];

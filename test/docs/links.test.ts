@@ -58,3 +58,12 @@ test("every repository path the README and the guides name exists", () => {
   }
   expect(missing).toEqual([]);
 });
+
+test("the README's map of the guides links every document of docs/", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const map = readme.slice(readme.indexOf("## Guides"), readme.indexOf("\n## ", readme.indexOf("## Guides") + 1));
+  const unlisted = documents()
+    .filter((d) => d.startsWith("docs/"))
+    .filter((d) => !map.includes(`](${d})`));
+  expect(unlisted).toEqual([]);
+});

@@ -33,7 +33,7 @@ for (const example of examples) {
     );
     built.set(example.project, bin);
     expect(stderr).toContain("mcpbin: 1 tool\n");
-    // docs/deployment.md: `npx mcpbin install vscode dist/my-server --scope project --dry-run` prints the file, writes nothing.
+    // docs/deploy.md: `npx mcpbin install vscode dist/my-server --scope project --dry-run` prints the file, writes nothing.
     const dry = await mcpbin(["install", "vscode", "dist/my-server", "--scope", "project", "--dry-run"], dir);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(JSON.stringify(bin));
@@ -73,7 +73,7 @@ for (const example of examples) {
   });
 }
 
-test("docs/deployment.md: the quick start's executable with OTEL_TRACES_EXPORTER=console prints its spans on stderr", async () => {
+test("docs/tracing.md: the quick start's executable with OTEL_TRACES_EXPORTER=console prints its spans on stderr", async () => {
   const bin =
     built.get("quickstart") ??
     (await buildExample("quickstart", ["server.ts", "--outfile", "dist/my-server"], "dist/my-server")).bin;
