@@ -1,6 +1,7 @@
 /** @module What resources, templates and prompts share: the definition error, display fields, cache hints, the read context and the change hub. */
 import { logLine } from "../runtime/log-name.ts";
 import { isScopes } from "../shared/auth.ts";
+import type { CacheHints } from "../shared/cache.ts";
 import type { Asker } from "../ask/types.ts";
 import { NO_CLIENT } from "../ask/none.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
@@ -23,14 +24,7 @@ export interface ResourceAnnotations {
   readonly lastModified?: string;
 }
 
-/**
- * 2026-07-28 cache hints (server/utilities/caching): how long a client may reuse a result, in whole
- * milliseconds (0: stale at once), and whether a shared cache may serve it to other users.
- */
-export interface CacheHints {
-  readonly ttlMs: number;
-  readonly scope: "public" | "private";
-}
+export type { CacheHints };
 
 /** Where a definition came from (set by the loader; never sent to clients). */
 export interface ContentSource {

@@ -7,6 +7,8 @@ import { resourcesList } from "./methods/resources-list.ts";
 import { resourcesRead } from "./methods/resources-read.ts";
 import { resourcesSubscribe, resourcesUnsubscribe } from "./methods/resources-subscribe.ts";
 import { resourcesTemplatesList } from "./methods/resources-templates-list.ts";
+import { listenContent } from "./listen.ts";
+import { subscriptionsOf } from "./subscriptions.ts";
 
 registerCapability({
   name: "content",
@@ -44,8 +46,11 @@ registerCapability({
   ],
   // A resource or prompt list that can change is announced to the session (notifications/resources/list_changed, …).
   initialized(ctx) {
-    const { registry, subscriptions } = ctx.connection;
-    if (registry.content.listChanges) subscriptions.listChanges();
-    if (registry.content.promptListChanges) subscriptions.promptChanges();
+    const { registry } = ctx.connection;
+    if (registry.content.listChanges) subscriptionsOf.get(ctx.connection).listChanges();
+    if (registry.content.promptListChanges) subscriptionsOf.get(ctx.connection).promptChanges();
   },
+  listen: listenContent,
+  // The connection ended: its subscriptions stop, a provider's released upstream.
+  closed: (connection) => subscriptionsOf.peek(connection)?.close(),
 });

@@ -28,7 +28,6 @@ import type { ResolvedOptions } from "./options.ts";
 import type { AuthInfo } from "../shared/auth.ts";
 
 export type { ClientInfo };
-import type { Subscriptions } from "./subscriptions.ts";
 import { logParams, logPasses, type LoggingLevel } from "../protocol/logging.ts";
 
 /** The era of a request: a session negotiated by `initialize`, or a stateless 2026-07-28 request. */
@@ -60,8 +59,6 @@ export interface Connection {
   send(line: string, relatedId: RequestId | undefined, replaceable?: boolean): void;
   /** The level `logging/setLevel` asked for (legacy era), once it has. */
   logLevel: LoggingLevel | undefined;
-  /** Its resource subscriptions and listen streams. */
-  readonly subscriptions: Subscriptions;
 }
 
 /**
@@ -218,7 +215,7 @@ export class RequestContext implements ToolContext {
   spec: MethodSpec | undefined = undefined;
   /** The params as the entry's schema checked them, once invoke() has. */
   params: unknown = undefined;
-  /** The 2026-07-28 round of a request that may ask (src/server/rounds.ts owns what it is). */
+  /** The 2026-07-28 round of a request that may ask (src/ask/rounds.ts owns what it is). */
   round: object | undefined = undefined;
   /** The task this call runs as (set by the tasks capability, src/tasks/). */
   taskId: string | undefined = undefined;
@@ -364,7 +361,7 @@ export class RequestContext implements ToolContext {
 
   /**
    * Like {@link asker}, made on first use by `lazy.make()`: a 2026-07-28 round with no `requestState`
-   * or `inputResponses` to verify (src/server/rounds.ts), since most calls never ask.
+   * or `inputResponses` to verify (src/ask/rounds.ts), since most calls never ask.
    */
   askLater(lazy: { make(): Asker }): void {
     this.#lazyAsker = lazy;

@@ -16,10 +16,9 @@ import { Calls } from "./calls.ts";
 import { RequestContext, type ClientInfo, type Connection, type RequestExtras } from "./context.ts";
 import { invoke, lineOf, type MethodTable } from "./method.ts";
 import "./methods/index.ts";
-import { currentTable } from "./register.ts";
+import { closedRegistered, currentTable } from "./register.ts";
 import { Outbound } from "./outbound.ts";
 import type { Registry } from "./registry.ts";
-import { Subscriptions } from "./subscriptions.ts";
 import { isLogLevel, LOG_LEVELS, type LoggingLevel } from "../protocol/logging.ts";
 
 export type { Reply } from "../protocol/jsonrpc.ts";
@@ -51,8 +50,6 @@ export class Session implements Connection {
   readonly calls = new Calls();
   /** The level `logging/setLevel` set (legacy era). */
   logLevel: LoggingLevel | undefined;
-  /** Resource subscriptions and listen streams. */
-  readonly subscriptions: Subscriptions;
   readonly #dispatch = (msg: Message, extras: RequestExtras | undefined): Reply => this.#message(msg, extras);
 
   /**
@@ -66,11 +63,6 @@ export class Session implements Connection {
     readonly table: MethodTable = currentTable(),
   ) {
     this.outbound = new Outbound(notify);
-    // A subscription to a provider's URI (an upstream's) is released upstream when the session ends.
-    this.subscriptions = new Subscriptions(
-      notify,
-      registry.content.providers.length > 0 ? (uri) => registry.content.providerOf(uri)?.unsubscribe(uri) : undefined,
-    );
   }
 
   /** Sends a line to the client (Connection). */
@@ -101,7 +93,7 @@ export class Session implements Connection {
   abortAll(reason: string): void {
     this.calls.abortAll(reason);
     this.outbound.close(reason);
-    this.subscriptions.close();
+    closedRegistered(this);
   }
 
   /**

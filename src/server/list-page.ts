@@ -4,7 +4,7 @@ import { wireObject } from "../protocol/wire-object.ts";
 import { listHash, page } from "../protocol/cursor.ts";
 import { cacheFields } from "../protocol/project-content.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
-import type { CacheHints } from "../content/common.ts";
+import type { CacheHints } from "../shared/cache.ts";
 import { lazySchema } from "../runtime/once.ts";
 
 /** The params of every list method: an optional cursor (checked by {@link listPage}). */

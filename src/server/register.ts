@@ -1,5 +1,12 @@
 /** @module Capability registration: a capability folder (src/tools/, src/content/, src/tasks/, …) adds its methods, wraps an existing one, and shapes the capabilities a request is answered with; the core names none of them. */
-import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec, RequestContext } from "./context.ts";
+import type {
+  CapabilitySpec,
+  Connection,
+  MethodSpec,
+  MethodTable,
+  NotificationSpec,
+  RequestContext,
+} from "./context.ts";
 import { methodTable } from "./method.ts";
 
 /** What one capability registers. */
@@ -24,10 +31,28 @@ export interface CapabilityRegistration {
    * session of later list changes.
    */
   readonly initialized?: (ctx: RequestContext, capabilities: Readonly<Record<string, unknown>>) => void;
+  /**
+   * A 2026-07-28 `subscriptions/listen` stream opening (MCP 2026-07-28 basic/subscriptions): given the
+   * notifications the client asked for, those this capability honours (they join the acknowledgement, in
+   * registration order) and how to stop delivering them when the stream ends; undefined when it honours none.
+   */
+  readonly listen?: (asked: Readonly<Record<string, unknown>>, ctx: RequestContext) => Listening | undefined;
+  /** Called when a connection ends (its requests aborted): e.g. to drop what it subscribed to. */
+  readonly closed?: (connection: Connection) => void;
+}
+
+/** What a capability delivers on one listen stream: {@link CapabilityRegistration.listen}. */
+export interface Listening {
+  /** The notifications it honours, as the acknowledgement names them (e.g. `{ toolsListChanged: true }`). */
+  readonly honoured: Readonly<Record<string, unknown>>;
+  /** Stops delivering them (the stream ended). */
+  close(): void;
 }
 
 type Projection = NonNullable<CapabilityRegistration["project"]>;
 type Initialized = NonNullable<CapabilityRegistration["initialized"]>;
+type Listen = NonNullable<CapabilityRegistration["listen"]>;
+type Closed = NonNullable<CapabilityRegistration["closed"]>;
 
 const registered = new Map<string, CapabilityRegistration>();
 let base:
@@ -40,6 +65,8 @@ let base:
 let table: MethodTable | undefined;
 let projections: Projection[] = [];
 let initializers: Initialized[] = [];
+let listeners: Listen[] = [];
+let closers: Closed[] = [];
 
 /**
  * Sets the core's own table (src/server/methods/index.ts calls it once).
@@ -72,6 +99,8 @@ function rebuild(): MethodTable {
   }
   projections = [...registered.values()].flatMap((r) => (r.project ? [r.project] : []));
   initializers = [...registered.values()].flatMap((r) => (r.initialized ? [r.initialized] : []));
+  listeners = [...registered.values()].flatMap((r) => (r.listen ? [r.listen] : []));
+  closers = [...registered.values()].flatMap((r) => (r.closed ? [r.closed] : []));
   table = methodTable(methods, notifications, capabilities);
   return table;
 }
@@ -128,4 +157,30 @@ export function projectRegistered(capabilities: Record<string, unknown>, ctx: Re
  */
 export function initializedRegistered(ctx: RequestContext, capabilities: Readonly<Record<string, unknown>>): void {
   for (const i of initializers) i(ctx, capabilities);
+}
+
+/**
+ * Opens a listen stream with every registration: what each honours, merged in registration order.
+ * @param asked - the request's `notifications`.
+ * @param ctx - the `subscriptions/listen` request.
+ * @returns the acknowledged notifications, and a function that stops every delivery.
+ */
+export function listenRegistered(asked: Readonly<Record<string, unknown>>, ctx: RequestContext): Listening {
+  const honoured: Record<string, unknown> = {};
+  const closes: (() => void)[] = [];
+  for (const l of listeners) {
+    const got = l(asked, ctx);
+    if (got === undefined) continue;
+    Object.assign(honoured, got.honoured);
+    closes.push(() => got.close());
+  }
+  return { honoured, close: () => closes.forEach((c) => c()) };
+}
+
+/**
+ * Tells every registration that a connection ended.
+ * @param connection - the connection whose requests were aborted.
+ */
+export function closedRegistered(connection: Connection): void {
+  for (const c of closers) c(connection);
 }

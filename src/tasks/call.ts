@@ -2,7 +2,7 @@
 import { ErrorCode, resultLine, RpcError } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "../server/context.ts";
 import type { MethodSpec } from "../server/method.ts";
-import { beginRound, InputRequired, raceRound } from "../server/rounds.ts";
+import { beginRound, InputRequired, raceRound } from "../ask/rounds.ts";
 import type { Tool } from "../tools/types.ts";
 import type { TaskEngine } from "./engine.ts";
 import { engineOf, ownerOf } from "./engines.ts";

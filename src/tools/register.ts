@@ -1,4 +1,5 @@
 /** @module The tools capability registered with the core: tools/list and tools/call, the `tools` capability, and a live tool set's `listChanged`. */
+import { META } from "../protocol/meta.ts";
 import { registerCapability } from "../server/register.ts";
 import { toolsCall } from "./methods/tools-call.ts";
 import { toolsList } from "./methods/tools-list.ts";
@@ -18,5 +19,13 @@ registerCapability({
   initialized(ctx, caps) {
     if ((caps.tools as Record<string, unknown> | undefined)?.listChanged === true)
       ctx.connection.registry.watch(ctx.connection);
+  },
+  // A live tool set (createServer's listChanged, or changed already) tells a listen stream of each change.
+  listen(asked, ctx) {
+    const registry = ctx.connection.registry;
+    if (asked.toolsListChanged !== true || !registry.listChanged) return undefined;
+    const meta = { [META.subscriptionId]: ctx.requestId };
+    const close = registry.onToolsChanged(() => ctx.notify("notifications/tools/list_changed", { _meta: meta }));
+    return { honoured: { toolsListChanged: true }, close };
   },
 });

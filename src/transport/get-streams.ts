@@ -6,6 +6,7 @@ import { feedLine, type ChangeFeed, type FeedEntry } from "./change-feed.ts";
 import { rpcErrorResponse } from "./http-reply.ts";
 import type { LegacySession } from "./http-sessions.ts";
 import type { StreamEvents } from "./stream-events.ts";
+import { subscriptionsOf } from "../content/subscriptions.ts";
 
 const encoder = new TextEncoder();
 /** Bytes a GET stream may hold for a client that does not read; past them the connection is closed (the client resumes from its last id). */
@@ -142,7 +143,7 @@ export class GetStreams {
       for (const topic of ["tools", "resources", "prompts"] as const) {
         if (this.#wants(stream, { seq: 0, topic })) this.#write(stream, sseFrame(feedLine({ seq: 0, topic })));
       }
-      for (const uri of s.session.subscriptions.uris())
+      for (const uri of subscriptionsOf.get(s.session).uris())
         this.#write(stream, sseFrame(feedLine({ seq: 0, topic: "resource", uri })));
       headers.set("x-mcpbin-replay", "gap");
     }
@@ -218,11 +219,11 @@ export class GetStreams {
       case "tools":
         return s.tools;
       case "resources":
-        return s.session.subscriptions.watchesList;
+        return subscriptionsOf.get(s.session).watchesList;
       case "prompts":
-        return s.session.subscriptions.watchesPrompts;
+        return subscriptionsOf.get(s.session).watchesPrompts;
       case "resource":
-        return e.uri !== undefined && s.session.subscriptions.has(e.uri);
+        return e.uri !== undefined && subscriptionsOf.get(s.session).has(e.uri);
     }
   }
 

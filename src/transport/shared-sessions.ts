@@ -3,6 +3,7 @@ import type { LoggingLevel } from "../protocol/logging.ts";
 import type { ClientInfo } from "../server/middleware-api.ts";
 import type { Bus, Store } from "../state/types.ts";
 import type { LegacySession, LegacySessions } from "./http-sessions.ts";
+import { subscriptionsOf } from "../content/subscriptions.ts";
 
 /** The shared state of one legacy session (JSON in the store). */
 export interface SessionState {
@@ -75,9 +76,9 @@ export class SharedSessions {
       ...(x.client ? { c: x.client } : {}),
       ...(x.logLevel ? { l: x.logLevel } : {}),
       t: x.registry.watches(x),
-      r: x.subscriptions.watchesList,
-      p: x.subscriptions.watchesPrompts,
-      s: x.subscriptions.uris(),
+      r: subscriptionsOf.get(x).watchesList,
+      p: subscriptionsOf.get(x).watchesPrompts,
+      s: subscriptionsOf.get(x).uris(),
       o: owner,
     };
   }
@@ -138,9 +139,10 @@ function apply(s: LegacySession, st: SessionState): void {
   x.client = st.c;
   x.logLevel = st.l;
   if (st.t && !x.registry.watches(x)) x.registry.watch(x);
-  if (st.r) x.subscriptions.listChanges();
-  if (st.p) x.subscriptions.promptChanges();
+  const subs = subscriptionsOf.get(x);
+  if (st.r) subs.listChanges();
+  if (st.p) subs.promptChanges();
   const want = new Set(st.s);
-  for (const uri of x.subscriptions.uris()) if (!want.has(uri)) x.subscriptions.unsubscribe(uri);
-  for (const uri of want) x.subscriptions.subscribe(uri);
+  for (const uri of subs.uris()) if (!want.has(uri)) subs.unsubscribe(uri);
+  for (const uri of want) subs.subscribe(uri);
 }

@@ -97,8 +97,6 @@ export const KNOWN: readonly string[] = [
   "server-knows-no-capability: src/server/context.ts → src/ask/types.ts",
   "server-knows-no-capability: src/server/context.ts → src/content/catalog.ts",
   "server-knows-no-capability: src/server/context.ts → src/tools/types.ts",
-  // CacheHints type: to src/shared/
-  "server-knows-no-capability: src/server/list-page.ts → src/content/common.ts",
   // McpServer's tool methods name the Tool type
   "server-knows-no-capability: src/server/mcp-server.ts → src/tools/types.ts",
   // MiddlewareContext extends ToolContext
@@ -121,11 +119,6 @@ export const KNOWN: readonly string[] = [
   "server-knows-no-capability: src/server/registry.ts → src/tools/errors.ts",
   "server-knows-no-capability: src/server/registry.ts → src/tools/types.ts",
   "server-knows-no-capability: src/server/registry.ts → src/skills/skill-set.ts",
-  // 2026-07-28 input_required rounds: to move to src/ask/
-  "server-knows-no-capability: src/server/rounds.ts → src/ask/errors.ts",
-  "server-knows-no-capability: src/server/rounds.ts → src/ask/replay.ts",
-  // resource subscriptions: to move to src/content/
-  "server-knows-no-capability: src/server/subscriptions.ts → src/content/common.ts",
 ];
 
 /** The folders still caught in one cycle (they import each other through some path); each fix above shrinks it. */

@@ -8,7 +8,7 @@ import { ContentDefinitionError, thrownMessage } from "../common.ts";
 import { parsePromptArguments, PromptArgumentsError, toPromptResult, type PromptResult } from "../prompt.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { lineOfResult } from "./resources-read.ts";
-import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../ask/rounds.ts";
 import type { RequestContext } from "../../server/context.ts";
 import { lazySchema } from "../../runtime/once.ts";
 import { missingScopes } from "../../shared/auth.ts";

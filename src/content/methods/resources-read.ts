@@ -11,7 +11,7 @@ import { ContentDefinitionError, thrownMessage } from "../common.ts";
 import { fixedContents, readTemplate, ResourceReadError, type ResourceContents } from "../resource.ts";
 import type { RequestContext } from "../../server/context.ts";
 import type { MethodSpec } from "../../server/method.ts";
-import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../ask/rounds.ts";
 import { lazySchema } from "../../runtime/once.ts";
 import { missingScopes } from "../../shared/auth.ts";
 

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { MAX_SUBSCRIPTIONS } from "../../server/subscriptions.ts";
+import { MAX_SUBSCRIPTIONS, subscriptionsOf } from "../subscriptions.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { resourceNotFound } from "./resources-read.ts";
 import { lazySchema } from "../../runtime/once.ts";
@@ -28,8 +28,9 @@ export const resourcesSubscribe: MethodSpec<{ uri: string }, Record<string, neve
         ErrorCode.InvalidParams,
         `Invalid params: changes of ${p.uri} are not delivered (its server does not offer subscriptions)`,
       );
-    const had = ctx.connection.subscriptions.has(p.uri);
-    if (!ctx.connection.subscriptions.subscribe(p.uri))
+    const subs = subscriptionsOf.get(ctx.connection);
+    const had = subs.has(p.uri);
+    if (!subs.subscribe(p.uri))
       throw new RpcError(
         ErrorCode.InvalidParams,
         `Invalid params: this session already holds ${MAX_SUBSCRIPTIONS} subscriptions; unsubscribe from some first`,
@@ -46,7 +47,7 @@ export const resourcesUnsubscribe: MethodSpec<{ uri: string }, Record<string, ne
   capability: "resources",
   params,
   handle(p, ctx) {
-    const subs = ctx.connection.subscriptions;
+    const subs = subscriptionsOf.get(ctx.connection);
     if (subs.has(p.uri)) ctx.connection.registry.content.providerOf(p.uri)?.unsubscribe(p.uri);
     subs.unsubscribe(p.uri);
     return EMPTY;

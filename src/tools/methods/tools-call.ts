@@ -13,7 +13,7 @@ import { overLimit } from "../../server/calls.ts";
 import type { RequestContext } from "../../server/context.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { THROWN } from "../../server/middleware.ts";
-import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../server/rounds.ts";
+import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../ask/rounds.ts";
 import { requestFeatures, uiNegotiated } from "../../apps/ui.ts";
 import { isAppOnly } from "../../apps/tool-ui.ts";
 import { missingScopes } from "../../shared/auth.ts";

@@ -1,9 +1,9 @@
 /** @module 2026-07-28 multi round-trip requests in the server: a round per request that may ask (tools/call, prompts/get, resources/read), its race against the first unanswered ask, and its errors. */
-import { AskError } from "../ask/errors.ts";
-import { InputRequired, modernAsker, RoundEnded, type ModernAsker } from "../ask/replay.ts";
+import { AskError } from "./errors.ts";
+import { InputRequired, modernAsker, RoundEnded, type ModernAsker } from "./replay.ts";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { tracing } from "../telemetry/state.ts";
-import type { RequestContext } from "./context.ts";
+import type { RequestContext } from "../server/context.ts";
 
 export { InputRequired };
 

@@ -1,10 +1,12 @@
-/** @module Change delivery of one connection: legacy `resources/subscribe` and list changes, and 2026-07-28 `subscriptions/listen` streams. */
+/** @module Change delivery of one connection (a slot of the connection, {@link subscriptionsOf}): legacy `resources/subscribe` and list changes, and 2026-07-28 `subscriptions/listen` streams. */
 import { notificationLine, type RequestId } from "../protocol/jsonrpc.ts";
 import { META } from "../protocol/meta.ts";
-import { onContentChange, type ContentChange } from "../content/common.ts";
+import type { Connection } from "../server/context.ts";
+import { MAX_SUBSCRIPTIONS } from "../server/methods/subscriptions-listen.ts";
+import { slot } from "../server/slot.ts";
+import { onContentChange, type ContentChange } from "./common.ts";
 
-/** The most URIs one connection (or one listen stream) may subscribe to: memory stays bounded. */
-export const MAX_SUBSCRIPTIONS = 1000;
+export { MAX_SUBSCRIPTIONS };
 
 /** What one listen stream receives (the acknowledged filter). */
 export interface ListenFilter {
@@ -159,3 +161,15 @@ export class Subscriptions {
     }
   }
 }
+
+/**
+ * The subscriptions of a connection, made on first use. A subscription to a provider's URI (an upstream's) is
+ * released upstream when the connection ends (the content capability's `closed`, src/content/register.ts).
+ */
+export const subscriptionsOf = slot<Connection, Subscriptions>("content: the connection's subscriptions", (conn) => {
+  const content = conn.registry.content;
+  return new Subscriptions(
+    (line, relatedId) => conn.send(line, relatedId),
+    content.providers.length > 0 ? (uri) => content.providerOf(uri)?.unsubscribe(uri) : undefined,
+  );
+});
