@@ -1,19 +1,12 @@
-/** @module mcpbin build: compiles an entry into one executable with release settings, and prints client configuration. */
+/** @module mcpbin build: compiles an entry into one executable with release settings (the compiler's configuration, the profile-guided second pass, the check run). */
 import { basename, dirname, join, resolve } from "node:path";
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { CliError } from "./errors.ts";
-import { displayPath } from "../config/load.ts";
-import {
-  inspectScript,
-  precomputedEntry,
-  recordBuildData,
-  type Inspection,
-  type ServedHttp,
-} from "../build/precompute.ts";
+import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "../build/precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
-import { META } from "../protocol/meta.ts";
-import { MODERN_VERSION } from "../protocol/versions.ts";
-import { removeTempDir, tempDir, trackChild } from "../build/temp-dirs.ts";
+import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
+import { recordBytecodeOrder } from "./bytecode-order.ts";
+import { guardedEntry } from "./guarded-entry.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -178,139 +171,6 @@ export async function compile(o: BuildOptions): Promise<string> {
   return outfile;
 }
 
-/** Longest the profiling session of {@link recordBytecodeOrder} may take, ms. */
-const ORDER_TIMEOUT_MS = 10_000;
-
-/**
- * Records which bytecode a start of the executable uses (`BUN_BYTECODE_ORDER_OUT`): runs it once, over stdio
- * whatever its options say (`MCPBIN_STDIO=1`), with a
- * session that runs no tool (initialize, tools/list, a call of an unknown tool, ping, and a 2026-07-28
- * server/discover), stdout and stderr discarded, stdin then closed.
- * @param executable - a host executable built with bytecode.
- * @returns the profile (the caller removes it with `cleanup`), or undefined when none was written.
- */
-export async function recordBytecodeOrder(executable: string): Promise<{ file: string; cleanup(): void } | undefined> {
-  const dir = tempDir("mcpbin-order-");
-  const file = join(dir, "order.txt");
-  const cleanup = () => removeTempDir(dir);
-  const meta = { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {} };
-  const session = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcpbin-build", version: "1" } },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    { jsonrpc: "2.0", id: 2, method: "tools/list" },
-    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "\u0000", arguments: {} } },
-    { jsonrpc: "2.0", id: 4, method: "ping" },
-    { jsonrpc: "2.0", id: 5, method: "server/discover", params: { _meta: meta } },
-  ];
-  try {
-    // The builder's tracing settings stay out of this run (it would export its spans).
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OTEL_")));
-    // MCPBIN_STDIO=1 (like --stdio, but no argument a strict script would refuse): a server whose
-    // options ask for HTTP must not open a port here.
-    const p = Bun.spawn([executable], {
-      stdin: "pipe",
-      stdout: "ignore",
-      stderr: "ignore",
-      env: { ...env, MCPBIN_STDIO: "1", BUN_BYTECODE_ORDER_OUT: file },
-    });
-    trackChild(p);
-    const timer = setTimeout(() => p.kill("SIGKILL"), ORDER_TIMEOUT_MS);
-    p.stdin.write(session.map((m) => JSON.stringify(m) + "\n").join(""));
-    await p.stdin.end();
-    const code = await p.exited;
-    clearTimeout(timer);
-    if (code === 0 && existsSync(file) && statSync(file).size > 0) return { file, cleanup };
-  } catch {
-    // no profile: the caller keeps the unordered build
-  }
-  cleanup();
-  return undefined;
-}
-
-/** How {@link guardedEntrySource} wraps an entry. */
-export interface GuardedEntryOptions {
-  /** Who speaks in the error line; default the executable's own file name at run time. */
-  readonly name?: string;
-  /** Import the stdout guard first; default true. */
-  readonly stdoutGuard?: boolean;
-  /**
-   * When the process is about to end without `serve()` having been called (a later call, from an
-   * unawaited main() or a timer, counts), say so on stderr and exit 1; default false.
-   */
-  readonly warnUnserved?: boolean;
-  /**
-   * Register the runtime plugin that makes the entry's `import.meta.main` true (src/loader/main-module.ts),
-   * for an entry run from source (`mcpbin dev`); a compile gets the same from a build plugin. Default false.
-   */
-  readonly runAsMain?: boolean;
-  /** What the unserved line calls the entry; default "the script" (a compiled executable embeds no build path). */
-  readonly label?: string;
-}
-
-/**
- * The source of the entry actually compiled (or run by `mcpbin dev`): it imports the stdout guard
- * first, so the guard is in place before any author module is evaluated, then the author's entry with
- * `await import()` of a literal path (so the compiler embeds it) inside try/catch, so an error at
- * start-up (a duplicate tool, a bad option, a module that throws) prints one line
- * (src/runtime/startup.ts) and exits 1 instead of Bun's dump of the minified source and a stack.
- * @param entry - absolute path of the author's entry.
- * @param o - see {@link GuardedEntryOptions}.
- * @returns TypeScript source.
- */
-export function guardedEntrySource(entry: string, o: GuardedEntryOptions = {}): string {
-  const guard = resolve(import.meta.dir, "../runtime/stdout-guard-early.ts");
-  const startup = resolve(import.meta.dir, "../runtime/startup.ts");
-  const mainModule = resolve(import.meta.dir, "../loader/main-module.ts");
-  const contractModule = resolve(import.meta.dir, "../runtime/contract.ts");
-  const who =
-    o.name === undefined ? `process.execPath.split(/[\\\\/]/).pop()!.replace(/\\.exe$/i, "")` : JSON.stringify(o.name);
-  return [
-    "// Generated by mcpbin; do not edit.",
-    ...(o.stdoutGuard !== false ? [`import ${JSON.stringify(guard)};`] : []),
-    `import { exitOnStartupError } from ${JSON.stringify(startup)};`,
-    ...(o.warnUnserved ? [`import { contract } from ${JSON.stringify(contractModule)};`] : []),
-    ...(o.runAsMain
-      ? [`import { runAsMain } from ${JSON.stringify(mainModule)};`, `runAsMain(${JSON.stringify(entry)});`]
-      : []),
-    "try {",
-    `  await import(${JSON.stringify(entry)});`,
-    "} catch (e) {",
-    `  exitOnStartupError(${who}, e);`,
-    "}",
-    ...(o.warnUnserved
-      ? [
-          // An executable that serves nothing must not look like one that served and ended well.
-          `process.once("beforeExit", () => {`,
-          `  if (contract().served) return;`,
-          `  process.stderr.write(\`\${${who}}: ${escapeTemplate(o.label ?? "the script")} ended without calling serve(), so nothing was served\\n\`);`,
-          `  process.exitCode = 1;`,
-          "});",
-        ]
-      : []),
-    "",
-  ].join("\n");
-}
-
-function escapeTemplate(s: string): string {
-  return s.replace(/[`$\\]/g, "\\$&");
-}
-
-/**
- * Writes {@link guardedEntrySource} into a fresh temporary directory.
- * @returns its path; the caller removes its directory.
- */
-export function guardedEntry(entry: string, o: GuardedEntryOptions = {}): string {
-  const dir = tempDir("mcpbin-build-");
-  const file = join(dir, "main.ts");
-  writeFileSync(file, guardedEntrySource(entry, o));
-  return file;
-}
-
 /**
  * Checks a script before it is compiled, in one run of it in a child process (src/build/check-run.ts,
  * stdin closed, no arguments): collects the options it passes to `serve()` and builds the server's
@@ -331,67 +191,4 @@ export async function checkScript(entry: string): Promise<Inspection> {
 /** The Bun executable running this CLI (the pinned devDependency when run through npx/bunx). */
 export function bunExecutable(): string {
   return process.execPath;
-}
-
-/** What {@link clientConfig} adds to the plain stdio configuration. */
-export interface ClientConfigExtras {
-  /** Environment variables the server's code reads (src/cli/env-scan.ts): an `env` slot each, to fill in. */
-  readonly env?: readonly string[];
-  /** The HTTP endpoint the server is configured for: an HTTP configuration too, and `--stdio` for the stdio one. */
-  readonly http?: ServedHttp;
-}
-
-/**
- * Ready-to-paste client configuration for an executable, for Claude Desktop, Claude Code, Cursor and VS
- * Code: stdio (with `--stdio` when the server is configured for HTTP, since it would serve HTTP
- * otherwise), an `env` slot for each variable the server reads, and for a server configured for HTTP
- * the `url` configuration of the clients that take one.
- * @param path - absolute path of the executable.
- * @param name - the name the server goes by in the client's configuration.
- * @param x - the environment variables and HTTP endpoint.
- * @returns lines of text, without a trailing newline.
- */
-export function clientConfig(path: string, name: string, x: ClientConfigExtras = {}): string {
-  const env = x.env ?? [];
-  const args = x.http ? ["--stdio"] : [];
-  const envSlot = env.length > 0 ? { env: Object.fromEntries(env.map((n) => [n, ""])) } : {};
-  const key = JSON.stringify(name);
-  const lines = [
-    ...(env.length > 0
-      ? [`The server reads ${env.join(", ")}: give each a value under "env" (or leave it out).`, ``]
-      : []),
-    `Claude Desktop (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json or .cursor/mcp.json):`,
-    `  { "mcpServers": { ${key}: ${JSON.stringify({ command: path, args, ...envSlot })} } }`,
-    ``,
-    `Claude Code:`,
-    `  claude mcp add ${shellQuote(name)}${env.map((n) => ` -e ${n}=VALUE`).join("")} -- ${[path, ...args].map(shellQuote).join(" ")}`,
-    ``,
-    `VS Code (.vscode/mcp.json):`,
-    `  { "servers": { ${key}: ${JSON.stringify({ type: "stdio", command: path, args, ...envSlot })} } }`,
-  ];
-  const h = x.http;
-  if (h) {
-    const host = h.host === "0.0.0.0" || h.host === "::" ? "127.0.0.1" : h.host.includes(":") ? `[${h.host}]` : h.host;
-    const port = h.port === undefined || h.port === 0 ? "PORT" : String(h.port);
-    const url = `http://${host}:${port}${h.path}`;
-    const headers = h.token ? { headers: { Authorization: "Bearer TOKEN" } } : {};
-    const start =
-      h.port === undefined
-        ? `${shellQuote(path)} --http PORT`
-        : h.port === 0
-          ? `${shellQuote(path)} (it prints its PORT on stderr)`
-          : shellQuote(path);
-    lines.push(
-      ``,
-      `Over HTTP: start ${start}, then`,
-      `  Cursor: { "mcpServers": { ${key}: ${JSON.stringify({ url, ...headers })} } }`,
-      `  Claude Code: claude mcp add --transport http ${shellQuote(name)} ${url}${h.token ? ` --header "Authorization: Bearer TOKEN"` : ""}`,
-      `  VS Code: { "servers": { ${key}: ${JSON.stringify({ type: "http", url, ...headers })} } }`,
-    );
-  }
-  return lines.join("\n");
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }

@@ -2,7 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { displayPath } from "../config/load.ts";
-import { bunExecutable, compile, recordBytecodeOrder } from "./build.ts";
+import { bunExecutable, compile } from "./build.ts";
+import { recordBytecodeOrder } from "./bytecode-order.ts";
 import { CliError } from "./errors.ts";
 import { inspectScript, recordBuildData } from "../build/precompute.ts";
 import { executableName, prepareEntry } from "./project-build.ts";

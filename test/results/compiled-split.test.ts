@@ -2,7 +2,8 @@
 // request (Ajv for raw JSON Schemas, the Streamable HTTP transport) must be there when first needed.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { compileFixture, McpProcess } from "../helpers/proc.ts";
-import { compileConfig, recordBytecodeOrder } from "../../src/cli/build.ts";
+import { compileConfig } from "../../src/cli/build.ts";
+import { recordBytecodeOrder } from "../../src/cli/bytecode-order.ts";
 import { readFileSync } from "node:fs";
 
 let bin: string;

@@ -1,5 +1,5 @@
 /** @module `mcpbin build`: compiles a script or project into one executable and prints client configuration for it. */
-import { clientConfig } from "../build.ts";
+import { clientConfig } from "../client-config.ts";
 import { pickSource } from "../source.ts";
 import { buildSource } from "../build-source.ts";
 import { extra, parse } from "../command.ts";

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { existsSync, rmSync } from "node:fs";
 import { displayPath } from "../../config/load.ts";
 import { CliError } from "../errors.ts";
-import { guardedEntry } from "../build.ts";
+import { guardedEntry } from "../guarded-entry.ts";
 import { pickSource } from "../source.ts";
 import { devWatch } from "../watch.ts";
 import { keepTempDir } from "../../build/temp-dirs.ts";

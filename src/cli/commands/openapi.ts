@@ -1,6 +1,6 @@
 /** @module `mcpbin openapi`: an OpenAPI document as one executable (or its --check report). */
 import { CliError } from "../errors.ts";
-import { clientConfig } from "../build.ts";
+import { clientConfig } from "../client-config.ts";
 import { buildOpenApi, checkOpenApi, type OpenApiCliOptions } from "../openapi.ts";
 import { extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
