@@ -10,6 +10,7 @@ import { operationsOf } from "../openapi/operations.ts";
 import { toolsOfDocument, type OpenApiToolsOptions } from "../openapi/tools.ts";
 import { FEATURES, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { Registry } from "../server/registry.ts";
+import { toolsListJson } from "../tools/list-json.ts";
 import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
 
 /** Above this many tools `--check` warns (the cap of Copilot and OpenAI; Cursor's is 40). */
@@ -91,7 +92,7 @@ export function checkDocument(doc: OpenApiDocument, source: string, o: OpenApiCl
     tools = toolsOfDocument(doc, resolve(source), opts);
   }
   const registry = new Registry({ name: "check", version: "0", tools });
-  const bytes = Buffer.byteLength(registry.toolsListJson(FEATURES.get(NEWEST_LEGACY_VERSION)!));
+  const bytes = Buffer.byteLength(toolsListJson(registry, FEATURES.get(NEWEST_LEGACY_VERSION)!));
   const tokens = Math.round(bytes / 4);
   if (tools.length > TOOL_WARN)
     warnings.push(

@@ -1,7 +1,4 @@
-/** @module Projection of tool definitions and call results onto the protocol version in force (MCP server/tools of each version; 2026-07-28 basic "ResultType", server/utilities/caching). */
-import { toolMetaWithUi } from "../apps/tool-ui.ts";
-import { recordedSchemaTexts } from "../tools/recorded.ts";
-import type { Tool } from "../tools/types.ts";
+/** @module Projection of results onto the protocol version in force: completion and cache hints (2026-07-28 basic "ResultType", server/utilities/caching), content blocks and `tools/call` results (MCP server/tools of each version), capabilities. */
 import type { ContentBlock } from "../shared/result.ts";
 import type { VersionFeatures } from "./versions.ts";
 import { resultLine, type RequestId } from "./jsonrpc.ts";
@@ -82,72 +79,16 @@ export interface CallResult {
   _meta?: Record<string, unknown>;
 }
 
-/**
- * A tool as listed to one version (MCP Tool): fields the version's schema does not define are left
- * out; an `outputSchema` the version cannot carry (non-object root before 2026-07-28) is dropped
- * and the tool stays listed.
- */
-export function projectTool(t: Tool, f: VersionFeatures): Record<string, unknown> {
-  const out = toolHead(t, f);
-  out.inputSchema = t.inputSchema;
-  if (t.outputSchema && listsOutput(t, f)) out.outputSchema = t.outputSchema;
-  return Object.assign(out, toolTail(t, f));
-}
-
-/**
- * {@link projectTool} serialized. JSON Schemas recorded at build time (src/build/precompute.ts) are
- * spliced in as their JSON text, in the same key order, instead of being parsed and serialized again.
- * @returns the tool as JSON text.
- */
-export function projectToolJson(t: Tool, f: VersionFeatures): string {
-  const texts = recordedSchemaTexts(t);
-  if (texts.input === undefined && texts.output === undefined) return JSON.stringify(projectTool(t, f));
-  let json = `${JSON.stringify(toolHead(t, f)).slice(0, -1)},"inputSchema":${texts.input ?? JSON.stringify(t.inputSchema)}`;
-  if ((texts.output !== undefined || t.outputSchema) && listsOutput(t, f))
-    json += `,"outputSchema":${texts.output ?? JSON.stringify(t.outputSchema)}`;
-  const tail = JSON.stringify(toolTail(t, f));
-  return tail === "{}" ? `${json}}` : `${json},${tail.slice(1)}`;
-}
-
-/** name, title (2025-06-18+) and description: the fields before the schemas. */
-function toolHead(t: Tool, f: VersionFeatures): Record<string, unknown> {
-  const d = t.definition;
-  const out: Record<string, unknown> = { name: t.name };
-  if (d.title !== undefined && f.structured) out.title = d.title;
-  out.description = d.description;
-  return out;
-}
-
-/** Whether the version lists the tool's output schema (2025-06-18+; a non-object root only from 2026-07-28). */
-function listsOutput(t: Tool, f: VersionFeatures): boolean {
-  return f.structured && (f.structuredAnyRoot || t.outputSchema!.type === "object");
-}
-
-/** annotations (2025-03-26+), icons (2025-11-25+) and _meta (2025-06-18+): the fields after the schemas. */
-function toolTail(t: Tool, f: VersionFeatures): Record<string, unknown> {
-  const d = t.definition;
-  const out: Record<string, unknown> = {};
-  if (d.annotations && f.toolAnnotations) {
-    const a = pick(d.annotations, TOOL_ANNOTATION_KEYS);
-    if (a) out.annotations = a;
-  }
-  if (d.icons && f.icons) out.icons = d.icons.filter((i) => typeof i?.src === "string").map((i) => pick(i, ICON_KEYS));
-  const meta = t.ui ? toolMetaWithUi(t.ui, d.meta) : d.meta;
-  if (meta && (f.structured || f.ui)) out._meta = meta;
-  // MCP 2025-11-25 basic/utilities/tasks "Tool-Level Negotiation" (absent means forbidden); 2026-07-28 has no such field.
-  if (d.task !== undefined && d.task !== "forbidden" && f.version === "2025-11-25")
-    out.execution = { taskSupport: d.task };
-  return out;
-}
-
-/** `ToolAnnotations` (2025-03-26+), `Icon` (2025-11-25+) and content `Annotations` keys, as each schema.json defines them. */
-const TOOL_ANNOTATION_KEYS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
-const ICON_KEYS = ["src", "mimeType", "sizes", "theme"] as const;
+/** Content `Annotations` keys, as each schema.json defines them. */
 const BLOCK_ANNOTATION_KEYS_OLD = ["audience", "priority"] as const;
 const BLOCK_ANNOTATION_KEYS = ["audience", "priority", "lastModified"] as const;
 
-/** The defined keys of `o` that are set, or undefined when none is: authors' extra keys never reach the wire. */
-function pick(o: object, keys: readonly string[]): Record<string, unknown> | undefined {
+/**
+ * The defined keys of `o` that are set, or undefined when none is: authors' extra keys never reach the wire.
+ * @param o - an author's object (annotations, an icon).
+ * @param keys - the keys the version's schema defines.
+ */
+export function pick(o: object, keys: readonly string[]): Record<string, unknown> | undefined {
   const src = o as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of keys) if (src[k] !== undefined) out[k] = src[k];
@@ -282,4 +223,29 @@ export function plainTextLine(
     return undefined;
   const content = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":${JSON.stringify(b.text)}}]`;
   return f.modern ? `${content},"resultType":"complete","_meta":${modernMetaJson}}}` : `${content}}}`;
+}
+
+/**
+ * The 2026-07-28 cache hints of a result (server/utilities/caching), or nothing for a legacy version
+ * (whose schemas have no such keys).
+ * @param hints - ttl in whole milliseconds and scope.
+ */
+export function cacheFields(
+  hints: { readonly ttlMs: number; readonly scope: "public" | "private" },
+  f: VersionFeatures,
+): Record<string, unknown> {
+  return f.modern ? { ttlMs: hints.ttlMs, cacheScope: hints.scope } : {};
+}
+
+/**
+ * Server capabilities as one version's schema defines them: `completions` exists from 2025-03-26
+ * (the 2024-11-05 server answers `completion/complete` without advertising it).
+ */
+export function projectCapabilities(
+  caps: Readonly<Record<string, Record<string, unknown>>>,
+  f: VersionFeatures,
+): Readonly<Record<string, Record<string, unknown>>> {
+  if (f.version >= "2025-03-26" || caps.completions === undefined) return caps;
+  const { completions: _, ...rest } = caps;
+  return rest;
 }

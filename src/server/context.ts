@@ -171,9 +171,8 @@ export interface ServerState extends ServerHandle {
   readonly appOnlyTools: boolean;
   /** Whether some tool declares OAuth `scopes` (its lists differ between callers). */
   readonly scopedTools: boolean;
-  /** The tools a version lists, and that tools/list result as JSON. */
+  /** The tools a version lists. */
   listedTools(f: VersionFeatures): Tool[];
-  toolsListJson(f: VersionFeatures): string;
 }
 
 const NO_EXTRAS: RequestExtras = Object.freeze({});

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { wireObject } from "../protocol/wire-object.ts";
 import { listHash, page } from "../protocol/cursor.ts";
-import { cacheFields } from "../protocol/project-content.ts";
+import { cacheFields } from "../protocol/project.ts";
 import type { VersionFeatures } from "../protocol/versions.ts";
 import type { CacheHints } from "../shared/cache.ts";
 import { lazySchema } from "../runtime/once.ts";

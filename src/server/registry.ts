@@ -3,7 +3,6 @@ import { isTool } from "../tools/define.ts";
 import { ToolDefinitionError } from "../tools/errors.ts";
 import type { Tool } from "../tools/types.ts";
 import { META } from "../protocol/meta.ts";
-import { completeResultJson, projectToolJson } from "../protocol/project.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { Catalog } from "../content/catalog.ts";
@@ -48,7 +47,6 @@ export class Registry implements ServerState {
   readonly modernMeta: Record<string, unknown>;
   /** {@link modernMeta} serialized once (the direct serialization of plain text results uses it). */
   readonly modernMetaJson: string;
-  readonly #listJson = new Map<string, string>();
 
   /**
    * @param options - server options; `tools` may nest arrays.
@@ -227,7 +225,6 @@ export class Registry implements ServerState {
   }
 
   #changed(): void {
-    this.#listJson.clear();
     this.listChanged = true;
     for (const fn of [...this.#toolListeners]) {
       try {
@@ -293,27 +290,5 @@ export class Registry implements ServerState {
   listedTools(f: VersionFeatures): Tool[] {
     const all = [...this.tools.values()];
     return f.ui ? all : all.filter((t) => !isAppOnly(t.ui));
-  }
-
-  /**
-   * The serialized `tools/list` result for one version, computed on first use and kept: {@link listedTools};
-   * a server with app-only tools sends its 2026-07-28 lists as `cacheScope: "private"`.
-   */
-  toolsListJson(f: VersionFeatures): string {
-    const key = f.ui ? `${f.version}+ui` : f.version;
-    let json = this.#listJson.get(key);
-    if (json === undefined) {
-      const tools = this.listedTools(f)
-        .map((t) => projectToolJson(t, f))
-        .join(",");
-      json = completeResultJson(
-        `{"tools":[${tools}]}`,
-        f,
-        this.modernMetaJson,
-        this.appOnlyTools || this.scopedTools ? "private" : true,
-      );
-      this.#listJson.set(key, json);
-    }
-    return json;
   }
 }

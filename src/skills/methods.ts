@@ -1,7 +1,8 @@
 /** @module The skills extension's methods (io.modelcontextprotocol/skills): skills/list, skills/get and resources/directory/read, over the server's own skills and its providers'. */
 import * as v from "valibot";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
-import { cacheFields, projectResource } from "../protocol/project-content.ts";
+import { cacheFields } from "../protocol/project.ts";
+import { projectResource } from "../content/project.ts";
 import { PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../content/catalog.ts";
 import type { RequestContext } from "../server/context.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../server/list-page.ts";

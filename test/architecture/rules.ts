@@ -80,15 +80,6 @@ export const KNOWN: readonly string[] = [
   "definitions-reach-no-internals: src/config/define.ts → src/server/middleware-api.ts",
   "definitions-reach-no-internals: src/config/define.ts → src/server/options.ts",
   "definitions-reach-no-internals: src/config/define.ts → src/transport/http-options.ts",
-  // content projection per version: to move to src/content/ (projected with protocol's features)
-  "protocol-knows-versions-only: src/protocol/project-content.ts → src/content/common.ts",
-  "protocol-knows-versions-only: src/protocol/project-content.ts → src/content/prompt.ts",
-  "protocol-knows-versions-only: src/protocol/project-content.ts → src/content/resource.ts",
-  "protocol-knows-versions-only: src/protocol/project-content.ts → src/tools/types.ts",
-  // tool projection per version: to move to src/tools/
-  "protocol-knows-versions-only: src/protocol/project.ts → src/apps/tool-ui.ts",
-  "protocol-knows-versions-only: src/protocol/project.ts → src/tools/recorded.ts",
-  "protocol-knows-versions-only: src/protocol/project.ts → src/tools/types.ts",
   // RequestContext asks (ask/) and ServerState's members (tools, content, apps): to register as slots (src/server/slot.ts)
   "server-knows-no-capability: src/server/context.ts → src/apps/app.ts",
   "server-knows-no-capability: src/server/context.ts → src/ask/errors.ts",

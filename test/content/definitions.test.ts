@@ -12,7 +12,7 @@ import {
   projectPromptResult,
   projectResource,
   projectTemplate,
-} from "../../src/protocol/project-content.ts";
+} from "../../src/content/project.ts";
 import { page, listHash } from "../../src/protocol/cursor.ts";
 import { FEATURES, SUPPORTED_VERSIONS } from "../../src/protocol/versions.ts";
 import { audioContent, imageContent, resourceLink, textContent } from "../../src/shared/result.ts";

@@ -5,6 +5,7 @@ import { symlinkSync } from "node:fs";
 import { loadProject } from "../../src/loader/project.ts";
 import { Registry } from "../../src/server/registry.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
+import { toolsListJson } from "../../src/tools/list-json.ts";
 import { isToolModuleName } from "../../src/loader/discover.ts";
 import { configSource, toolsModule, writeProject, removeProjects } from "./fixture-project.ts";
 
@@ -133,7 +134,7 @@ test("provenance stays on the server: no version's tools/list carries the source
   expect(t.source).toEqual({ dir: "tools", file: "secret-place.ts" });
   const registry = new Registry(project.options);
   for (const f of FEATURES.values()) {
-    const json = registry.toolsListJson(f);
+    const json = toolsListJson(registry, f);
     expect(JSON.parse(json).tools[0].name).toBe("located");
     expect(json).not.toContain("secret-place");
     expect(json).not.toContain('"source"');

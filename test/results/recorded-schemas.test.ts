@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { tool, type Tool } from "../../src/index.ts";
 import { resetDefinitionCounts } from "../../src/tools/recorded.ts";
 import { contract } from "../../src/runtime/contract.ts";
-import { projectTool, projectToolJson } from "../../src/protocol/project.ts";
+import { projectTool, projectToolJson } from "../../src/tools/project.ts";
 import { FEATURES } from "../../src/protocol/versions.ts";
 
 // The build contract's record, as the check run and the generated entry fill it.

@@ -3,7 +3,7 @@ import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
 import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { projectPromptResult } from "../../protocol/project-content.ts";
+import { projectPromptResult } from "../project.ts";
 import { ContentDefinitionError, thrownMessage } from "../common.ts";
 import { parsePromptArguments, PromptArgumentsError, toPromptResult, type PromptResult } from "../prompt.ts";
 import type { MethodSpec } from "../../server/method.ts";

@@ -1,9 +1,9 @@
 /** @module prompts/list: the server's prompts, one page at a time (MCP server/prompts). */
-import { projectPrompt } from "../../protocol/project-content.ts";
+import { projectPrompt } from "../project.ts";
 import { listingOf, PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
 import type { PromptArgument } from "../prompt.ts";
 import { missingScopes } from "../../shared/auth.ts";
-import type { Listing } from "../../protocol/project-content.ts";
+import type { Listing } from "../project.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
 

@@ -1,6 +1,6 @@
 /** @module resources/list: the fixed resources and what templates list, one page at a time (MCP server/resources). */
 import { requestFeatures } from "../../apps/ui.ts";
-import { projectResource } from "../../protocol/project-content.ts";
+import { projectResource } from "../project.ts";
 import type { ListedEntry } from "../catalog.ts";
 import type { RequestContext } from "../../server/context.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";

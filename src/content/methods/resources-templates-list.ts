@@ -1,8 +1,8 @@
 /** @module resources/templates/list: the server's resource templates, one page at a time (MCP server/resources). */
-import { projectTemplate } from "../../protocol/project-content.ts";
+import { projectTemplate } from "../project.ts";
 import { listingOf, PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
 import { missingScopes } from "../../shared/auth.ts";
-import type { Listing } from "../../protocol/project-content.ts";
+import type { Listing } from "../project.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
 

@@ -5,7 +5,7 @@ import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { FEATURES, negotiateLegacy } from "../../protocol/versions.ts";
 import { withNames, type RequestContext } from "../context.ts";
 import type { MethodSpec } from "../method.ts";
-import { projectCapabilities } from "../../protocol/project-content.ts";
+import { projectCapabilities } from "../../protocol/project.ts";
 import { initializedRegistered, projectRegistered } from "../register.ts";
 
 const NEEDS = "Invalid params: initialize needs params {protocolVersion, capabilities, clientInfo}";

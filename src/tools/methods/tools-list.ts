@@ -1,5 +1,7 @@
 /** @module tools/list: every tool as the version in force lists it, serialized once per version (MCP server/tools). */
-import { ProjectedJson, projectTool } from "../../protocol/project.ts";
+import { ProjectedJson } from "../../protocol/project.ts";
+import { projectTool } from "../project.ts";
+import { toolsListJson } from "../list-json.ts";
 import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
 
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
@@ -45,7 +47,7 @@ export const toolsList: MethodSpec<ListParams, ProjectedJson | Record<string, un
       (cursor === undefined || cursor === "" || cursor === null) &&
       (pageSize === undefined || registry.tools.size <= pageSize)
     ) {
-      return new ProjectedJson(registry.toolsListJson(f));
+      return new ProjectedJson(toolsListJson(registry, f));
     }
     // A list with app-only tools differs between clients: not for shared caches.
     return listPage(

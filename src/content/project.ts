@@ -1,10 +1,10 @@
-/** @module Projection of resources, resource templates, prompts, read contents and prompt messages onto one protocol version (MCP server/resources and server/prompts of each version). */
-import type { VersionFeatures } from "./versions.ts";
-import { ErrorCode, RpcError } from "./jsonrpc.ts";
-import { projectBlock } from "./project.ts";
-import type { ResourceAnnotations } from "../content/common.ts";
-import type { ResourceContents } from "../content/resource.ts";
-import type { PromptArgument, PromptResult } from "../content/prompt.ts";
+/** @module Projection of resources, resource templates, prompts, read contents and prompt messages onto one protocol version (MCP server/resources and server/prompts of each version), with protocol's version features. */
+import type { VersionFeatures } from "../protocol/versions.ts";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
+import { projectBlock } from "../protocol/project.ts";
+import type { ResourceAnnotations } from "./common.ts";
+import type { ResourceContents } from "./resource.ts";
+import type { PromptArgument, PromptResult } from "./prompt.ts";
 import type { ToolIcon } from "../tools/types.ts";
 
 /** The listing fields of a resource, template or prompt, version-neutral. */
@@ -131,29 +131,4 @@ export function projectPromptResult(r: PromptResult, f: VersionFeatures): Record
   if (r.description !== undefined) out.description = r.description;
   out.messages = messages;
   return out;
-}
-
-/**
- * The 2026-07-28 cache hints of a result (server/utilities/caching), or nothing for a legacy version
- * (whose schemas have no such keys).
- * @param hints - ttl in whole milliseconds and scope.
- */
-export function cacheFields(
-  hints: { readonly ttlMs: number; readonly scope: "public" | "private" },
-  f: VersionFeatures,
-): Record<string, unknown> {
-  return f.modern ? { ttlMs: hints.ttlMs, cacheScope: hints.scope } : {};
-}
-
-/**
- * Server capabilities as one version's schema defines them: `completions` exists from 2025-03-26
- * (the 2024-11-05 server answers `completion/complete` without advertising it).
- */
-export function projectCapabilities(
-  caps: Readonly<Record<string, Record<string, unknown>>>,
-  f: VersionFeatures,
-): Readonly<Record<string, Record<string, unknown>>> {
-  if (f.version >= "2025-03-26" || caps.completions === undefined) return caps;
-  const { completions: _, ...rest } = caps;
-  return rest;
 }
