@@ -89,3 +89,15 @@ export function checkSupported(version: string): RpcError | undefined {
         requested: version,
       });
 }
+
+/**
+ * The one judgement of a modern request's claim (MCP 2026-07-28 basic/versioning): well-formed ({@link readClaim}),
+ * then a version this server serves ({@link checkSupported}).
+ * @param meta - the request's `params._meta`.
+ * @returns the claim, or the error to answer (-32602 malformed, -32022 unsupported).
+ */
+export function checkClaim(meta: Record<string, unknown>): Claim | RpcError {
+  const claim = readClaim(meta);
+  if (claim instanceof RpcError) return claim;
+  return checkSupported(claim.version) ?? claim;
+}

@@ -9,7 +9,7 @@ import {
   type Reply,
   type RequestId,
 } from "../protocol/jsonrpc.ts";
-import { checkSupported, eraOf, META, metaOf, paramsObject, readClaim } from "../protocol/meta.ts";
+import { checkClaim, eraOf, META, metaOf, paramsObject } from "../protocol/meta.ts";
 import { FEATURES, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { tracing } from "../telemetry/state.ts";
 import { Calls } from "./calls.ts";
@@ -51,6 +51,36 @@ export class Session implements Connection {
   /** The level `logging/setLevel` set (legacy era). */
   logLevel: LoggingLevel | undefined;
   readonly #dispatch = (msg: Message, extras: RequestExtras | undefined): Reply => this.#message(msg, extras);
+  /** One 2026-07-28 request's own session ({@link Session.stateless}): no handshake. */
+  #stateless = false;
+  /** Messages whose claim was judged already ({@link refusal}): not judged again. */
+  readonly #judged = new WeakSet<Message>();
+
+  /**
+   * The session of one 2026-07-28 request (MCP 2026-07-28 basic/versioning: stateless). `initialize` was removed
+   * from that revision: here it is an unknown method (-32601), never a handshake.
+   * @param registry - the server.
+   * @param notify - where the request's notifications go.
+   * @returns the session.
+   */
+  static stateless(registry: Registry, notify: Notify): Session {
+    const s = new Session(registry, notify);
+    s.#stateless = true;
+    return s;
+  }
+
+  /**
+   * The pipeline's verdict on a request's version claim (MCP 2026-07-28 basic/versioning), for a transport that
+   * answers a refused claim itself (HTTP: 400 before dispatch). A claim judged here is not judged again.
+   * @param msg - a request carrying `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+   * @returns the error to answer (-32602 malformed, -32022 unsupported), or undefined when the claim stands.
+   */
+  refusal(msg: Message): RpcError | undefined {
+    const claim = checkClaim(metaOf(msg.params) ?? {});
+    if (claim instanceof RpcError) return claim;
+    this.#judged.add(msg);
+    return undefined;
+  }
 
   /**
    * @param registry - the server's tools and identity.
@@ -195,6 +225,11 @@ export class Session implements Connection {
     }
     let ctx: RequestContext;
     try {
+      if (this.#stateless && method === "initialize")
+        throw new RpcError(
+          ErrorCode.MethodNotFound,
+          `Method not found: initialize (protocol version ${MODERN_VERSION})`,
+        );
       if (this.calls.has(id)) {
         throw new RpcError(
           ErrorCode.InvalidRequest,
@@ -203,10 +238,8 @@ export class Session implements Connection {
       }
       const meta = metaOf(params);
       if (eraOf(method, meta) === "modern") {
-        const claim = readClaim(meta!);
+        const claim = this.#judged.has(msg) ? undefined : checkClaim(meta!);
         if (claim instanceof RpcError) throw claim;
-        const unsupported = checkSupported(claim.version);
-        if (unsupported) throw unsupported;
         const level = meta![META.logLevel];
         if (level !== undefined && !isLogLevel(level)) {
           throw new RpcError(
