@@ -1,6 +1,6 @@
 /** @module Legacy GET SSE streams (2025-03-26 … 2025-11-25): one per session, fed from the change feed, with event ids, `retry`, keep-alives, and resumption with Last-Event-ID (of a GET stream or of a dropped POST stream). */
 import { ErrorCode } from "../protocol/jsonrpc.ts";
-import { wellFormedLine } from "../protocol/well-formed.ts";
+import { primingFrame, sseFrame } from "./http-sse.ts";
 import type { Session } from "../server/dispatcher.ts";
 import { feedLine, type ChangeFeed, type FeedEntry } from "./change-feed.ts";
 import { rpcErrorResponse } from "./http-reply.ts";
@@ -33,16 +33,6 @@ interface OpenStream {
   pending: FeedEntry[] | undefined;
   closed: boolean;
   end(): void;
-}
-
-/** An SSE event: optional id, the line as data. */
-export function sseFrame(line: string, id?: string): Uint8Array {
-  return encoder.encode(`${id === undefined ? "" : `id: ${id}\n`}event: message\ndata: ${wellFormedLine(line)}\n\n`);
-}
-
-/** The first bytes of a resumable stream: `retry` and a priming event (an id, empty data), MCP 2025-11-25 basic/transports. */
-export function primingFrame(retryMs: number, id: string): Uint8Array {
-  return encoder.encode(`retry: ${retryMs}\nid: ${id}\ndata:\n\n`);
 }
 
 const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");

@@ -1,7 +1,8 @@
 /** @module Reading an HTTP request's body: its content type, size and own deadline (so a client sending it slowly cannot hold a socket for the whole request timeout), parsed once. */
 import { ErrorCode } from "../protocol/jsonrpc.ts";
 import type { ResolvedHttpOptions } from "./http-options.ts";
-import { acceptsJson, acceptsSse } from "./http-reply.ts";
+import { acceptsJson } from "./http-reply.ts";
+import { acceptsSse } from "./http-sse.ts";
 
 /** What {@link readBody} rejects with when the deadline passes first. */
 export const BODY_TIMEOUT = Symbol("body timeout");
