@@ -182,14 +182,15 @@ skill://${name}/<file> (docs/skills.md in the mcpbin repository).
  * Writes a new project into `dir` (created if needed). Nothing is overwritten.
  * @param dir - the project directory.
  * @param mcpbinSpec - the `mcpbin` dependency in package.json. Default {@link defaultMcpbinSpec}.
- * @param o - `skill`: also scaffold `skills/<skill>/SKILL.md` and serve the folder.
+ * @param o - `skill`: also scaffold `skills/<skill>/SKILL.md` and serve the folder; `given`: the directory as the user
+ *   typed it, which the summary repeats (an absolute path stays absolute); without it, a path relative to here.
  * @returns the files written and a summary for stdout.
  * @throws CliError when one of the files already exists (nothing is written then).
  */
 export function initProject(
   dir: string,
   mcpbinSpec = defaultMcpbinSpec(resolve(import.meta.dir, "../..")),
-  o: { skill?: string } = {},
+  o: { skill?: string; given?: string } = {},
 ): { files: string[]; summary: string } {
   const name = projectName(dir);
   const files = scaffoldFiles(name, mcpbinSpec);
@@ -212,9 +213,10 @@ export function initProject(
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, text);
   }
-  // The directory as the user would type it: relative to here unless that climbs far.
+  // The directory as the user typed it (trailing separators dropped); else relative to here unless that climbs far.
   const rel = relative(process.cwd(), dir);
-  const where = rel === "" ? "." : rel.startsWith(`..${sep}..`) ? dir : rel;
+  const typed = o.given?.replace(/(.)[\\/]+$/, "$1");
+  const where = rel === "" ? "." : (typed ?? (rel.startsWith(`..${sep}..`) ? dir : rel));
   const created =
     where === "."
       ? `Created project ${name} in the current directory`

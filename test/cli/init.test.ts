@@ -16,7 +16,7 @@ let init: Awaited<ReturnType<typeof mcpbin>>;
 beforeAll(async () => {
   parent = mkdtempSync(join(tmpdir(), "mcpbin-init-"));
   dir = join(parent, "Weather Tools");
-  init = await mcpbin(["init", dir, "--mcpbin", `file:${ROOT}`], parent);
+  init = await mcpbin(["init", "Weather Tools", "--mcpbin", `file:${ROOT}`], parent);
   // What `npm install` would do with the file: dependency, offline: link mcpbin and valibot.
   mkdirSync(join(dir, "node_modules"));
   symlinkSync(ROOT, join(dir, "node_modules/mcpbin"), "dir");
@@ -54,6 +54,12 @@ test("init's summary reads naturally for a plain directory name and for the curr
   const here = await mcpbin(["init", "--mcpbin", `file:${ROOT}`], join(parent, "here"));
   expect(here.stdout).toStartWith("Created project here in the current directory: package.json, ");
   expect(here.stdout).not.toContain("cd ");
+  // An absolute path is repeated as given, not turned into ../something.
+  mkdirSync(join(parent, "elsewhere"));
+  const abs = join(parent, "abs-proj");
+  const absolute = await mcpbin(["init", `${abs}/`, "--mcpbin", `file:${ROOT}`], join(parent, "elsewhere"));
+  expect(absolute.stdout).toStartWith(`Created ${abs}/: package.json, `);
+  expect(absolute.stdout).toContain(`\n  cd ${abs}\n`);
 });
 
 test("the scaffold's own test passes", async () => {

@@ -24,7 +24,10 @@ async function run(args: string[]): Promise<number> {
   const { values, positionals } = parse("init", args, OPTIONS);
   extra("init", positionals, 1);
   const dir = resolve(positionals[0] ?? ".");
-  const created = initProject(dir, values.mcpbin as string | undefined, { skill: values.skill as string | undefined });
+  const created = initProject(dir, values.mcpbin as string | undefined, {
+    skill: values.skill as string | undefined,
+    given: positionals[0],
+  });
   process.stdout.write(`${created.summary}\n`);
   return 0;
 }
