@@ -4,7 +4,10 @@ import { checkOption, describeValue, HTTP_KEYS } from "../shared/option-keys.ts"
 
 /** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
 export interface HttpOptions {
-  /** TCP port; 0 picks a free one (the address is printed on stderr). Required unless `--http` gives it. */
+  /**
+   * TCP port; 0 picks a free one (the address is printed on stderr). Without it (and without `--http`), the server
+   * serves stdio, the default, and these settings wait for `--http [host:]port`.
+   */
   readonly port?: number;
   /** Interface to bind. Default `127.0.0.1` (loopback only); `0.0.0.0` or `::` to serve other hosts. */
   readonly host?: string;
@@ -176,10 +179,11 @@ export function transportFromArgs(
  * `serve({ http })` for host and port; `MCPBIN_HTTP_TOKEN` wins over `http.token`; `MCPBIN_STDIO=1`
  * forces stdio like `--stdio` (without an argument a script's own argument parser would see).
  * @param argv - the process's arguments after executable and script.
- * @param configured - `serve({ http })`: options, `true` (defaults; needs a port from `--http`), or nothing.
+ * @param configured - `serve({ http })`: options, `true` (the defaults), or nothing. Options without a port apply
+ *   when `--http` gives one; otherwise the answer is stdio (the options are checked all the same).
  * @param env - the environment (for `MCPBIN_HTTP_TOKEN` and `MCPBIN_STDIO`).
  * @param strict - refuse unknown options (a compiled executable's command line), see {@link transportFromArgs}.
- * @returns the resolved HTTP options, or `undefined` for stdio.
+ * @returns the resolved HTTP options, or `undefined` for stdio (also when no port is given by either).
  * @throws HttpOptionsError on an invalid option, naming it.
  */
 export function resolveHttp(
@@ -193,9 +197,8 @@ export function resolveHttp(
   if (flag === undefined && (configured === undefined || configured === false)) return undefined;
   const o: HttpOptions = typeof configured === "object" && configured !== null ? configured : {};
   const port = flag?.port ?? o.port;
-  if (port === undefined) throw new HttpOptionsError("http: no port given; set http.port or pass --http [host:]port");
   const r: ResolvedHttpOptions = {
-    port,
+    port: port ?? 0,
     host: flag?.host ?? o.host ?? HTTP_DEFAULTS.host,
     path: o.path ?? HTTP_DEFAULTS.path,
     token: env.MCPBIN_HTTP_TOKEN || o.token || undefined,
@@ -230,7 +233,7 @@ export function resolveHttp(
       throw e instanceof AuthOptionsError ? new HttpOptionsError(e.message) : e;
     }
   }
-  return r;
+  return port === undefined ? undefined : r;
 }
 
 /** True for a loopback host name or address (localhost, 127.0.0.0/8, ::1). */

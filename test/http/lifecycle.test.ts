@@ -112,7 +112,11 @@ test("--http values: port, host:port, [v6]:port; bad values say what to change",
     resolveHttp(["--http=1.2.3.4:5"], { port: 1, host: "h", token: "a" }, { MCPBIN_HTTP_TOKEN: "b" }),
   ).toMatchObject({ host: "1.2.3.4", port: 5, token: "b", path: "/mcp" });
   expect(() => resolveHttp(["--http"], undefined, {})).toThrow("--http needs a value");
-  expect(() => resolveHttp([], true, {})).toThrow("no port given");
+  // Settings without a port wait for --http: stdio, the default, but checked all the same.
+  expect(resolveHttp([], true, {})).toBeUndefined();
+  expect(resolveHttp([], { token: "a" }, {})).toBeUndefined();
+  expect(resolveHttp(["--http", "9000"], { token: "a" }, {})).toMatchObject({ port: 9000, token: "a" });
+  expect(() => resolveHttp([], { path: "mcp" }, {})).toThrow("http.path must be");
   expect(() => resolveHttp([], { port: 1, path: "mcp" }, {})).toThrow(
     'http.path must be a path starting with "/" other than "/healthz" (e.g. "/mcp"); got "mcp"',
   );
