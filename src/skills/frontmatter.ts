@@ -8,11 +8,24 @@ export type Frontmatter =
   { readonly ok: true; readonly data: Record<string, unknown> } | { readonly ok: false; readonly problem: string };
 
 /**
- * Reads the YAML frontmatter at the start of a SKILL.md: a first line `---`, the YAML, a line `---`.
+ * Reads the YAML frontmatter at the start of a SKILL.md (a first line `---`, the YAML, a line `---`) and checks that it
+ * has a name and a description.
  * @param text - the file's text (UTF-8 decoded).
- * @returns the frontmatter as a JSON object (the YAML rendered verbatim), or the problem in one phrase.
+ * @returns the frontmatter as a JSON object (the YAML rendered verbatim), or every problem in one phrase.
  */
 export function parseFrontmatter(text: string): Frontmatter {
+  const fm = readFrontmatter(text);
+  if (!fm.ok) return fm;
+  const problems = frontmatterProblems(fm.data);
+  return problems.length ? { ok: false, problem: problems.join("; ") } : fm;
+}
+
+/**
+ * Reads the YAML frontmatter at the start of a SKILL.md, without checking its keys.
+ * @param text - the file's text (UTF-8 decoded).
+ * @returns the frontmatter as a JSON object, or why there is none in one phrase.
+ */
+export function readFrontmatter(text: string): Frontmatter {
   const body = text.startsWith("\ufeff") ? text.slice(1) : text;
   const m =
     /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(body) ??
@@ -26,11 +39,50 @@ export function parseFrontmatter(text: string): Frontmatter {
   }
   if (data === null || typeof data !== "object" || Array.isArray(data))
     return { ok: false, problem: "its frontmatter must be a YAML mapping (name: …, description: …)" };
-  const fm = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
-  if (typeof fm.name !== "string") return { ok: false, problem: 'its frontmatter needs "name" (a string)' };
+  return { ok: true, data: JSON.parse(JSON.stringify(data)) as Record<string, unknown> };
+}
+
+/**
+ * What is wrong with a frontmatter's name and description, the most useful first: the name before the description,
+ * and, given the skill's folder, a name that must equal it before the naming rules (a name equal to a good folder name
+ * follows them), so that one fix settles the first problem.
+ * @param fm - the frontmatter.
+ * @param folder - the skill's folder name, when known (a served skill's name must equal it).
+ * @returns the problems as phrases; empty when there is none.
+ */
+export function frontmatterProblems(fm: Record<string, unknown>, folder?: string): string[] {
+  const out: string[] = [];
+  const name = fm.name;
+  const goodFolder = folder !== undefined && nameProblem(folder) === undefined;
+  if (typeof name !== "string") {
+    out.push(`its frontmatter needs "name" (a string${goodFolder ? `: name: ${folder}, its folder's name` : ""})`);
+  } else if (folder !== undefined && name !== folder && goodFolder) {
+    const also = nameProblem(name) === undefined ? "rename one of them" : `set name: ${folder}`;
+    out.push(`its name ${JSON.stringify(name)} must equal its folder's name "${folder}": ${also}`);
+  } else {
+    const bad = nameProblem(name);
+    const fix = folder === undefined ? "" : "; rename the folder and the name"; // here the folder breaks a rule too
+    const suggestion = suggestName(name);
+    if (bad) out.push(`name ${JSON.stringify(name)}: ${bad}${fix}${suggestion ? ` (e.g. ${suggestion})` : ""}`);
+    else if (folder !== undefined && name !== folder)
+      out.push(
+        `its name ${JSON.stringify(name)} must equal its folder's name "${folder}": rename the folder to "${name}"`,
+      );
+  }
   if (typeof fm.description !== "string" || fm.description.trim() === "")
-    return { ok: false, problem: 'its frontmatter needs "description" (a non-empty string)' };
-  return { ok: true, data: fm };
+    out.push('its frontmatter needs "description" (a non-empty string)');
+  return out;
+}
+
+/** A name that follows the rules, made from one that does not (`Release Notes` → `release-notes`), if any. */
+function suggestName(name: string): string | undefined {
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64)
+    .replace(/-+$/, "");
+  return s !== "" && s !== name ? s : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** @module Finding the skills under a folder at build time (or from source): their files, sizes, digests and frontmatter, checked, as one manifest. */
-import { nameProblem, parseFrontmatter } from "./frontmatter.ts";
+import { frontmatterProblems, readFrontmatter } from "./frontmatter.ts";
 
 const nodeFs = (): typeof import("node:fs") => require("node:fs") as typeof import("node:fs");
 const nodePath = (): typeof import("node:path") => require("node:path") as typeof import("node:path");
@@ -101,15 +101,10 @@ export function scanSkills(root: string, warn: (message: string) => void): Skill
         );
     }
     const text = fs.readFileSync(path.join(base, dir, "SKILL.md"), "utf8");
-    const fm = parseFrontmatter(text);
+    const fm = readFrontmatter(text);
     if (!fm.ok) throw new SkillDefinitionError(`${label}: ${fm.problem}`);
-    const name = fm.data.name as string;
-    const bad = nameProblem(name);
-    if (bad) throw new SkillDefinitionError(`${label}: name ${JSON.stringify(name)}: ${bad}`);
-    if (name !== folder)
-      throw new SkillDefinitionError(
-        `${label}: its name ${JSON.stringify(name)} must equal its folder's name "${folder}": rename one of them`,
-      );
+    const problems = frontmatterProblems(fm.data, folder);
+    if (problems.length) throw new SkillDefinitionError(`${label}: ${problems.join("; ")}`);
     const meta = fm.data.metadata;
     if (meta && typeof meta === "object" && Object.keys(meta).some((k) => k.startsWith("io.modelcontextprotocol/"))) {
       warn(`${label}: metadata keys starting "io.modelcontextprotocol/" are reserved for MCP extensions`);

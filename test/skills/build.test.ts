@@ -46,7 +46,17 @@ const cases: [string, Record<string, string>, RegExp][] = [
   [
     "a name that breaks the naming rules",
     { "skills/Bad_Name/SKILL.md": skill("Bad_Name") },
-    /skill "Bad_Name" \(.*\): name "Bad_Name": a skill name has only lowercase letters, digits and hyphens$/,
+    /skill "Bad_Name" \(.*\): name "Bad_Name": a skill name has only lowercase letters, digits and hyphens; rename the folder and the name \(e\.g\. bad-name\)$/,
+  ],
+  [
+    "a name that breaks the rules in a folder that follows them (the folder's name is the fix)",
+    { "skills/release-notes/SKILL.md": skill("Release Notes") },
+    /skill "release-notes" \(.*\): its name "Release Notes" must equal its folder's name "release-notes": set name: release-notes$/,
+  ],
+  [
+    "frontmatter without a name or a description (both named, the name first)",
+    { "skills/notes/SKILL.md": "---\nlicense: MIT\n---\n" },
+    /skill "notes" \(.*\): its frontmatter needs "name" \(a string: name: notes, its folder's name\); its frontmatter needs "description" \(a non-empty string\)$/,
   ],
   [
     "a name that is not its folder's",
