@@ -116,19 +116,19 @@ export function writeExample(project: string, extra: Record<string, string> = {}
  * @param project the example project.
  * @param args the arguments after `build`, e.g. `["server.ts", "--outfile", "dist/server"]`.
  * @param outfile the executable the build writes, relative to the project.
- * @returns the project's directory and the executable's absolute path.
+ * @returns the project's directory, the executable's absolute path, and what the build printed.
  */
 export async function buildExample(
   project: string,
   args: string[],
   outfile: string,
   extra: Record<string, string> = {},
-): Promise<{ dir: string; bin: string; stderr: string }> {
+): Promise<{ dir: string; bin: string; stdout: string; stderr: string }> {
   const dir = writeExample(project, extra);
   const built = await mcpbin(["build", ...args], dir);
   if (built.code !== 0)
     throw new Error(`mcpbin build ${args.join(" ")} of example "${project}" failed:\n${built.stderr}`);
   const bin = join(dir, outfile);
   expect(built.stdout.split("\n")[0]).toBe(bin);
-  return { dir, bin, stderr: built.stderr };
+  return { dir, bin, stdout: built.stdout, stderr: built.stderr };
 }

@@ -4,17 +4,20 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { mcpbin } from "../cli/run-cli.ts";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
-import { buildExample, exampleFiles, removeExamples, writeExample } from "./examples.ts";
+import { BUN, ROOT } from "../helpers/proc.ts";
+import { buildExample, codeBlocks, exampleFiles, removeExamples, writeExample } from "./examples.ts";
 
 setDefaultTimeout(120_000); // each example is compiled; the 2-core machine may be busy
 afterAll(removeExamples);
 
 /** The executables the tests above built, by example project: shared with the tests below. */
 const built = new Map<string, string>();
+/** What `mcpbin build` printed for each (the executable's path, then the client configurations). */
+const printed = new Map<string, string>();
 const examples = [
   { project: "quickstart", source: exampleFiles("quickstart")["server.ts"]! },
   { project: "quickstart-guarded", source: exampleFiles("quickstart-guarded")["server.ts"]! },
@@ -26,12 +29,13 @@ test("the second quick-start example serves only when run", () => {
 
 for (const example of examples) {
   test(`README example "${example.project}": built as the README says, it serves the official SDK clients`, async () => {
-    const { bin, stderr, dir } = await buildExample(
+    const { bin, stdout, stderr, dir } = await buildExample(
       example.project,
       ["server.ts", "--outfile", "dist/my-server"],
       "dist/my-server",
     );
     built.set(example.project, bin);
+    printed.set(example.project, stdout);
     expect(stderr).toContain("mcpbin: 1 tool\n");
     // docs/deploy.md: `npx mcpbin install vscode dist/my-server --scope project --dry-run` prints the file, writes nothing.
     const dry = await mcpbin(["install", "vscode", "dist/my-server", "--scope", "project", "--dry-run"], dir);
@@ -110,4 +114,49 @@ test("the import.meta.main example imported by a test: its tool works as a funct
   const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
   p.stdin.end();
   expect({ code, out }).toEqual({ code: 0, out: "5\n" });
+});
+
+/** The quick start's executable, built by the test above or here when run alone. */
+async function quickstart(): Promise<{ bin: string; stdout: string }> {
+  const bin = built.get("quickstart");
+  if (bin !== undefined) return { bin, stdout: printed.get("quickstart")! };
+  const b = await buildExample("quickstart", ["server.ts", "--outfile", "dist/my-server"], "dist/my-server");
+  return { bin: b.bin, stdout: b.stdout };
+}
+
+test.skipIf(process.platform !== "linux" || process.arch !== "x64")(
+  "the README's size figures are the quick start's executable on linux-x64, to the MiB (±1)",
+  async () => {
+    const { bin } = await quickstart();
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const figure = (re: RegExp) => Number(re.exec(readme)?.[1]);
+    const MiB = 1024 * 1024;
+    const total = statSync(bin).size / MiB;
+    const runtime = statSync(BUN).size / MiB; // the pinned Bun that compiled it is the executable's runtime
+    const measured = { runtime, code: total - runtime, total };
+    const stated = {
+      runtime: figure(/the pinned Bun [\d.]+, (\d+) MiB on linux-x64/),
+      code: figure(/about (\d+) MiB for a one-tool server/),
+      total: figure(/(\d+) MiB in all for the quick start's server on linux-x64/),
+    };
+    for (const k of ["runtime", "code", "total"] as const)
+      expect({ [k]: Math.abs(measured[k] - stated[k]) <= 1 }, `${k}: measured ${measured[k].toFixed(2)} MiB`).toEqual({
+        [k]: true,
+      });
+  },
+);
+
+test("docs/deploy.md's client configurations are what mcpbin build prints for the quick start", async () => {
+  const { bin, stdout } = await quickstart();
+  const printedJson = stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+  const shown = codeBlocks("docs/deploy.md")
+    .filter((b) => b.info === "json" && b.text.includes("/abs/path/dist/my-server"))
+    .map((b) => JSON.parse(b.text.replaceAll("/abs/path/dist/my-server", bin)));
+  expect(shown.length).toBe(2);
+  expect(printedJson).toEqual(shown);
+  expect(stdout).toContain(`claude mcp add my-server -- ${bin}\n`);
 });
