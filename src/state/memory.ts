@@ -17,6 +17,8 @@ const SWEEP_MS = 30_000;
  */
 export function memoryStore(): Store {
   const map = new Map<string, Entry>();
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const sets = new Map<string, Map<string, number>>();
   let sweep: ReturnType<typeof setInterval> | undefined;
   const live = (key: string, now = Date.now()): Entry | undefined => {
     const e = map.get(key);
@@ -62,9 +64,41 @@ export function memoryStore(): Store {
       });
       return n;
     },
+    async take(key, capacity, perMs) {
+      const now = performance.now();
+      const b = buckets.get(key) ?? { tokens: capacity, at: now };
+      b.tokens = Math.min(capacity, b.tokens + (now - b.at) * perMs);
+      b.at = now;
+      let wait = 0;
+      if (b.tokens < 1) wait = Math.max(1, Math.ceil((1 - b.tokens) / perMs));
+      else b.tokens -= 1;
+      // A full bucket is the same as none: forgotten, so that memory holds only buckets in use.
+      if (b.tokens >= capacity) buckets.delete(key);
+      else buckets.set(key, b);
+      return wait;
+    },
+    async claim(key, member, max, ttlMs) {
+      const now = Date.now();
+      const set = sets.get(key) ?? new Map<string, number>();
+      for (const [m, at] of set) if (at <= now - ttlMs) set.delete(m);
+      set.delete(member);
+      set.set(member, now); // a Map keeps insertion order: oldest claim first
+      const out: string[] = [];
+      for (const m of set.keys()) if (set.size - out.length > max && m !== member) out.push(m);
+      for (const m of out) set.delete(m);
+      sets.set(key, set);
+      return out;
+    },
+    async release(key, member) {
+      const set = sets.get(key);
+      set?.delete(member);
+      if (set?.size === 0) sets.delete(key);
+    },
     async close() {
       if (sweep) clearInterval(sweep);
       map.clear();
+      buckets.clear();
+      sets.clear();
     },
   };
 }

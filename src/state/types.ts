@@ -37,6 +37,33 @@ export interface Store {
    * @returns the value after the increment.
    */
   incr(key: string, options?: { ttlMs?: number }): Promise<number>;
+  /**
+   * Takes one token from a token bucket, atomically for that store (what `rateLimit` shares between replicas): a
+   * bucket holds at most `capacity` tokens, starts full and refills continuously at `perMs` tokens a millisecond.
+   * Optional: without it, `rateLimit` counts in each process.
+   * @param key - the bucket's key (forgotten once the bucket would be full again).
+   * @param capacity - tokens at most (> 0).
+   * @param perMs - tokens added per millisecond (> 0).
+   * @returns 0 when a token was taken; else the milliseconds until one will be there (none was taken).
+   */
+  take?(key: string, capacity: number, perMs: number): Promise<number>;
+  /**
+   * Adds a member to a bounded set, or touches it, atomically for that store (the legacy session quota across
+   * replicas): members untouched for `ttlMs` are dropped, then while more than `max` remain the least recently
+   * claimed other members are removed. Optional: without it, the quota holds in each process.
+   * @param key - the set's key (forgotten `ttlMs` after its last claim).
+   * @param member - the member.
+   * @param max - members kept at most (≥ 1).
+   * @param ttlMs - a member's time to live from its last claim.
+   * @returns the members removed to make room, oldest first.
+   */
+  claim?(key: string, member: string, max: number, ttlMs: number): Promise<string[]>;
+  /**
+   * Removes a member of a set that {@link claim} keeps; an absent one is no error.
+   * @param key - the set's key.
+   * @param member - the member.
+   */
+  release?(key: string, member: string): Promise<void>;
   /** Releases the store's resources (a connection, timers); the store is not used afterwards. */
   close?(): Promise<void>;
 }

@@ -1,11 +1,11 @@
-/** @module The three Stores (memory, file, Redis on a real redis-server) against one contract: values, times to live, keys by prefix, incr. */
+/** @module The three Stores (memory, file, Redis on a real redis-server) against one contract: values, times to live, keys by prefix, incr; the token buckets and bounded sets of the memory and Redis stores (take, claim, release). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileStore } from "../../src/state/file.ts";
 import { memoryStore } from "../../src/state/memory.ts";
-import { redisStore } from "../../src/state/redis.ts";
+import { redisStore, StoreUnavailableError } from "../../src/state/redis.ts";
 import type { Store } from "../../src/state/types.ts";
 import { startRedis, type RedisServer } from "../helpers/redis.ts";
 
@@ -59,6 +59,53 @@ describe.each(kinds)("%s store", (_name, make) => {
     expect(await s.keys(p)).toEqual([p + "long"]);
     await s.close?.();
   });
+});
+
+describe.each(kinds.filter(([name]) => name !== "file"))("%s store: shared counters", (_name, make) => {
+  test("take: a bucket of 3 starts full, refuses the 4th with the wait until the next token, refills", async () => {
+    const s = make();
+    const key = `tb${Math.random().toString(36).slice(2)}`;
+    const perMs = 1 / 200; // one token every 200 ms
+    const waits = await Promise.all(Array.from({ length: 5 }, () => s.take!(key, 3, perMs)));
+    expect(waits.filter((w) => w === 0).length).toBe(3);
+    for (const w of waits.filter((w) => w > 0)) (expect(w).toBeGreaterThan(100), expect(w).toBeLessThanOrEqual(200));
+    await Bun.sleep(250);
+    expect(await s.take!(key, 3, perMs)).toBe(0);
+    expect(await s.take!(key, 3, perMs)).toBeGreaterThan(0);
+    await s.close?.();
+  });
+
+  test("claim: at most max members, the least recently claimed removed first; release; members expire", async () => {
+    const s = make();
+    const key = `set${Math.random().toString(36).slice(2)}`;
+    expect(await s.claim!(key, "a", 2, 60_000)).toEqual([]);
+    await Bun.sleep(5);
+    expect(await s.claim!(key, "b", 2, 60_000)).toEqual([]);
+    await Bun.sleep(5);
+    expect(await s.claim!(key, "c", 2, 60_000)).toEqual(["a"]);
+    await Bun.sleep(5);
+    expect(await s.claim!(key, "b", 2, 60_000)).toEqual([]); // touched: now c is the oldest
+    await Bun.sleep(5);
+    expect(await s.claim!(key, "d", 2, 60_000)).toEqual(["c"]);
+    await s.release!(key, "d");
+    await s.release!(key, "never");
+    expect(await s.claim!(key, "e", 2, 60_000)).toEqual([]);
+    const short = `${key}:ttl`;
+    await s.claim!(short, "old", 1, 50);
+    await Bun.sleep(120);
+    expect(await s.claim!(short, "new", 1, 50)).toEqual([]); // "old" expired: nothing to remove
+    await s.close?.();
+  });
+});
+
+test("redis store: a Redis that does not answer fails each command after its time limit, naming the server", async () => {
+  const s = redisStore("redis://:secret@127.0.0.1:1", { timeoutMs: 300 });
+  const t = performance.now();
+  const e = await s.get("k").catch((e) => e);
+  expect(e).toBeInstanceOf(StoreUnavailableError);
+  expect(e.message).toContain("redis://127.0.0.1:1 did not answer GET within 300 ms");
+  expect(performance.now() - t).toBeLessThan(1000);
+  await s.close?.();
 });
 
 test("file store: one file per key, no temporary file left, a key cannot name a path outside the directory", async () => {
