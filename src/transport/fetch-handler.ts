@@ -61,7 +61,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   // Legacy GET streams read one feed of changes; a session's own lines tied to no request join it too
   // (its list and subscription lines are the feed's already: dropped here, sent once by the feed).
   // With Redis (http.redis), the feed and the legacy sessions are every replica's (src/transport/scale-out.ts).
-  const scale = o.redis ? scaleOut(o.redis, registry.options.name, o) : undefined;
+  const scale = o.redis ? scaleOut(o.redis, registry.options.name, o, undefined, registry) : undefined;
   let ready: Promise<void> | undefined = scale
     ? scale.ready
         .then(() => scale.sessions.start(sessions, owners))

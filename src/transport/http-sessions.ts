@@ -66,8 +66,9 @@ export function clientOf(
   return address === undefined ? UNKNOWN : `address:${address}`;
 }
 
-/** The owner of a session whose client the server cannot tell (no token of its own, no address). */
-const UNKNOWN = "address:unknown";
+/** The owner of a session whose client the server cannot tell (no token of its own, no address): no quota of its own. */
+export const UNKNOWN_CLIENT = "address:unknown";
+const UNKNOWN = UNKNOWN_CLIENT;
 
 /**
  * The table of legacy sessions (MCP 2025-03-26+ basic/transports, session management): ids are

@@ -2,7 +2,8 @@
 import type { LoggingLevel } from "../protocol/logging.ts";
 import type { ClientInfo } from "../server/middleware-api.ts";
 import type { Bus, Store } from "../state/types.ts";
-import type { LegacySession, LegacySessions } from "./http-sessions.ts";
+import { logLine } from "../runtime/log-name.ts";
+import { UNKNOWN_CLIENT, type LegacySession, type LegacySessions } from "./http-sessions.ts";
 import { subscriptionsOf } from "../content/subscriptions.ts";
 
 /** The shared state of one legacy session (JSON in the store). */
@@ -21,12 +22,15 @@ export interface SessionState {
   readonly s: readonly string[];
   /** The OAuth subject that owns it ("" without OAuth). */
   readonly o: string;
+  /** The client whose quota it counts against (`token:…`, `address:…`; src/transport/http-sessions.ts clientOf). */
+  readonly q?: string;
 }
 
 /** The legacy sessions of one server in a shared store (MCP 2025-03-26+ basic/transports, session management). */
 export class SharedSessions {
   readonly #saved = new Map<string, string>();
   #unsubscribe: (() => Promise<void>) | undefined;
+  #table: LegacySessions | undefined;
 
   /**
    * @param store - where sessions are kept.
@@ -34,6 +38,7 @@ export class SharedSessions {
    * @param prefix - key prefix and channel of this server's sessions.
    * @param idleMs - a session unused this long is forgotten (0 = kept a day).
    * @param origin - this replica's id.
+   * @param perClient - sessions one client may hold across every replica (`http.maxSessionsPerClient`).
    */
   constructor(
     readonly store: Store,
@@ -41,6 +46,7 @@ export class SharedSessions {
     readonly prefix: string,
     readonly idleMs: number,
     readonly origin: string,
+    readonly perClient = Infinity,
   ) {}
 
   /**
@@ -49,6 +55,7 @@ export class SharedSessions {
    * @param owners - the owner of each session held.
    */
   async start(sessions: LegacySessions, owners: WeakMap<LegacySession, string>): Promise<void> {
+    this.#table = sessions;
     this.#unsubscribe = await this.bus.subscribe(`${this.prefix}sessions`, (m) => {
       const [origin, kind, sid] = m.split(" ");
       if (origin === this.origin || sid === undefined) return;
@@ -80,16 +87,46 @@ export class SharedSessions {
       p: subscriptionsOf.get(x).watchesPrompts,
       s: subscriptionsOf.get(x).uris(),
       o: owner,
+      ...(s.owner !== UNKNOWN_CLIENT ? { q: s.owner } : {}),
     };
   }
 
   /** Writes a session's state when it changed (or every quarter of the idle time), and tells the other replicas. */
   async save(s: LegacySession, owner: string): Promise<void> {
     const text = JSON.stringify(this.stateOf(s, owner));
+    const first = !this.#saved.has(s.id);
     if (this.#saved.get(s.id) === text) return;
     this.#saved.set(s.id, text);
-    await this.store.set(`${this.prefix}session:${s.id}`, text, { ttlMs: this.idleMs > 0 ? this.idleMs : 86_400_000 });
+    await this.store.set(`${this.prefix}session:${s.id}`, text, { ttlMs: this.#ttl() });
     await this.bus.publish(`${this.prefix}sessions`, `${this.origin} change ${s.id}`);
+    if (first) await this.#quota(s);
+  }
+
+  /**
+   * A new session counts against its client's quota across every replica (a sorted set in Redis): past it, the
+   * client's oldest sessions end everywhere. While the store fails, each replica's own quota still holds.
+   */
+  async #quota(s: LegacySession): Promise<void> {
+    if (s.owner === UNKNOWN_CLIENT || this.perClient === Infinity || this.store.claim === undefined) return;
+    let dropped: string[];
+    try {
+      dropped = await this.store.claim(this.#quotaKey(s.owner), s.id, this.perClient, this.#ttl());
+    } catch (e) {
+      logLine(`the session quota is counted in this replica only: ${(e as Error)?.message ?? e}`);
+      return;
+    }
+    for (const sid of dropped) {
+      this.#table?.end(sid, "The session was dropped: too many sessions");
+      await this.remove(sid, false);
+    }
+  }
+
+  #quotaKey(client: string): string {
+    return `${this.prefix}sessions-of:${client}`;
+  }
+
+  #ttl(): number {
+    return this.idleMs > 0 ? this.idleMs : 86_400_000;
   }
 
   /** Reads a session's state, or undefined when no replica has it (never created, ended or expired). */
@@ -119,8 +156,13 @@ export class SharedSessions {
     return sessions.add(s) ? s : undefined;
   }
 
-  /** Ends a session everywhere (DELETE). */
-  async remove(sid: string): Promise<void> {
+  /**
+   * Ends a session everywhere (DELETE, or dropped for its client's quota).
+   * @param release - take it out of its client's quota (not needed when the quota dropped it).
+   */
+  async remove(sid: string, release = true): Promise<void> {
+    const q = release && this.store.release ? (await this.load(sid).catch(() => undefined))?.q : undefined;
+    if (q !== undefined) await this.store.release!(this.#quotaKey(q), sid);
     this.#saved.delete(sid);
     await this.store.delete(`${this.prefix}session:${sid}`);
     await this.bus.publish(`${this.prefix}sessions`, `${this.origin} end ${sid}`);

@@ -7,38 +7,24 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
-import { rmSync } from "node:fs";
-import { compileFixture } from "../helpers/proc.ts";
-import { startRedis, type RedisServer } from "../helpers/redis.ts";
 import { SseReader } from "../helpers/sse.ts";
-import { HttpProcess, META, modernHeaders, post } from "../http/helpers.ts";
-import { startHaproxy, type Haproxy } from "./haproxy.ts";
+import { META, modernHeaders, post, type HttpProcess } from "../http/helpers.ts";
+import type { Haproxy } from "./haproxy.ts";
+import { startCluster, type Cluster } from "./cluster.ts";
 
 const LEGACY = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-let exe: string;
-let redis: RedisServer;
+let cluster: Cluster;
 let replicas: HttpProcess[] = [];
 let lb: Haproxy;
 
 beforeAll(async () => {
-  [exe, redis] = await Promise.all([compileFixture("test/fixtures/servers/streams.ts", "scale-streams"), startRedis()]);
-  replicas = await Promise.all(
-    ["r1", "r2", "r3"].map((name) =>
-      HttpProcess.start([exe], {
-        args: ["--http", "127.0.0.1:0"],
-        env: { MCPBIN_REDIS_URL: redis.url, REPLICA: name },
-      }),
-    ),
-  );
-  lb = await startHaproxy(replicas.map((r) => Number(new URL(r.url).port)));
+  cluster = await startCluster();
+  ({ replicas, lb } = cluster);
 }, 120_000);
 
 afterAll(async () => {
-  for (const r of replicas) r.kill();
-  await lb?.stop();
-  await redis?.stop();
-  if (exe) rmSync(exe, { force: true });
+  await cluster?.stop();
 });
 
 /** A legacy session initialized on replica `at`. @returns its id. */
