@@ -10,7 +10,7 @@ function marker(file: string, text: string): string {
   expect(readFileSync(resolve(ROOT, file), "utf8")).toContain(text);
   return text;
 }
-const CLIENT = marker("src/client/client.ts", "which this client does not speak");
+const CLIENT = marker("src/client/handshake.ts", "which this client does not speak");
 
 let bin: string;
 const procs: McpProcess[] = [];
