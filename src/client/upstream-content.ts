@@ -6,23 +6,16 @@ import { contentProvider, type ContentProvider, type WireObject } from "../conte
 import type { ResourceContents } from "../content/resource.ts";
 import type { PromptMessage, PromptResult } from "../content/prompt.ts";
 import type { JsonObject, McpClient } from "./client.ts";
-import { exposedNames, type NamingStrategy } from "./naming.ts";
+import type { NamingStrategy } from "./naming.ts";
 import { relay, type RelayContext } from "./relay.ts";
 import { UriRewriter } from "./uri-rewrite.ts";
 import { upstreamSkills } from "./upstream-skills.ts";
 import type { SkillSource } from "../skills/types.ts";
 import { logName } from "../runtime/log-name.ts";
+import { caps, hintsOf, nameAll, wireError, type ContentUpstream } from "./upstream-content-kit.ts";
+import { followListChanges, upstreamSubscriptions } from "./upstream-subscriptions.ts";
 
-/** One upstream as the content provider reaches it. */
-export interface ContentUpstream {
-  readonly name: string;
-  /** The connected client (connecting or restarting when needed). @throws OutboundError */
-  connect(): Promise<McpClient>;
-  /** What it advertised at its last handshake; undefined before it has answered one (it may serve anything). */
-  readonly capabilities: JsonObject | undefined;
-  /** Whether it is connected now (refreshPrompts asks only those: it never starts a lazy upstream). */
-  readonly connected: boolean;
-}
+export type { ContentUpstream } from "./upstream-content-kit.ts";
 
 /** The provider, and what the gateway tells it. */
 export interface UpstreamContent extends ContentProvider {
@@ -39,43 +32,6 @@ export interface UpstreamContent extends ContentProvider {
    * as long as the connection (a legacy upstream sends them on its session anyway).
    */
   follow(server: string, client: McpClient): void;
-}
-
-/** One capability of an upstream: what it advertised, or (not started yet) everything it could. */
-function caps(u: ContentUpstream, key: string): JsonObject | undefined {
-  if (u.capabilities === undefined)
-    return key === "resources"
-      ? { subscribe: true, listChanged: true }
-      : key === "prompts"
-        ? { listChanged: true }
-        : {};
-  const c = u.capabilities[key];
-  return typeof c === "object" && c !== null ? (c as JsonObject) : undefined;
-}
-
-/** An upstream's failure as the wire error: its own error code and message (a not-found becomes ours), else -32603 naming it. */
-function wireError(e: unknown): unknown {
-  if (!(e instanceof OutboundError)) return e;
-  const rpc = e.rpc;
-  if (e.code === "rpc" && rpc) {
-    const data = rpc.data as { uri?: unknown } | undefined;
-    if (
-      rpc.code === ErrorCode.ResourceNotFound ||
-      (rpc.code === ErrorCode.InvalidParams && typeof data?.uri === "string")
-    )
-      return new RpcError(ErrorCode.ResourceNotFound, rpc.message, rpc.data);
-    return new RpcError(rpc.code, rpc.message, rpc.data);
-  }
-  return new RpcError(ErrorCode.InternalError, e.message);
-}
-
-/** Cache hints a 2026-07-28 upstream sent with a read; undefined from a legacy one. */
-function hintsOf(r: JsonObject): CacheHints | undefined {
-  const ttl = r.ttlMs;
-  const scope = r.cacheScope;
-  return Number.isSafeInteger(ttl) && (ttl as number) >= 0 && (scope === "public" || scope === "private")
-    ? { ttlMs: ttl as number, scope }
-    : undefined;
 }
 
 /**
@@ -285,43 +241,7 @@ export function contentOfUpstreams(
         }
       })();
     },
-    subscribe(uri: string): void {
-      const n = (subscribers.get(uri) ?? 0) + 1;
-      subscribers.set(uri, n);
-      const to = upstreamOf(uri);
-      if (n !== 1 || !to || caps(to.u, "resources")?.subscribe !== true) return;
-      void to.u
-        .connect()
-        .then((c) => {
-          if (c.era === "legacy") return c.request("resources/subscribe", { uri: to.uri });
-          // A 2026-07-28 upstream: a listen stream for this URI, open until the last subscriber leaves.
-          const ac = new AbortController();
-          listens.set(uri, ac);
-          return c
-            .request(
-              "subscriptions/listen",
-              { notifications: { resourceSubscriptions: [to.uri] } },
-              { signal: ac.signal, timeoutMs: 0 },
-            )
-            .catch((e: unknown) => {
-              if (!ac.signal.aborted) throw e;
-            });
-        })
-        .catch(left(to.u, `the subscription to ${to.uri}`));
-    },
-    unsubscribe(uri: string): void {
-      const n = (subscribers.get(uri) ?? 0) - 1;
-      if (n > 0) return void subscribers.set(uri, n);
-      subscribers.delete(uri);
-      listens.get(uri)?.abort();
-      listens.delete(uri);
-      const to = upstreamOf(uri);
-      if (!to || caps(to.u, "resources")?.subscribe !== true) return;
-      void to.u
-        .connect()
-        .then((c) => (c.era === "legacy" ? c.request("resources/unsubscribe", { uri: to.uri }) : undefined))
-        .catch(() => {});
-    },
+    ...upstreamSubscriptions(upstreamOf, left),
     notify(server: string, method: string, params: JsonObject | undefined): void {
       if (method === "notifications/resources/updated" && typeof params?.uri === "string")
         emitContentChange({ kind: "resource", uri: rw.out(server, params.uri), source: provider });
@@ -332,23 +252,7 @@ export function contentOfUpstreams(
     async refreshPrompts(): Promise<void> {
       await promptsOf(withCap("prompts").filter((u) => u.connected));
     },
-    follow(server: string, client: McpClient): void {
-      const c = client.serverCapabilities;
-      const resourcesListChanged = (c.resources as JsonObject | undefined)?.listChanged === true;
-      const promptsListChanged = (c.prompts as JsonObject | undefined)?.listChanged === true;
-      if (client.era !== "modern" || !(resourcesListChanged || promptsListChanged)) return;
-      const notifications = {
-        ...(resourcesListChanged ? { resourcesListChanged } : {}),
-        ...(promptsListChanged ? { promptsListChanged } : {}),
-      };
-      // Ends with the connection (the request then fails "closed", which is its normal end).
-      client.request("subscriptions/listen", { notifications }, { timeoutMs: 0 }).catch((e: unknown) => {
-        if (!(e instanceof OutboundError && e.code === "closed"))
-          process.stderr.write(
-            `${logName()}: upstream "${server}": its list changes are not followed: ${(e as Error).message}\n`,
-          );
-      });
-    },
+    follow: followListChanges,
   });
   return provider;
 }
@@ -383,28 +287,4 @@ export async function upstreamContent(client: McpClient): Promise<ContentProvide
   p.follow(client.label, client);
   await p.refreshPrompts();
   return p;
-}
-
-/** Exposed prompt name → the upstream and its name there, by the naming strategy (as tools are named). */
-function nameAll(
-  servers: readonly { server: string; names: readonly string[] }[],
-  naming: NamingStrategy,
-): Map<string, { server: string; name: string }> {
-  let names: Map<string, Map<string, string>>;
-  try {
-    names = exposedNames(
-      servers.map((s) => ({ server: s.server, tools: s.names })),
-      naming,
-    );
-  } catch {
-    // Strategy "none" with two prompts of one name: prompts are not a start error; they are told apart as on-collision.
-    names = exposedNames(
-      servers.map((s) => ({ server: s.server, tools: s.names })),
-      "on-collision",
-    );
-  }
-  const out = new Map<string, { server: string; name: string }>();
-  for (const s of servers)
-    for (const n of s.names) out.set(names.get(s.server)!.get(n)!, { server: s.server, name: n });
-  return out;
 }
