@@ -5,6 +5,7 @@ import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
 import { fetchSameOrigin } from "./same-origin.ts";
 import { encodeHeaderValue, ToolHeaders } from "./param-headers.ts";
+import { cappedText, refusal, responseId, type SseState } from "./http-reply.ts";
 import type { ClientAuth } from "../auth/client-options.ts";
 
 /** A server reached over Streamable HTTP (MCP basic/transports). */
@@ -290,58 +291,4 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
       sink?.closed(undefined);
     },
   };
-}
-
-/** What an SSE stream told of itself: its last event id, the server's `retry`, how many events came. */
-interface SseState {
-  lastId?: string;
-  retryMs?: number;
-  events: number;
-}
-
-/**
- * Why the server refused a request at the HTTP level, in words: 401 and 403 say that signing in failed.
- * @param res - the response (not ok).
- */
-function refusal(res: Response): string {
-  const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
-  if (res.status === 401)
-    return `sign-in failed: the server answered ${status} (it did not accept the credentials sent; check the token or Authorization header)`;
-  if (res.status === 403)
-    return `sign-in failed: the server answered ${status} (the credentials sent are not allowed this)`;
-  return status;
-}
-
-/**
- * A body as text, read no further than `max` bytes: undefined (and the rest of the body cancelled) when it is
- * longer, so a body over the limit is never held whole.
- */
-async function cappedText(res: Response, max: number): Promise<string | undefined> {
-  if (!res.body) return "";
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (declared > max) {
-    await res.body.cancel().catch(() => {});
-    return undefined;
-  }
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += chunk.byteLength;
-    if (size > max) {
-      await res.body.cancel().catch(() => {});
-      return undefined;
-    }
-    parts.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(parts));
-}
-
-/** The id of a JSON-RPC response in `text`, or undefined when it is not a response. */
-function responseId(text: string): RequestId | undefined {
-  try {
-    const m = JSON.parse(text) as { id?: RequestId; method?: unknown; result?: unknown; error?: unknown };
-    return m.method === undefined && ("result" in m || "error" in m) ? m.id : undefined;
-  } catch {
-    return undefined;
-  }
 }
