@@ -5,34 +5,18 @@
 // Measured on main before the fix: the log message was dropped (the parked call counted as a second call that
 // could have sent it), for up to 10 minutes; conformance tools-call-with-logging failed through the proxy after
 // test_streaming_elicitation.
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { resolve } from "node:path";
-import { BUN, ROOT } from "../helpers/proc.ts";
-import { HttpProcess, META, modernHeaders, sseMessages } from "../http/helpers.ts";
-import { serversFile } from "./front.ts";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { HttpProcess, META, modernHeaders } from "../http/helpers.ts";
 import { assertValidNotification } from "../helpers/schema.ts";
+import { faultsProxy, legacySession, messagesOf } from "./faults-proxy.ts";
 
 setDefaultTimeout(60_000);
-const FAULTS = resolve(ROOT, "test/fixtures/upstreams/faults.ts");
-let proxy: HttpProcess;
-beforeAll(async () => {
-  proxy = await HttpProcess.start([
-    BUN,
-    resolve(ROOT, "bin/mcpbin.ts"),
-    "proxy",
-    "--servers",
-    serversFile({ up: { command: BUN, args: [FAULTS] } }),
-  ]);
-}, 60_000);
-afterAll(() => proxy?.kill());
-
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const messagesOf = (text: string) => (text.trimStart().startsWith("{") ? [JSON.parse(text)] : sseMessages(text));
+const proxy = faultsProxy();
 
 test("a 2026-07-28 client walks away from an input_required round; a legacy client's call still gets its log messages", async () => {
   // The 2026-07-28 client: its call asks for input, and it never comes back.
   const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
-  const r = await fetch(proxy.url, {
+  const r = await fetch(proxy().url, {
     method: "POST",
     headers: modernHeaders("tools/call", "ask"),
     body: JSON.stringify({
@@ -45,24 +29,7 @@ test("a 2026-07-28 client walks away from an input_required round; a legacy clie
   expect((await r.json()).result.resultType).toBe("input_required");
 
   // The legacy client: asks for log messages, calls the tool that logs.
-  const init = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-  };
-  const i = await fetch(proxy.url, { method: "POST", headers: HEADERS, body: JSON.stringify(init) });
-  const sid = i.headers.get("mcp-session-id")!;
-  await i.text();
-  const post = async (body: unknown) =>
-    (
-      await fetch(proxy.url, {
-        method: "POST",
-        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" },
-        body: JSON.stringify(body),
-      })
-    ).text();
-  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  const post = await legacySession(proxy().url);
   await post({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "debug" } });
   const messages = messagesOf(
     await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "log", arguments: { text: "hello" } } }),
