@@ -82,7 +82,7 @@ export function upstreamError(method: string, e: unknown): RpcError {
 
 /**
  * Where a legacy client's asks go when the upstream client cannot tie them to one of several calls in
- * flight (stdio upstreams name no request in their requests: src/client/client.ts RequestOptions.onRequest):
+ * flight (stdio upstreams name no request in their requests: src/client/client-types.ts RequestOptions.onRequest):
  * to the client in front as a plain server → client request on its connection, cancelled with none of its
  * requests, so the end or cancellation of another call does not cancel it (over HTTP it rides on the stream of
  * this request, the oldest of them, as a legacy HTTP session of ours has no stream of its own). Every call of the same
