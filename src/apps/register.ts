@@ -1,4 +1,5 @@
 /** @module The MCP Apps extension registered with the core: declared in the capabilities a client is answered with. */
+import type {} from "./server-state.ts";
 import { registerCapability } from "../server/register.ts";
 import { uiNegotiated, withUiExtension } from "./ui.ts";
 

@@ -4,6 +4,7 @@ import { InputRequired, modernAsker, RoundEnded, type ModernAsker } from "./repl
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { tracing } from "../telemetry/state.ts";
 import type { RequestContext } from "../server/context.ts";
+import "./context.ts";
 
 export { InputRequired };
 

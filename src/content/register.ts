@@ -1,4 +1,5 @@
 /** @module The content capability registered with the core: resources, resource templates, prompts and completions, their capabilities and list changes. */
+import type {} from "./server-state.ts";
 import { registerCapability } from "../server/register.ts";
 import { completionComplete } from "./methods/completion-complete.ts";
 import { promptsGet } from "./methods/prompts-get.ts";

@@ -1,5 +1,5 @@
 /** @module The server object createServer() returns (its shape) and the registry behind each one: a leaf, so the in-memory client reaches a server without importing createServer(). */
-import type { ServerHandle } from "../tools/types.ts";
+import type { ServerHandle } from "../shared/server-handle.ts";
 import type { Registry } from "./registry.ts";
 
 /**

@@ -3,17 +3,11 @@ import * as v from "valibot";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { completeResult, ProjectedJson } from "../protocol/project.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
-import type {
-  CapabilitySpec,
-  MethodSpec,
-  MethodTable,
-  NotificationSpec,
-  RequestContext,
-  ServerState,
-} from "./context.ts";
+import type { ServerState } from "./connection.ts";
+import type { RequestContext } from "./context.ts";
+import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./method-spec.ts";
 
-// The table's shapes live with the request context they refer to (src/server/context.ts).
-export type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./context.ts";
+export type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./method-spec.ts";
 
 /**
  * Builds a table.

@@ -1,7 +1,8 @@
 /** @module Middleware around every request (the chain over the method table's invoke()) and the built-in maskErrors with ToolError; rateLimit and cacheResults have files of their own. */
 import { THROWN_KEY } from "../runtime/contract.ts";
 import type { CallResult } from "../protocol/project.ts";
-import type { Chain, MethodSpec, RequestContext } from "./context.ts";
+import type { RequestContext } from "./context.ts";
+import type { Chain, MethodSpec } from "./method-spec.ts";
 import { checkParams, lookup } from "./method.ts";
 import type { McpRequest, Middleware } from "./middleware-api.ts";
 

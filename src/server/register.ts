@@ -1,12 +1,7 @@
 /** @module Capability registration: a capability folder (src/tools/, src/content/, src/tasks/, …) adds its methods, wraps an existing one, and shapes the capabilities a request is answered with; the core names none of them. */
-import type {
-  CapabilitySpec,
-  Connection,
-  MethodSpec,
-  MethodTable,
-  NotificationSpec,
-  RequestContext,
-} from "./context.ts";
+import type { Connection } from "./connection.ts";
+import type { RequestContext } from "./context.ts";
+import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./method-spec.ts";
 import { methodTable } from "./method.ts";
 
 /** What one capability registers. */

@@ -8,8 +8,9 @@ import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./opti
 import { Catalog } from "../content/catalog.ts";
 import { skillsOption, type SkillSet } from "../skills/skill-set.ts";
 import { compose } from "./middleware.ts";
-import type { Chain, Connection, ServerState } from "./context.ts";
-import type { ServerHandle } from "../tools/types.ts";
+import type { Connection, ServerState } from "./connection.ts";
+import type { Chain } from "./method-spec.ts";
+import type { ServerHandle } from "../shared/server-handle.ts";
 
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 import type { App } from "../apps/app.ts";

@@ -1,6 +1,7 @@
 /** @module tools/call with tasks: a call made a task (2025-11-25 when the client asks with `task`; 2026-07-28 when the server decides, for a client that declared the extension), answered with the created task at once. */
 import { ErrorCode, resultLine, RpcError } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "../server/context.ts";
+import "./context.ts";
 import type { MethodSpec } from "../server/method.ts";
 import { beginRound, InputRequired, raceRound } from "../ask/rounds.ts";
 import type { Tool } from "../tools/types.ts";

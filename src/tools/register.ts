@@ -1,4 +1,5 @@
 /** @module The tools capability registered with the core: tools/list and tools/call, the `tools` capability, and a live tool set's `listChanged`. */
+import type {} from "./server-state.ts";
 import { META } from "../protocol/meta.ts";
 import { registerCapability } from "../server/register.ts";
 import { toolsCall } from "./methods/tools-call.ts";

@@ -8,33 +8,34 @@ import type { Asker } from "../ask/types.ts";
 import type { ToolUi, ToolUiOption } from "../apps/tool-ui.ts";
 import type { TOOL_BRAND } from "../runtime/contract.ts";
 import type { AuthInfo } from "../shared/auth.ts";
+import type { ServerHandle } from "../shared/server-handle.ts";
 
-/**
- * The server a tool runs in, as `ctx.server` (createServer()'s McpServer, which extends it). Its tool set
- * is live: {@link addTool}, {@link removeTool} and {@link enableTool} take effect for the next `tools/list`
- * and `tools/call` of every connection, and legacy sessions that were told `listChanged` get
- * `notifications/tools/list_changed`.
- */
-export interface ServerHandle {
-  /** `serverInfo.name`. */
-  readonly name: string;
-  /** `serverInfo.version`. */
-  readonly version: string;
-  /** The tools served now (enabled ones), by name. */
-  readonly tools: ReadonlyMap<string, Tool>;
+declare module "../shared/server-handle.ts" {
   /**
-   * Adds a tool, or replaces the tool of that name.
-   * @throws ToolDefinitionError when `t` is not made by tool().
+   * The server a tool runs in, as `ctx.server` (createServer()'s McpServer, which extends it). Its tool set
+   * is live: {@link addTool}, {@link removeTool} and {@link enableTool} take effect for the next `tools/list`
+   * and `tools/call` of every connection, and legacy sessions that were told `listChanged` get
+   * `notifications/tools/list_changed`.
    */
-  addTool(t: Tool): void;
-  /** Removes a tool (enabled or not); false when there was none of that name. */
-  removeTool(name: string): boolean;
-  /**
-   * Enables (default) or disables a tool: a disabled tool is neither listed nor callable (`Unknown tool`).
-   * @throws ToolDefinitionError when the server has no tool of that name.
-   */
-  enableTool(name: string, enabled?: boolean): void;
+  interface ServerHandle {
+    /** The tools served now (enabled ones), by name. */
+    readonly tools: ReadonlyMap<string, Tool>;
+    /**
+     * Adds a tool, or replaces the tool of that name.
+     * @throws ToolDefinitionError when `t` is not made by tool().
+     */
+    addTool(t: Tool): void;
+    /** Removes a tool (enabled or not); false when there was none of that name. */
+    removeTool(name: string): boolean;
+    /**
+     * Enables (default) or disables a tool: a disabled tool is neither listed nor callable (`Unknown tool`).
+     * @throws ToolDefinitionError when the server has no tool of that name.
+     */
+    enableTool(name: string, enabled?: boolean): void;
+  }
 }
+
+export type { ServerHandle };
 
 /**
  * What a tool's `run` receives besides its arguments, including the ways to ask the client

@@ -80,16 +80,6 @@ export const KNOWN: readonly string[] = [
   "definitions-reach-no-internals: src/config/define.ts → src/server/middleware-api.ts",
   "definitions-reach-no-internals: src/config/define.ts → src/server/options.ts",
   "definitions-reach-no-internals: src/config/define.ts → src/transport/http-options.ts",
-  // RequestContext asks (ask/) and ServerState's members (tools, content, apps): to register as slots (src/server/slot.ts)
-  "server-knows-no-capability: src/server/context.ts → src/apps/app.ts",
-  "server-knows-no-capability: src/server/context.ts → src/ask/errors.ts",
-  "server-knows-no-capability: src/server/context.ts → src/ask/legacy.ts",
-  "server-knows-no-capability: src/server/context.ts → src/ask/replay.ts",
-  "server-knows-no-capability: src/server/context.ts → src/ask/types.ts",
-  "server-knows-no-capability: src/server/context.ts → src/content/catalog.ts",
-  "server-knows-no-capability: src/server/context.ts → src/tools/types.ts",
-  // McpServer's tool methods name the Tool type
-  "server-knows-no-capability: src/server/mcp-server.ts → src/tools/types.ts",
   // MiddlewareContext extends ToolContext
   "server-knows-no-capability: src/server/middleware-api.ts → src/tools/types.ts",
   // ServerOptions and its checks: the shapes to src/shared/, each capability checking its own keys
