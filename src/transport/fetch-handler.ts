@@ -152,6 +152,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
         if (ready) await ready;
         const sid = req.headers.get("mcp-session-id");
         if (sid !== null && !sessions.get(sid)) await scale.sessions.adopt(sid, sessions, owners);
+        else if (sid !== null) scale.sessions.touch(sid); // in use: kept in the store past sessionIdleMs
       }
       if (req.method === "POST") return await post(call);
       if (req.method === "DELETE") return endSession(call);

@@ -29,6 +29,8 @@ export interface SessionState {
 /** The legacy sessions of one server in a shared store (MCP 2025-03-26+ basic/transports, session management). */
 export class SharedSessions {
   readonly #saved = new Map<string, string>();
+  /** When each session's key was last written or renewed, ms since the epoch. */
+  readonly #renewed = new Map<string, number>();
   #unsubscribe: (() => Promise<void>) | undefined;
   #table: LegacySessions | undefined;
 
@@ -63,6 +65,7 @@ export class SharedSessions {
       if (!s) return;
       if (kind === "end") {
         this.#saved.delete(sid);
+        this.#renewed.delete(sid);
         sessions.end(sid, "The session was ended by the client");
       } else
         void this.load(sid).then((st) => {
@@ -97,16 +100,33 @@ export class SharedSessions {
     const first = !this.#saved.has(s.id);
     if (this.#saved.get(s.id) === text) return;
     this.#saved.set(s.id, text);
+    this.#renewed.set(s.id, Date.now());
     await this.store.set(`${this.prefix}session:${s.id}`, text, { ttlMs: this.#ttl() });
     await this.bus.publish(`${this.prefix}sessions`, `${this.origin} change ${s.id}`);
     if (first) await this.#quota(s);
   }
 
   /**
+   * A session in use stays in the store: its key's time to live, and its place in its client's quota, are renewed
+   * at most every quarter of the idle time (a session used without changing would otherwise be forgotten by the
+   * store, and by every other replica, `sessionIdleMs` after its last change).
+   * @param sid - a session this replica holds.
+   */
+  touch(sid: string): void {
+    const text = this.#saved.get(sid);
+    const now = Date.now();
+    if (text === undefined || now - (this.#renewed.get(sid) ?? 0) < this.#ttl() / 4) return;
+    this.#renewed.set(sid, now);
+    void this.store.set(`${this.prefix}session:${sid}`, text, { ttlMs: this.#ttl() }).catch(() => {});
+    const q = (JSON.parse(text) as SessionState).q;
+    if (q !== undefined) void this.#quota({ id: sid, owner: q });
+  }
+
+  /**
    * A new session counts against its client's quota across every replica (a sorted set in Redis): past it, the
    * client's oldest sessions end everywhere. While the store fails, each replica's own quota still holds.
    */
-  async #quota(s: LegacySession): Promise<void> {
+  async #quota(s: { readonly id: string; readonly owner: string }): Promise<void> {
     if (s.owner === UNKNOWN_CLIENT || this.perClient === Infinity || this.store.claim === undefined) return;
     let dropped: string[];
     try {
@@ -161,6 +181,7 @@ export class SharedSessions {
    * @param release - take it out of its client's quota (not needed when the quota dropped it).
    */
   async remove(sid: string, release = true): Promise<void> {
+    this.#renewed.delete(sid);
     const q = release && this.store.release ? (await this.load(sid).catch(() => undefined))?.q : undefined;
     if (q !== undefined) await this.store.release!(this.#quotaKey(q), sid);
     this.#saved.delete(sid);

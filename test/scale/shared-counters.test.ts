@@ -1,14 +1,15 @@
 // What the replicas of one server share besides sessions and the feed (issue 30): three replicas of the ONE
 // compiled executable of test/scale behind a real HAProxy (round robin, no stickiness) sharing a real redis-server.
 // A rateLimit of N per minute holds across replicas; a cacheResults entry computed on one replica is served by the
-// others; the legacy session quota per client holds across replicas; a live addTool is served by its own replica
-// only. Last, Redis stops: each counter answers at once, as docs/deploy.md says.
+// others; the legacy session quota per client holds across replicas; a session in use stays in Redis; a live
+// addTool is served by its own replica only. Last, Redis stops: each counter answers at once, as docs/deploy.md says.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { META, modernHeaders, post, type HttpProcess } from "../http/helpers.ts";
 import { startCluster, type Cluster } from "./cluster.ts";
 
 const LIMIT = 4;
+const IDLE_MS = 3000;
 let cluster: Cluster;
 let replicas: HttpProcess[];
 
@@ -17,6 +18,7 @@ beforeAll(async () => {
     STREAMS_RATE_LIMIT: String(LIMIT),
     STREAMS_CACHE_MS: "60000",
     STREAMS_SESSIONS_PER_CLIENT: "2",
+    STREAMS_SESSION_IDLE_MS: String(IDLE_MS),
   });
   replicas = cluster.replicas;
 }, 120_000);
@@ -126,6 +128,14 @@ test("the session quota (maxSessionsPerClient 2) holds across replicas: a client
   await session(r1, "quota-a");
   expect((await ping(r2, "quota-a", a3)).status).toBe(200);
 });
+
+test(`a session in use on one replica outlives sessionIdleMs (${IDLE_MS} ms) in Redis: another replica still serves it`, async () => {
+  const [r1, r2] = replicas.map((r) => r.url) as [string, string];
+  const sid = await session(r1, "idle-a");
+  for (const end = Date.now() + IDLE_MS + 1000; Date.now() < end; await Bun.sleep(300))
+    expect((await ping(r1, "idle-a", sid)).status).toBe(200);
+  expect((await ping(r2, "idle-a", sid)).status).toBe(200);
+}, 15_000);
 
 test("a tool added live on one replica is announced everywhere but served by that replica only (docs/deploy.md)", async () => {
   const [r1, r2] = replicas.map((r) => r.url) as [string, string];
