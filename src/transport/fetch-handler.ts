@@ -15,6 +15,7 @@ import { feedChanges } from "./feed-sources.ts";
 import { GetStreams } from "./get-streams.ts";
 import { StreamEvents } from "./stream-events.ts";
 import { scaleOut } from "./scale-out.ts";
+import { StoreUnavailableError } from "../state/redis.ts";
 import { finish, plain, type Endpoint, type HttpCall, type TimeoutControl } from "./http-endpoint.ts";
 import { post } from "./http-post.ts";
 import { endSession, getStream } from "./http-session-requests.ts";
@@ -158,6 +159,13 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       if (req.method === "DELETE") return endSession(call);
       if (req.method === "GET") return await getStream(call);
     } catch (err) {
+      // Redis down or unreachable (http.redis): the shared sessions cannot be read or written; say so, briefly.
+      if (err instanceof StoreUnavailableError) {
+        logLine(`http request failed: ${err.message}`);
+        return plain(c, 503, "Service Unavailable: the shared session store (http.redis) did not answer", {
+          "retry-after": "5",
+        });
+      }
       logLine(`http request failed: ${(err as Error)?.stack ?? err}`);
       return plain(c, 500, "Internal Server Error");
     }

@@ -101,7 +101,10 @@ export class SharedSessions {
     if (this.#saved.get(s.id) === text) return;
     this.#saved.set(s.id, text);
     this.#renewed.set(s.id, Date.now());
-    await this.store.set(`${this.prefix}session:${s.id}`, text, { ttlMs: this.#ttl() });
+    await this.store.set(`${this.prefix}session:${s.id}`, text, { ttlMs: this.#ttl() }).catch((e) => {
+      this.#saved.delete(s.id); // not saved: the next save tries again
+      throw e;
+    });
     await this.bus.publish(`${this.prefix}sessions`, `${this.origin} change ${s.id}`);
     if (first) await this.#quota(s);
   }

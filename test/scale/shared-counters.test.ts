@@ -149,7 +149,7 @@ test("a tool added live on one replica is announced everywhere but served by tha
   expect(elsewhere.error).toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool: only-r1") });
 });
 
-test("Redis stops: rateLimit counts in each replica, cacheResults runs the tool, both answer at once", async () => {
+test("Redis stops: rateLimit counts in each replica, cacheResults runs the tool, both answer at once; a legacy initialize gets 503", async () => {
   await cluster.redis.stop();
   const [r1] = replicas.map((r) => r.url) as [string];
   const call = (name: string, args: object, client: string) =>
@@ -175,4 +175,17 @@ test("Redis stops: rateLimit counts in each replica, cacheResults runs the tool,
   expect(answers.filter((r) => !r.isError).length).toBe(LIMIT);
   expect(answers.at(-1).content[0].text).toMatch(/^Rate limit exceeded/);
   expect(replicas[0]!.stderr).toContain("the shared store failed");
+  // A legacy session cannot be kept in Redis now: initialize is refused with 503 once the time limit passes.
+  const t3 = performance.now();
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "down-c", version: "1" } },
+  };
+  const refused = await post(r1, init, LEGACY);
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe("5");
+  expect(refused.text).toContain("the shared session store (http.redis) did not answer");
+  expect(performance.now() - t3).toBeLessThan(5000);
 });
