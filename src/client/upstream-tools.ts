@@ -13,6 +13,7 @@ import type { LoggingLevel } from "../protocol/logging.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
 import { logName } from "../runtime/log-name.ts";
+import { receivedExtras, TOOL_FIELDS } from "../protocol/received.ts";
 
 /** How one upstream's URIs become ours in what its tools send (src/client/uri-rewrite.ts, bound to the upstream). */
 export interface ToolUriRewrite {
@@ -66,7 +67,9 @@ function viewOnly(
 
 /**
  * One upstream tool as an mcpbin tool: its definition differs only in `name` (title, description,
- * input and output schemas verbatim, annotations, icons, `_meta` kept; `execution` as this server can run it), and its calls go to `call` with
+ * input and output schemas verbatim, annotations and icons with every key, `_meta` kept; `execution` as this
+ * server can run it; every field no protocol version defines kept as {@link Tool.received}), each client
+ * getting its version's projection, and its calls go to `call` with
  * the caller's signal (cancellation reaches the upstream as `notifications/cancelled` with the upstream's
  * id) and progress (a token of ours upstream; the client's own token on the way back). The result comes
  * back as the upstream sent it, projected onto the client's version; the upstream's serverInfo `_meta`
@@ -94,7 +97,7 @@ export function passthroughTool(
   const meta = (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as
     Record<string, unknown> | undefined;
   const task = taskSupportOf(def, tasks?.());
-  return tool({
+  const t = tool({
     task,
     name: exposed,
     title: typeof def.title === "string" ? def.title : undefined,
@@ -178,7 +181,10 @@ export function passthroughTool(
       }
       return receivedResult({ ...r, _meta: meta });
     },
-  }) as unknown as Tool;
+  }) as unknown as Tool & { received?: Readonly<Record<string, unknown>> };
+  // Every other field of the definition is served again as it came (issue 32).
+  t.received = receivedExtras(def, TOOL_FIELDS);
+  return t;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from "./resource.ts";
 import { isPrompt, type Prompt } from "./prompt.ts";
 import { isContentProvider, type ContentProvider } from "./provider.ts";
+import { listingOf } from "./project.ts";
 
 /** What `serve()` takes for content; nested arrays are flattened. */
 export interface ContentOptions {
@@ -26,12 +27,6 @@ export interface ListedEntry {
   readonly listing: ListedResource;
   /** Undefined for a provider's entry. */
   readonly from: Resource | ResourceTemplate | undefined;
-}
-
-/** A wire object's listing fields as the projection reads them (`_meta` is `meta` there). */
-export function listingOf(w: Record<string, unknown>): Record<string, unknown> {
-  const { _meta, ...rest } = w;
-  return _meta !== undefined && typeof _meta === "object" && _meta !== null ? { ...rest, meta: _meta } : rest;
 }
 
 /** Where a URI leads: a resource, or the first template that matches it with the matched variables. */

@@ -6,6 +6,7 @@ import type { ResourceAnnotations } from "./common.ts";
 import type { ResourceContents } from "./resource.ts";
 import type { PromptArgument, PromptResult } from "./prompt.ts";
 import type { ToolIcon } from "../tools/types.ts";
+import { LISTING_FIELDS, receivedExtras, withExtras } from "../protocol/received.ts";
 
 /** The listing fields of a resource, template or prompt, version-neutral. */
 export interface Listing {
@@ -17,12 +18,37 @@ export interface Listing {
   readonly annotations?: ResourceAnnotations;
   readonly icons?: readonly ToolIcon[];
   readonly meta?: Record<string, unknown>;
+  /**
+   * Set for an item another server listed (behind `mcpbin proxy`, `upstreams`, mount()): its fields that no
+   * protocol version defines, sent to every client as they came (possibly none). Its annotations, icons and
+   * prompt arguments are then sent with every key they came with, less what the version lacks.
+   */
+  readonly received?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A received wire object's listing fields as the projection reads them (`_meta` is `meta` there), with its fields
+ * no protocol version defines as `received` (sent as they came, issue 32).
+ */
+export function listingOf(w: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of LISTING_FIELDS) if (k !== "_meta" && w[k] !== undefined) out[k] = w[k];
+  const meta = w._meta;
+  if (meta !== undefined && typeof meta === "object" && meta !== null) out.meta = meta;
+  out.received = receivedExtras(w, LISTING_FIELDS);
+  return out;
 }
 
 const ICON_KEYS = ["src", "mimeType", "sizes", "theme"] as const;
 
-function annotations(a: ResourceAnnotations | undefined, f: VersionFeatures): Record<string, unknown> | undefined {
+function annotations(
+  a: ResourceAnnotations | undefined,
+  f: VersionFeatures,
+  received: boolean,
+): Record<string, unknown> | undefined {
   if (!a) return undefined;
+  // A received item's annotations keep every key they came with (Annotations.lastModified: 2025-06-18+).
+  if (received) return f.resourceLink ? (a as Record<string, unknown>) : withoutKey(a, "lastModified");
   const out: Record<string, unknown> = {};
   if (a.audience !== undefined) out.audience = a.audience;
   if (a.priority !== undefined) out.priority = a.priority;
@@ -44,17 +70,24 @@ function listing(
   if (l.description !== undefined) out.description = l.description;
   if (l.mimeType !== undefined) out.mimeType = l.mimeType;
   if (withSize && l.size !== undefined) out.size = l.size;
-  const a = annotations(l.annotations, f);
+  const a = annotations(l.annotations, f, l.received !== undefined);
   if (a) out.annotations = a;
-  if (l.icons && f.icons) {
-    out.icons = l.icons.map((i) => {
-      const o: Record<string, unknown> = {};
-      for (const k of ICON_KEYS) if (i[k] !== undefined) o[k] = i[k];
-      return o;
-    });
-  }
+  if (l.icons && f.icons) out.icons = icons(l, l.icons);
   if (l.meta !== undefined && (f.structured || f.ui)) out._meta = l.meta;
-  return out;
+  return withExtras(out, l.received);
+}
+
+/** Icons with the keys the schema defines (a received item's with every key). */
+function icons(l: Listing, list: readonly ToolIcon[]): Record<string, unknown>[] {
+  if (l.received) return list as unknown as Record<string, unknown>[];
+  return list.map((i) => Object.fromEntries(ICON_KEYS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]])));
+}
+
+/** A copy of an object without one key (or the object itself when it lacks it); undefined when nothing is left. */
+function withoutKey(o: object, key: string): Record<string, unknown> | undefined {
+  if (!Object.hasOwn(o, key)) return o as Record<string, unknown>;
+  const { [key]: _, ...rest } = o as Record<string, unknown>;
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
 /** A resource as `resources/list` sends it to one version (MCP Resource). */
@@ -78,6 +111,8 @@ export function projectPrompt(
   if (l.description !== undefined) out.description = l.description;
   if (args.length) {
     out.arguments = args.map((a) => {
+      // A received argument keeps every key it came with (PromptArgument.title: 2025-06-18+).
+      if (l.received) return f.structured ? a : withoutKey(a, "title");
       const o: Record<string, unknown> = { name: a.name };
       if (a.title !== undefined && f.structured) o.title = a.title;
       if (a.description !== undefined) o.description = a.description;
@@ -85,12 +120,9 @@ export function projectPrompt(
       return o;
     });
   }
-  if (l.icons && f.icons)
-    out.icons = l.icons.map((i) =>
-      Object.fromEntries(ICON_KEYS.filter((k) => i[k] !== undefined).map((k) => [k, i[k]])),
-    );
+  if (l.icons && f.icons) out.icons = icons(l, l.icons);
   if (l.meta !== undefined && (f.structured || f.ui)) out._meta = l.meta;
-  return out;
+  return withExtras(out, l.received);
 }
 
 /** Read contents as one version carries them: item `_meta` from 2025-06-18. */

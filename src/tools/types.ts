@@ -243,6 +243,12 @@ export interface Tool<I extends AnySchema | undefined = AnySchema | undefined, R
   source?: ToolSource;
   /** The MCP App link from the `ui` option, resolved. */
   readonly ui?: ToolUi;
+  /**
+   * Set for a tool another server listed (passthroughTool, upstreamTools, `mcpbin proxy`): its definition's
+   * fields that no protocol version defines, sent to every client as they came (possibly none). Its
+   * annotations and icons are then sent with every key they came with.
+   */
+  readonly received?: Readonly<Record<string, unknown>>;
 }
 
 /** Parsed arguments, or the problems as `path: message` lines. */
