@@ -178,7 +178,7 @@ export function transformTool(source: Tool, options: TransformOptions): Tool {
     return options.after ? await options.after(result, mapped, ctx) : result;
   };
 
-  return tool({
+  const made = tool({
     name: options.name ?? source.name,
     title: options.title ?? def.title,
     description: options.description ?? def.description,
@@ -187,8 +187,16 @@ export function transformTool(source: Tool, options: TransformOptions): Tool {
     meta: options.meta ?? def.meta,
     timeoutMs: options.timeoutMs ?? def.timeoutMs,
     ui: def.ui,
+    // What the transform does not change stays the source's: how it runs as a task, who may call it, its schemas as written.
+    ...(def.task !== undefined ? { task: def.task } : {}),
+    ...(def.deferTask !== undefined ? { deferTask: def.deferTask } : {}),
+    ...(def.scopes !== undefined ? { scopes: def.scopes } : {}),
+    ...(def.verbatimSchemas !== undefined ? { verbatimSchemas: def.verbatimSchemas } : {}),
     inputSchema,
     ...(source.outputSchema ? { outputSchema: source.outputSchema } : {}),
     run: run as never,
-  });
+  }) as Tool & { received?: Readonly<Record<string, unknown>> };
+  // A received tool's fields that no protocol version defines go with it (issue 32).
+  if (source.received !== undefined) made.received = source.received;
+  return made;
 }

@@ -85,3 +85,20 @@ for (const era of ["legacy", "modern"] as const) {
     }
   });
 }
+
+test("transformTool keeps who may call the tool and how it runs: the source's scopes, task support and schemas as written", () => {
+  const guarded = tool({
+    name: "guarded",
+    description: "needs a scope, runs as a task",
+    scopes: ["files:write"],
+    task: "optional",
+    verbatimSchemas: true,
+    inputSchema: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object" },
+    run: () => "ok",
+  });
+  const renamed = transformTool(guarded, { name: "renamed" });
+  // A transform that dropped the scopes would let a caller without them through (docs/auth.md).
+  expect(renamed.definition.scopes).toEqual(["files:write"]);
+  expect(renamed.definition.task).toBe("optional");
+  expect(renamed.definition.verbatimSchemas).toBe(true);
+});
