@@ -1,6 +1,15 @@
 /** @module References through `$id` and `$anchor` (OpenAPI 3.1 Schema Objects, JSON Schema 2020-12) turned into the local JSON pointers the rest of the OpenAPI code reads. */
 import { escapeJsonPointer } from "@scalar/json-magic/helpers/escape-json-pointer";
 
+// Our own, because no maintained library resolves them inside an OpenAPI document (checked 2026-12, issue 32, against
+// the Swagger Petstore 3.1 document): @scalar/json-magic 0.19.1 and @scalar/openapi-parser 0.29.22 (the newest) keep
+// them as written and report them as external references they cannot find; @apidevtools/json-schema-ref-parser
+// 16.0.6 leaves them unresolved with external resolution off and would otherwise fetch `/api/v31/…` as a URL or file
+// (it implements JSON Reference, not `$id`); @hyperjump/json-schema 1.18 resolves `$id` and `$anchor` when it
+// validates a schema, but indexes no resource under an OpenAPI document's `components` when given the document, and
+// gives pointers relative to each embedded resource, not to the document the converter reads. Tested against the
+// real document (test/openapi/petstore-31.test.ts).
+
 type Node = Record<string, unknown>;
 
 /** A base URI as the document's retrieval URI: an http(s) URL as is, a file path as a `file:` URL. */

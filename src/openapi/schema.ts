@@ -46,6 +46,8 @@ const DROPPED = new Set([
   "readOnly",
   "writeOnly",
   "$schema",
+  // Meaningful only in a meta-schema; the Swagger Petstore 3.1 puts one (a string, not the object 2020-12 asks for) in a schema.
+  "$vocabulary",
   "$id",
   "$anchor",
   "$comment",

@@ -1,5 +1,6 @@
 // A real OpenAPI 3.1 document builds: references through `$id` and `$anchor` (the Swagger Petstore 3.1's
-// `/api/v31/components/schemas/petdetails#pet_details_id`) resolve as JSON Schema 2020-12 resolves them.
+// `/api/v31/components/schemas/petdetails#pet_details_id`) resolve as JSON Schema 2020-12 resolves them. The fixture
+// is the document itself, byte for byte (test/fixtures/openapi/README.md names its source and commit).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { openapiTools, type Tool } from "../../src/index.ts";
 import { startEcho, type Echo } from "./echo-server.ts";
@@ -25,6 +26,9 @@ test("the Swagger Petstore 3.1 document builds: $id and $anchor references resol
   expect(Object.keys(follow(add, add.properties.category).properties)).toEqual(["id", "name"]);
   expect(Object.keys(follow(add, add.properties.tags.items).properties)).toEqual(["id", "name"]);
   expect(Object.keys(follow(add, add.properties.petDetails).properties)).toEqual(["id", "category", "tag"]);
+  // Its PetDetails carries `$vocabulary` as a string (2020-12 asks for an object, in a meta-schema only): left out,
+  // or the validator would refuse the whole input schema at the first call.
+  expect(JSON.stringify(add)).not.toContain("$vocabulary");
 });
 
 test("the Swagger Petstore 3.1 document: a call sends the request", async () => {
