@@ -38,8 +38,8 @@ export type { MountOptions, MountedServer } from "./server/mcp-server.ts";
 export { rateLimit, maskErrors, cacheResults, ToolError } from "./server/middleware.ts";
 export type { Middleware, McpRequest, Next, RateLimitKey } from "./server/middleware.ts";
 export { RpcError, ErrorCode } from "./protocol/jsonrpc.ts";
-export type { ServerOptions } from "./server/options.ts";
-export type { HttpOptions } from "./transport/http-options.ts";
+export type { ServerOptions } from "./shared/server-options.ts";
+export type { HttpOptions } from "./shared/http-options.ts";
 export { HttpOptionsError } from "./transport/http-options.ts";
 export {
   toolResult,
@@ -87,11 +87,11 @@ export type { ContentContext, CacheHints, ResourceAnnotations, ContentSource } f
 export { openapiTools } from "./openapi/tools.ts";
 export type { OpenApiToolsOptions, FetchLike } from "./openapi/tools.ts";
 export type { AuthOptions, Credential } from "./openapi/auth.ts";
-export type { AuthOptions as HttpAuthOptions, IntrospectionOptions } from "./auth/options.ts";
+export type { AuthOptions as HttpAuthOptions, IntrospectionOptions } from "./shared/http-options.ts";
 export type { AuthInfo } from "./shared/auth.ts";
-export type { ClientAuth, OAuthClientOptions } from "./auth/client-options.ts";
+export type { ClientAuth, OAuthClientOptions } from "./shared/oauth-client.ts";
 export { fileTokenStore, memoryTokenStore } from "./auth/token-store.ts";
-export type { StoredClient, StoredEntry, StoredTokens, TokenStore } from "./auth/token-store.ts";
+export type { StoredClient, StoredEntry, StoredTokens, TokenStore } from "./shared/oauth-client.ts";
 export type { OpenApiSource, OpenApiDocument } from "./openapi/document.ts";
 export { OpenApiError } from "./openapi/document.ts";
 export { mcpHandler } from "./serve/handler.ts";
@@ -122,6 +122,6 @@ export { passthroughTool } from "./client/upstream-tools.ts";
 export type { ContentProvider } from "./content/provider.ts";
 export type { UpstreamToolsOptions, UpstreamCall } from "./client/upstream-tools.ts";
 export { safeName, exposedNames, NamingError } from "./client/naming.ts";
-export type { NamingStrategy } from "./client/naming.ts";
+export type { NamingStrategy } from "./shared/upstreams.ts";
 export { OutboundError } from "./server/outbound.ts";
 export type { OutboundErrorCode } from "./server/outbound.ts";

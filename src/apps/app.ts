@@ -231,3 +231,11 @@ function callerDir(): string {
   if (file === undefined) return process.cwd();
   return dirname(file.startsWith("file:") ? fileURLToPath(file) : file);
 }
+
+declare module "../shared/server-options.ts" {
+  /** The key of the server options that holds its own apps (src/shared/server-options.ts). */
+  interface ServerOptions {
+    /** MCP Apps served besides those the tools link to with their `ui` option (src/apps/app.ts). */
+    readonly apps?: readonly App[];
+  }
+}

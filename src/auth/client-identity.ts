@@ -2,8 +2,7 @@
 import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
 import { insecureAllowed, OAuthClientError } from "./client-discovery.ts";
-import type { OAuthClientOptions } from "./client-options.ts";
-import type { StoredClient } from "./token-store.ts";
+import type { OAuthClientOptions, StoredClient } from "../shared/oauth-client.ts";
 
 /** A stored client plus the redirect URI it was registered with. */
 export type KnownClient = StoredClient & { readonly redirect_uri?: string };

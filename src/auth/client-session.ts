@@ -8,9 +8,9 @@ import {
   serverMetadata,
 } from "./client-discovery.ts";
 import { clientAuthOf, clientFor, type KnownClient } from "./client-identity.ts";
-import type { OAuthClientOptions } from "./client-options.ts";
+import type { OAuthClientOptions, StoredEntry, StoredTokens, TokenStore } from "../shared/oauth-client.ts";
 import { loopbackListener } from "./loopback.ts";
-import { fileTokenStore, type StoredEntry, type StoredTokens, type TokenStore } from "./token-store.ts";
+import { fileTokenStore } from "./token-store.ts";
 import type { BearerChallenge } from "./www-authenticate.ts";
 
 export { OAuthClientError };

@@ -1,5 +1,6 @@
 /** @module The resource server's hook in the HTTP handler: protected-resource metadata (RFC 9728), the bearer check with its 401/403 challenges (RFC 6750), and step-up for scoped tools. */
-import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./options.ts";
+import { resolveAuth, type ResolvedAuth } from "./options.ts";
+import type { AuthOptions } from "../shared/http-options.ts";
 import { missingScopes, type AuthInfo } from "../shared/auth.ts";
 import { TokenError, TokenVerifier } from "./verify.ts";
 

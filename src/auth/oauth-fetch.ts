@@ -1,6 +1,6 @@
 /** @module A fetch that signs in: the kept token on every request, sign-in on a 401, step-up on a 403 insufficient_scope (with a limit), then the request once more. */
 import { OAuthSession } from "./client-session.ts";
-import type { OAuthClientOptions } from "./client-options.ts";
+import type { OAuthClientOptions } from "../shared/oauth-client.ts";
 import { bearerChallenge } from "./www-authenticate.ts";
 
 /**

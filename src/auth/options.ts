@@ -1,47 +1,6 @@
-/** @module The `http.auth` option (OAuth 2.1 resource server): its shape, defaults and start-time checks. */
+/** @module The `http.auth` option (OAuth 2.1 resource server): its defaults and start-time checks (its shape is src/shared/http-options.ts). */
 import { isScopes } from "../shared/auth.ts";
-
-/** RFC 7662 token introspection, for opaque (non-JWT) access tokens. */
-export interface IntrospectionOptions {
-  /** The authorization server's introspection endpoint. */
-  readonly url: string;
-  /** This resource server's client id at the authorization server. */
-  readonly clientId: string;
-  /** Its secret (sent with HTTP Basic). Prefer an environment variable to a literal. */
-  readonly clientSecret: string;
-}
-
-/**
- * `serve({ http: { auth } })`: accept access tokens from OAuth 2.1 authorization servers (MCP 2025-11-25
- * basic/authorization; RFC 9728, RFC 8707, RFC 7662). The static `http.token` may be set beside it.
- */
-export interface AuthOptions {
-  /** The trusted issuer (its metadata and JWKS are discovered from it). One of `issuer` / `issuers`. */
-  readonly issuer?: string;
-  /** Several trusted issuers. */
-  readonly issuers?: readonly string[];
-  /**
-   * This server's resource identifier (RFC 8707), advertised in the protected-resource metadata, e.g.
-   * `https://mcp.example.com/mcp`. Default (bound to loopback only): the URL of the endpoint as requested.
-   */
-  readonly resource?: string;
-  /** The `aud` a token must carry (one of them). Default: `resource`. Some IdPs use an API id here. */
-  readonly audience?: string | readonly string[];
-  /** Scopes every request needs. Default none. */
-  readonly scopes?: readonly string[];
-  /** Introspection for opaque tokens (RFC 7662). Default: only JWT access tokens are accepted. */
-  readonly introspection?: IntrospectionOptions;
-  /** Clock skew allowed on `exp`/`nbf`/`iat`, seconds. Default 30. */
-  readonly clockSkewSeconds?: number;
-  /**
-   * What a call of a tool (resource, prompt) whose `scopes` the caller lacks gets: `"http"` (default) a
-   * 403 with `error="insufficient_scope"` and the scopes needed (step-up), `"result"` an isError result
-   * (or a JSON-RPC error for resources and prompts) with HTTP 200.
-   */
-  readonly scopeFailure?: "http" | "result";
-  /** `resource_name` in the protected-resource metadata. Default: the server's name. */
-  readonly resourceName?: string;
-}
+import type { AuthOptions, IntrospectionOptions } from "../shared/http-options.ts";
 
 /** `http.auth` checked, with defaults. */
 export interface ResolvedAuth {

@@ -1,41 +1,5 @@
 /** @module Where the client keeps its OAuth registrations and tokens: one 0600 JSON file per issuer and resource in the user's config folder, written atomically. */
-
-/** A client registration at an authorization server. */
-export interface StoredClient {
-  readonly client_id: string;
-  readonly client_secret?: string;
-  readonly token_endpoint_auth_method?: string;
-  /** How it came: dynamic registration (may be re-registered), a metadata document URL, or given by the user. */
-  readonly kind: "registered" | "metadata-document" | "given";
-}
-
-/** Tokens for one resource. */
-export interface StoredTokens {
-  readonly access_token: string;
-  readonly token_type?: string;
-  readonly refresh_token?: string;
-  /** Seconds since the epoch. */
-  readonly expires_at?: number;
-  readonly scope?: string;
-}
-
-/** One entry: an issuer and a resource, its client and tokens. */
-export interface StoredEntry {
-  readonly issuer: string;
-  readonly resource: string;
-  readonly client?: StoredClient;
-  readonly tokens?: StoredTokens;
-  /** When it was last written, ms since the epoch. */
-  readonly savedAt?: number;
-}
-
-/** A place for entries (the default is {@link fileTokenStore}; pass your own, e.g. a keychain). */
-export interface TokenStore {
-  get(issuer: string, resource: string): Promise<StoredEntry | undefined>;
-  set(entry: StoredEntry): Promise<void>;
-  delete(issuer: string, resource: string): Promise<void>;
-  list(): Promise<StoredEntry[]>;
-}
+import type { StoredEntry, TokenStore } from "../shared/oauth-client.ts";
 
 /**
  * The user's config folder for mcpbin: `MCPBIN_CONFIG_DIR`, else `$XDG_CONFIG_HOME/mcpbin`, else

@@ -1,7 +1,7 @@
 /** @module What a server serves, counted for the build's summary line: tools, resources (templates included), prompts, upstream servers. */
 import { isResource, isResourceTemplate } from "../content/resource.ts";
 import { isPrompt } from "../content/prompt.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import { skillsOption } from "../skills/skill-set.ts";
 
 /** The counts of one server's own definitions (an upstream's tools are known only when it runs). */

@@ -1,6 +1,7 @@
 /** @module mcpbin auth list|logout: the OAuth sign-ins kept in the user's config folder (never their tokens). */
 import { canonicalResource } from "../auth/client-discovery.ts";
-import { configDir, fileTokenStore, type TokenStore } from "../auth/token-store.ts";
+import { configDir, fileTokenStore } from "../auth/token-store.ts";
+import type { TokenStore } from "../shared/oauth-client.ts";
 import { CliError } from "./errors.ts";
 
 /**

@@ -4,7 +4,7 @@ import { basename, resolve } from "node:path";
 import { DEFAULT_CONFIG, displayPath } from "../config/load.ts";
 import { loadProject } from "../loader/project.ts";
 import { collectScript } from "../loader/script.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import { CliError } from "./errors.ts";
 
 /** A project config (`mcpbin.config.ts`) or a script entry ending with `serve()`. */

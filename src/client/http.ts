@@ -6,7 +6,7 @@ import type { ClientTransport, TransportSink } from "./transport.ts";
 import { fetchSameOrigin } from "./same-origin.ts";
 import { encodeHeaderValue, ToolHeaders } from "./param-headers.ts";
 import { cappedText, refusal, responseId, type SseState } from "./http-reply.ts";
-import type { ClientAuth } from "../auth/client-options.ts";
+import type { ClientAuth } from "../shared/oauth-client.ts";
 
 /** A server reached over Streamable HTTP (MCP basic/transports). */
 export interface HttpTarget {

@@ -1,13 +1,8 @@
 /** @module Exposed names of other servers' tools: the strategy (prefix, on-collision, none), the `__` separator, character mapping and the stable hash cut. */
+import type { NamingStrategy } from "../shared/upstreams.ts";
 
-/** How upstream tool names become ours (BEYOND-TOOLS §3.2). */
-export type NamingStrategy =
-  /** Every tool becomes `<server>__<tool>`. */
-  | "prefix"
-  /** Only tools whose names collide with another server's become `<server>__<tool>`; the rest keep their names (default). */
-  | "on-collision"
-  /** Names as they are; two servers with the same name are a start error, never a silent shadow. */
-  | "none";
+/** The strategy's shape lives with the server options (src/shared/upstreams.ts); the client's modules take it from here. */
+export type { NamingStrategy };
 
 /** Between the server's name and the tool's. */
 export const SEPARATOR = "__";

@@ -1,43 +1,8 @@
 /** @module The upstream server entries: the `mcpServers` file of Claude Desktop and Cursor, VS Code's `servers`, and the `upstreams` config key, with `${VAR}` expansion. */
-import type { OAuthClientOptions } from "../auth/client-options.ts";
+import type { UpstreamConfig } from "../shared/upstreams.ts";
 
-/** One upstream as configured: a command (stdio) or a URL (Streamable HTTP), plus what the gateway does with it. */
-export interface UpstreamConfig {
-  readonly command?: string;
-  readonly args?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-  readonly cwd?: string;
-  readonly url?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** HTTP: sign in with OAuth 2.1 when the server asks (`true`, or client options: docs/auth.md). */
-  readonly oauth?: boolean | OAuthClientOptions;
-  /** Skipped entirely when true. */
-  readonly disabled?: boolean;
-  /** Only the tools whose upstream names match one of these globs. */
-  readonly include?: readonly string[];
-  /** The tools whose upstream names match one of these globs are left out. */
-  readonly exclude?: readonly string[];
-  /** Upstream tool name → the exposed name wanted. */
-  readonly aliases?: Readonly<Record<string, string>>;
-  /** Time limit of its handshake, ms (default 10000). */
-  readonly startTimeoutMs?: number;
-  /** Time limit of each call, ms (default 60000; 0 = none). */
-  readonly timeoutMs?: number;
-  /** More variable names the child inherits from our environment. */
-  readonly inheritEnv?: readonly string[];
-  /**
-   * "eager" (default): started with the server; "lazy": at the first `tools/list` or `tools/call` (for an
-   * upstream that is costly to start and seldom needed; its `instructions` then miss the handshake).
-   */
-  readonly start?: "eager" | "lazy";
-  /** False: its `instructions` are left out of the proxy's own (default true: included under a heading naming it). */
-  readonly instructions?: boolean;
-  /**
-   * A server in this process (made by createServer()), reached over an in-memory pair: what `mount()` fronts.
-   * Not read from a servers file. (Typed loosely: the servers file's shapes do not import the server.)
-   */
-  readonly server?: object;
-}
+/** The entry's shape lives with the server options (src/shared/upstreams.ts); the client's modules take it from here. */
+export type { UpstreamConfig };
 
 /** A mistake in an upstream entry; the message names the file, the server and the key. */
 export class ServersFileError extends Error {

@@ -1,5 +1,5 @@
 /** @module defineConfig(): the shape of mcpbin.config.ts and the error for a config mistake. */
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 
 /**
  * An `mcpbin.config.ts` (project style): the server options of `serve()` except that `tools` names

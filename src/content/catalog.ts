@@ -10,16 +10,7 @@ import {
 import { isPrompt, type Prompt } from "./prompt.ts";
 import { isContentProvider, type ContentProvider } from "./provider.ts";
 import { listingOf } from "./project.ts";
-
-/** What `serve()` takes for content; nested arrays are flattened. */
-export interface ContentOptions {
-  /** Resources and templates; a {@link ContentProvider} (e.g. `gateway.content`) here serves its resources and prompts too. */
-  readonly resources?: readonly (
-    Resource | ResourceTemplate | ContentProvider | readonly (Resource | ResourceTemplate | ContentProvider)[]
-  )[];
-  /** Prompts; a {@link ContentProvider} may be given here as well (it counts once). */
-  readonly prompts?: readonly (Prompt | ContentProvider | readonly (Prompt | ContentProvider)[])[];
-}
+import type { ContentOptions } from "./options.ts";
 
 /** A concrete resource to list: its URI and listing fields, and what offered it. */
 export interface ListedEntry {

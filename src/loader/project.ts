@@ -2,7 +2,7 @@
 import { logLine } from "../runtime/log-name.ts";
 import type { McpbinConfig } from "../config/define.ts";
 import { displayPath, firstLine, loadConfig, type LoadedConfig } from "../config/load.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import type { Tool } from "../tools/types.ts";
 import {
   checkDuplicates,

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { displayPath, firstLine } from "../config/load.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import { LoaderError } from "./collect.ts";
 import { installCollector } from "../runtime/collector.ts";
 import { runAsMain } from "./main-module.ts";

@@ -4,7 +4,7 @@ import { Registry } from "../server/registry.ts";
 import { rememberRegistry, type McpServer, type MountedServer } from "../server/mcp-server.ts";
 
 export { registryOf, type McpServer } from "../server/mcp-server.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import { serveRegistry } from "./run-server.ts";
 import type { Front } from "../client/front.ts";
 import type { Middleware } from "../server/middleware-api.ts";

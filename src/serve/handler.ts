@@ -2,9 +2,10 @@
 import "./capabilities.ts";
 import { enableTasks } from "../tasks/register.ts";
 import { Registry } from "../server/registry.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import { createHttpHandler, type TimeoutControl } from "../transport/fetch-handler.ts";
-import { resolveHttp, type HttpOptions } from "../transport/http-options.ts";
+import { resolveHttp } from "../transport/http-options.ts";
+import type { HttpOptions } from "../shared/http-options.ts";
 
 /** The handler {@link mcpHandler} returns. */
 export interface McpHandler {

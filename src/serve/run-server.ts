@@ -3,7 +3,7 @@ import { contract } from "../runtime/contract.ts";
 import { guardStdout, stdinIsTerminal } from "../runtime/stdout-guard.ts";
 import { stateKeyProblem } from "../ask/state.ts";
 import type { Registry } from "../server/registry.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import { serveStdio } from "../transport/stdio.ts";
 import { HttpOptionsError, resolveHttp, type ResolvedHttpOptions } from "../transport/http-options.ts";
 import { isCompiledExecutable } from "../runtime/compiled.ts";

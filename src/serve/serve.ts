@@ -1,6 +1,6 @@
 /** @module serve(): runs a server for the process over stdio, or over Streamable HTTP when asked. */
 import { createServer } from "./create-server.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 /**
  * Runs the server with these tools: over stdio (MCP basic/transports stdio) by default, or over
  * Streamable HTTP when the process got `--http [host:]port` or `options.http` is set (the flag wins;

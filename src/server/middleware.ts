@@ -89,3 +89,14 @@ export function maskErrors(): Middleware {
     return errorResult(`Tool ${request.params.name} failed: internal error`);
   };
 }
+
+declare module "../shared/server-options.ts" {
+  /** The key of the server options that holds the middleware (src/shared/server-options.ts). */
+  interface ServerOptions {
+    /**
+     * Middleware around every request, outermost first (src/server/middleware.ts: rateLimit, maskErrors,
+     * cacheResults, or your own `(request, next) => result`). None: the pipeline calls the handlers directly.
+     */
+    readonly middleware?: readonly Middleware[];
+  }
+}

@@ -173,3 +173,15 @@ function listingOf(r: Resource): ListedResource {
     ...(d.meta !== undefined ? { meta: d.meta } : {}),
   };
 }
+
+declare module "../shared/server-options.ts" {
+  /** The key of the server options that holds the skills (src/shared/server-options.ts). */
+  interface ServerOptions {
+    /**
+     * Agent Skills served over MCP (extension io.modelcontextprotocol/skills): folders (relative to the module
+     * that calls serve(), or absolute) whose sub-folders with a SKILL.md are skills, or `skills()` sets.
+     * `mcpbin build` embeds every file. See docs/skills.md.
+     */
+    readonly skills?: readonly (string | SkillSet)[];
+  }
+}

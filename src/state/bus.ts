@@ -1,6 +1,6 @@
 /** @module memoryBus(): the in-process Bus, the default: a change reaches the clients of this process only. */
 import { logLine } from "../runtime/log-name.ts";
-import type { Bus } from "./types.ts";
+import type { Bus } from "../shared/store.ts";
 
 /**
  * A {@link Bus} within one process: a message reaches every subscriber of its channel, synchronously and in

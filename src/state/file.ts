@@ -1,5 +1,5 @@
 /** @module fileStore(): the Store kept as one file per key in a directory, each written to a temporary name and renamed into place, so that state survives a restart. */
-import type { Store } from "./types.ts";
+import type { Store } from "../shared/store.ts";
 
 /** What one key's file holds. */
 interface Record {

@@ -1,5 +1,5 @@
 /** @module memoryStore(): the Store kept in this process's memory (the default for tasks), with times to live swept so that memory stays bounded. */
-import type { Store } from "./types.ts";
+import type { Store } from "../shared/store.ts";
 
 interface Entry {
   value: string;

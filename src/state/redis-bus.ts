@@ -1,6 +1,6 @@
 /** @module redisBus(): the Bus over Redis pub/sub through Bun's built-in RedisClient, so that a change on one replica reaches the clients of every replica. */
 import { logLine } from "../runtime/log-name.ts";
-import type { Bus } from "./types.ts";
+import type { Bus } from "../shared/store.ts";
 
 /**
  * A {@link Bus} over Redis (or Valkey) `PUBLISH`/`SUBSCRIBE`, with Bun's `RedisClient` (no dependency): one

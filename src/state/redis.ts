@@ -1,6 +1,6 @@
 /** @module redisStore(): the Store kept in Redis through Bun's built-in RedisClient, for several processes that share state. */
 import { CLAIM, TAKE } from "./redis-scripts.ts";
-import type { Store } from "./types.ts";
+import type { Store } from "../shared/store.ts";
 
 /** A key prefix as a SCAN MATCH pattern: glob characters escaped, then `*`. */
 function matchPrefix(prefix: string): string {

@@ -1,6 +1,6 @@
 /** @module The store a server's replicas share for their counters (rateLimit, cacheResults, the session quota): found through the server it belongs to, and used behind a breaker so that a store that is down is answered for at once. */
 import { logLine } from "../runtime/log-name.ts";
-import type { Store } from "./types.ts";
+import type { Store } from "../shared/store.ts";
 
 /** What the replicas of one server share for their counters. */
 export interface SharedState {

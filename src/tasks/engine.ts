@@ -1,5 +1,5 @@
 /** @module TaskEngine: the tasks of one server in its Store — creation before the reply, reads that report a dead runner's task failed, owner-scoped keys, times to live — and the runs alive in this process. */
-import type { Store } from "../state/types.ts";
+import type { Store } from "../shared/store.ts";
 import { TERMINAL, type TaskRecord, type TaskStatus } from "./record.ts";
 import type { RequestContext } from "../server/context.ts";
 

@@ -1,11 +1,11 @@
 /** @module The task engine of each server, made on first use from its `tasks` option; and who owns a request's tasks. */
 import { ToolDefinitionError } from "../tools/errors.ts";
 import type { RequestContext, ServerState } from "../server/context.ts";
-import type { TasksOptions } from "../server/options.ts";
+import type { TasksOptions } from "../shared/server-options.ts";
 import { fileStore } from "../state/file.ts";
 import { memoryStore } from "../state/memory.ts";
 import { redisStore } from "../state/redis.ts";
-import type { Store } from "../state/types.ts";
+import type { Store } from "../shared/store.ts";
 import { TaskEngine, type TasksConfig } from "./engine.ts";
 
 const engines = new WeakMap<ServerState, TaskEngine>();

@@ -1,6 +1,6 @@
 /** @module The tasks capability registered with the core: its methods, tools/call wrapped, the `tasks` capability (2025-11-25) or the extension (2026-07-28) advertised. */
 import { registerCapability } from "../server/register.ts";
-import type { ServerOptions } from "../server/options.ts";
+import type { ServerOptions } from "../shared/server-options.ts";
 import "./context.ts";
 import { withTasks } from "./call.ts";
 import { withTaskNotifications } from "./listen.ts";

@@ -1,13 +1,6 @@
 /** @module The local errors of a tool: a definition mistake, and arguments that do not match. */
 
-/** A tool author's mistake, found at definition; the message names the tool and what to change. */
-export class ToolDefinitionError extends Error {
-  readonly code = "TOOL_DEFINITION";
-  constructor(message: string) {
-    super(message);
-    this.name = "ToolDefinitionError";
-  }
-}
+export { ToolDefinitionError } from "../shared/definition-error.ts";
 
 /** Arguments that do not match a tool's input schema (thrown by a direct call). */
 export class ToolArgumentsError extends Error {

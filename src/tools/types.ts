@@ -253,3 +253,11 @@ export interface Tool<I extends AnySchema | undefined = AnySchema | undefined, R
 
 /** Parsed arguments, or the problems as `path: message` lines. */
 export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues: string[] };
+
+declare module "../shared/server-options.ts" {
+  /** The key of the server options that holds the tools (src/shared/server-options.ts). */
+  interface ServerOptions {
+    /** The tools; nested arrays are flattened. */
+    readonly tools: readonly (Tool | readonly Tool[])[];
+  }
+}

@@ -1,72 +1,7 @@
-/** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks. */
-import { AuthOptionsError, resolveAuth, type AuthOptions } from "../auth/options.ts";
+/** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks (the shape is src/shared/http-options.ts). */
+import { AuthOptionsError, resolveAuth } from "../auth/options.ts";
+import type { AuthOptions, HttpOptions } from "../shared/http-options.ts";
 import { checkOption, describeValue, HTTP_KEYS } from "../shared/option-keys.ts";
-
-/** Options of the HTTP transport (`serve({ http: {...} })`, the config file's `http` key). */
-export interface HttpOptions {
-  /**
-   * TCP port; 0 picks a free one (the address is printed on stderr). Without it (and without `--http`), the server
-   * serves stdio, the default, and these settings wait for `--http [host:]port`.
-   */
-  readonly port?: number;
-  /** Interface to bind. Default `127.0.0.1` (loopback only); `0.0.0.0` or `::` to serve other hosts. */
-  readonly host?: string;
-  /** The one MCP endpoint. Default `/mcp`. */
-  readonly path?: string;
-  /**
-   * Bearer token every request to the endpoint must carry (`Authorization: Bearer <token>`).
-   * The environment variable `MCPBIN_HTTP_TOKEN` wins over this. Default: none (no authentication).
-   */
-  readonly token?: string;
-  /** OAuth 2.1 access tokens from trusted issuers (docs/auth.md); the static `token` still works beside it. */
-  readonly auth?: AuthOptions;
-  /**
-   * Browser origins allowed besides loopback ones (`http://localhost:*` etc. are always allowed), as
-   * `scheme://host[:port]`; `"*"` allows any origin. A request with any other `Origin` gets 403.
-   */
-  readonly allowedOrigins?: readonly string[];
-  /**
-   * Host names accepted in the `Host` header when bound to loopback (DNS-rebinding protection),
-   * besides localhost, 127.0.0.1 and ::1. Not checked when bound to another interface unless given.
-   */
-  readonly allowedHosts?: readonly string[];
-  /** Largest request body in bytes; a larger one gets 413. Default 4 MiB. */
-  readonly maxBodyBytes?: number;
-  /** Time limit per HTTP request (body read and reply), ms; on expiry the call is cancelled and answered with an error. Default 130000; 0 = none. */
-  readonly requestTimeoutMs?: number;
-  /** A legacy session (2025-03-26 … 2025-11-25) unused this long expires (404 afterwards), ms. Default 30 minutes. */
-  readonly sessionIdleMs?: number;
-  /** Legacy sessions kept at most; the least recently used idle one is dropped for a new one. Default 1000. */
-  readonly maxSessions?: number;
-  /**
-   * Legacy sessions one client may hold (a client is its OAuth subject, its own bearer token, or its address when
-   * it sends none or the shared `token`); its own least recently used idle one is dropped for its next. Default
-   * `maxSessions`. Whatever the quota, a full table gives up a session of the client holding the most, so one
-   * client's flood never pushes out another's idle session.
-   */
-  readonly maxSessionsPerClient?: number;
-  /** Time limit for receiving a request's body, ms; a body slower than this gets 408 and the connection is closed. Default 10000. */
-  readonly bodyTimeoutMs?: number;
-  /** An answer whose client takes none of its bytes for this long is dropped (connection closed, its call cancelled), ms. Default 30000; 0 = none. */
-  readonly writeTimeoutMs?: number;
-  /** Bytes that answers not yet taken by their clients may hold together; past it the longest-stalled are dropped first. Default 64 MiB. */
-  readonly maxUnsentBytes?: number;
-  /** One line per request on stderr (method, MCP method, status, duration). Default true. */
-  readonly accessLog?: boolean;
-  /**
-   * Redis shared by every replica behind one address (`redis://host:port[/db]`): legacy sessions, and the changes
-   * that reach every replica's streams, go through it. `MCPBIN_REDIS_URL` wins over this. Default: none (this process only).
-   */
-  readonly redis?: string;
-  /** The SSE `retry` sent first on every legacy stream (GET and POST): how long a client waits before it resumes, ms. Default 1000. */
-  readonly retryMs?: number;
-  /** An SSE comment on idle legacy GET streams this often, so proxies keep them open, ms. Default 15000; 0 = none. */
-  readonly keepAliveMs?: number;
-  /** Events one legacy SSE stream keeps for a resumption with Last-Event-ID (older ones are dropped). Default 1000. */
-  readonly eventsPerStream?: number;
-  /** Events kept for resumptions over every legacy stream (the feed of GET streams, and POST streams together). Default 10000. */
-  readonly eventsTotal?: number;
-}
 
 /** HTTP options with every default filled in. */
 export interface ResolvedHttpOptions {

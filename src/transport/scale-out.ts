@@ -2,7 +2,7 @@
 import { redisBus } from "../state/redis-bus.ts";
 import { redisStore } from "../state/redis.ts";
 import { shareState } from "../state/shared.ts";
-import type { Bus, Store } from "../state/types.ts";
+import type { Bus, Store } from "../shared/store.ts";
 import { SharedFeed } from "./shared-feed.ts";
 import { SharedSessions } from "./shared-sessions.ts";
 

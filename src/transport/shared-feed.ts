@@ -1,6 +1,6 @@
 /** @module The change feed shared by replicas: entries numbered by the store (INCR), kept in it for replay, announced on the bus; each replica delivers them in order, filling a gap from the store. */
 import { logLine } from "../runtime/log-name.ts";
-import type { Bus, Store } from "../state/types.ts";
+import type { Bus, Store } from "../shared/store.ts";
 import type { ChangeFeed, FeedChange, FeedEntry } from "./change-feed.ts";
 
 /** How long an entry stays in the store for replay, ms (besides the bound on their number). */

@@ -1,7 +1,7 @@
 /** @module Legacy sessions kept in a shared store: what a session negotiated and asked for (version, client, log level, subscriptions), so that any replica serves any session; replicas tell each other of changes on the bus. */
 import type { LoggingLevel } from "../protocol/logging.ts";
 import type { ClientInfo } from "../server/middleware-api.ts";
-import type { Bus, Store } from "../state/types.ts";
+import type { Bus, Store } from "../shared/store.ts";
 import { logLine } from "../runtime/log-name.ts";
 import { UNKNOWN_CLIENT, type LegacySession, type LegacySessions } from "./http-sessions.ts";
 import { subscriptionsOf } from "../content/subscriptions.ts";

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { configSource, removeProjects, toolsModule, writeProject } from "../loader/fixture-project.ts";
 import { mcpbin, oneLineError } from "./run-cli.ts";
-import { SERVE_KEYS } from "../../src/server/options.ts";
+import { SERVE_KEYS } from "../../src/shared/server-options.ts";
 
 setDefaultTimeout(120_000);
 afterAll(removeProjects);

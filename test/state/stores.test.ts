@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileStore } from "../../src/state/file.ts";
 import { memoryStore } from "../../src/state/memory.ts";
 import { redisStore, StoreUnavailableError } from "../../src/state/redis.ts";
-import type { Store } from "../../src/state/types.ts";
+import type { Store } from "../../src/shared/store.ts";
 import { startRedis, type RedisServer } from "../helpers/redis.ts";
 
 let redis: RedisServer;

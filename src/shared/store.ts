@@ -1,4 +1,4 @@
-/** @module The Store and Bus interfaces: what tasks, shared sessions and the scale-out bus keep state through (memory, file, Redis, or a user's own). */
+/** @module The Store and Bus interfaces: what tasks, shared sessions and the scale-out bus keep state through (memory, file, Redis, or a user's own); a shared shape (src/shared/), imports nothing. */
 
 /**
  * A key-value store of strings (JSON text, as a rule), with an optional time to live per key. The memory,
