@@ -1,5 +1,6 @@
 /** @module An operation's request sent with its redirects followed by hand: same origin by default, a hop limit, credentials dropped on an origin change, private targets refused. */
 import type { Applied } from "./auth.ts";
+import { localKind } from "./local-address.ts";
 
 /** How redirects are followed (from `openapiTools()` options). */
 export interface RedirectPolicy {
@@ -101,60 +102,4 @@ export async function sendFollowing(
     }
     current = next.href;
   }
-}
-
-/**
- * Whether a host is, or resolves to, an address of this machine's networks.
- * @param host - a host name or IP literal (IPv6 in brackets or not).
- * @returns `"loopback"`, `"private"` or `"link-local"`, or undefined for a public host (or one that does not resolve).
- */
-export async function localKind(host: string): Promise<string | undefined> {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
-  if (h === "localhost" || h.endsWith(".localhost")) return "loopback";
-  const literal = addressKind(h);
-  if (literal !== null) return literal;
-  let addresses: { address: string }[];
-  try {
-    const { lookup } = await import("node:dns/promises");
-    addresses = await lookup(h, { all: true });
-  } catch {
-    return undefined; // the request itself will fail to connect
-  }
-  for (const a of addresses) {
-    const k = addressKind(a.address);
-    if (k) return k;
-  }
-  return undefined;
-}
-
-/**
- * The kind of an IP address: loopback (127/8, ::1), private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7,
- * 0/8, ::), link-local (169.254/16, fe80::/10); IPv4-mapped IPv6 as its IPv4.
- * @param ip - an address.
- * @returns the kind, undefined for a public address, null when `ip` is not an IP address.
- */
-export function addressKind(ip: string): string | undefined | null {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(mapped ? mapped[1]! : ip);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    if (a === 127) return "loopback";
-    if (a === 169 && b === 254) return "link-local";
-    if (
-      a === 10 ||
-      a === 0 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    )
-      return "private";
-    return undefined;
-  }
-  if (!ip.includes(":") || !/^[0-9a-f:.]+$/i.test(ip)) return null;
-  const x = ip.toLowerCase();
-  if (x === "::1") return "loopback";
-  if (x === "::") return "private";
-  if (/^fe[89ab]/.test(x)) return "link-local";
-  if (/^f[cd]/.test(x)) return "private";
-  return undefined;
 }

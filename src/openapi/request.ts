@@ -23,10 +23,47 @@ export class PathValueError extends Error {
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /**
+ * Whether a filled segment holds a `.` or `..` segment for a server that decodes it (once or more) and splits it on
+ * `/` or `\` (nginx and many frameworks decode `%2F` before routing; IIS and others take `\` for `/`; a gateway may
+ * decode twice; some normalise full-width dots): `a/../b`, `..\x`, `%2e%2e`, `..%2f`, `..;x`, `．．`.
+ */
+function climbsWhenDecoded(segment: string): boolean {
+  let s = segment;
+  for (let round = 0; round < 4; round++) {
+    if (
+      s
+        .normalize("NFKC")
+        .split(/[/\\]/)
+        .map((p) => p.split(/[;\0]/)[0]) // Tomcat drops `;params`, C servers stop at NUL: `..;x`, `..%00`
+        .some((p) => p === "." || p === "..")
+    )
+      return true;
+    let next: string;
+    try {
+      next = decodeURIComponent(s);
+    } catch {
+      next = s.replace(/%(2e|2f|5c)/gi, (m) => decodeURIComponent(m));
+    }
+    if (next === s) return false;
+    s = next;
+  }
+  return true; // still encoded after four rounds: no API needs that
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
  * Fills a path template segment by segment and refuses a segment that the values make a dot segment (`..`
- * would climb to another route, `.` drop one) or empty (the parent route): the request would reach an
- * operation the tool does not name, past include/exclude/readOnly curation, with the API's credentials.
- * Values are already percent-encoded, so a `/` in a value never makes a new segment.
+ * would climb to another route, `.` drop one) or empty (the parent route), or one that holds a dot segment once
+ * decoded or split at `/` or `\\` ({@link climbsWhenDecoded}): the request would reach an operation the tool does not
+ * name, past include/exclude/readOnly curation, with the API's credentials. Values are already percent-encoded, so
+ * a `/` in a value never makes a new segment for a server that does not decode it.
  * @param template - the operation's path template, e.g. `/files/{id}/meta`.
  * @param values - the serialized value of each path parameter by name.
  * @returns the path.
@@ -48,7 +85,12 @@ export function fillPath(template: string, values: ReadonlyMap<string, string>):
         const what =
           out === ""
             ? "an empty path segment, which reaches the parent route"
-            : `the path segment ${JSON.stringify(decodeURIComponent(out))}, which URL normalisation turns into another route`;
+            : `the path segment ${JSON.stringify(safeDecode(out))}, which URL normalisation turns into another route`;
+        throw new PathValueError(`path parameter ${which}: the value would make ${what}; nothing was sent`);
+      }
+      if (names.length > 0 && climbsWhenDecoded(out) && !climbsWhenDecoded(seg)) {
+        const which = names.map((n) => JSON.stringify(n)).join(" and ");
+        const what = `the path segment ${JSON.stringify(safeDecode(out))}, which holds a "." or ".." segment once decoded or split at a slash or backslash (a server that decodes it reaches another route)`;
         throw new PathValueError(`path parameter ${which}: the value would make ${what}; nothing was sent`);
       }
       return out;

@@ -85,13 +85,35 @@ test("dot segments in path parameters: a label-style value and values joined in 
   expect((await call("get_joined", { dir: "a.", name: "." })).seen).toEqual(["/files/a.."]);
 });
 
-test("dot segments in path parameters: an empty value (the parent route) is refused; encoded dots stay literal", async () => {
+test("dot segments in path parameters: an empty value (the parent route) is refused; other dots and slashes stay text", async () => {
   const empty = await call("get_file", { id: "" });
   expect(empty.isError).toBe(true);
   expect(empty.seen).toEqual([]);
-  // Percent signs are encoded, so "%2e%2e" arrives as text, never as a dot segment.
-  expect((await call("get_file", { id: "%2e%2e" })).seen).toEqual(["/files/%252e%252e"]);
-  expect((await call("get_file", { id: "../../etc" })).seen).toEqual(["/files/..%2F..%2Fetc"]);
+  expect((await call("get_file", { id: "a.b/c" })).seen).toEqual(["/files/a.b%2Fc"]);
+  expect((await call("get_file", { id: "..." })).seen).toEqual(["/files/..."]);
+});
+
+test("dot segments in path parameters: encoded dots, slashes and backslashes that make a dot segment for a server that decodes them are refused", async () => {
+  // nginx and many frameworks decode %2F before routing, IIS takes \ for /, a gateway may decode twice.
+  for (const id of [
+    "%2e%2e",
+    "%2E",
+    ".%2e",
+    "%252e%252e",
+    "a/../b",
+    "../../etc",
+    "..\\x",
+    "a\\..\\b",
+    "..%2f",
+    "..;x",
+    "..\u0000",
+    "．．",
+  ]) {
+    const r = await call("get_file_meta", { id });
+    expect({ id, isError: r.isError }).toEqual({ id, isError: true });
+    expect(r.text).toContain('"id"');
+    expect(r.seen).toEqual([]);
+  }
 });
 
 test("dot segments in path parameters: dynamic mode's call_operation is checked too", async () => {

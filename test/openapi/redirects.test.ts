@@ -175,3 +175,36 @@ test("redirects: loopback, private and link-local targets are refused when the d
   expect((await run(local, "away")).isError).toBe(false);
   expect(leaked(other.hits)).toEqual([]);
 });
+
+test("redirects: a loopback, private or link-local address in another spelling is refused too", async () => {
+  // The URL parser turns [::ffff:127.0.0.1] into [::ffff:7f00:1] and 2130706433 into 127.0.0.1; an IPv6 address can
+  // carry an IPv4 one (mapped, compatible, NAT64, 6to4); `localhost.` is localhost.
+  const targets = [
+    `http://[::ffff:127.0.0.1]:${new URL(other.origin).port}/steal`,
+    "http://[::ffff:a9fe:a9fe]/latest/meta-data/",
+    "http://[0:0:0:0:0:ffff:10.0.0.7]/",
+    "http://[::127.0.0.1]/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[2002:a9fe:a9fe::]/",
+    "http://2130706433/",
+    "http://0x7f000001/",
+    "http://0.0.0.0/",
+    "http://localhost./",
+    "http://[fec0::1]/",
+  ];
+  let i = 0;
+  const reached: string[] = [];
+  const publicApi = (req: Request) => {
+    if (new URL(req.url).hostname === "api.example.test")
+      return new Response(null, { status: 302, headers: { location: targets[i]! } });
+    reached.push(req.url);
+    return new Response("reached");
+  };
+  const tools = await openapiTools(DOC, { fetch: publicApi, auth, redirectOrigins: ["*"] });
+  for (; i < targets.length; i++) {
+    const r = await run(tools, "away");
+    expect({ target: targets[i], isError: r.isError }).toEqual({ target: targets[i], isError: true });
+    expect(r.text).toMatch(/loopback|private|link-local/);
+  }
+  expect(reached).toEqual([]);
+});
