@@ -1,34 +1,30 @@
 /** @module Every example of the manual is driven by a test, and every code sample of a guide is such an example. */
 import { expect, test } from "bun:test";
 import { Glob } from "bun";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/proc.ts";
-import { codeBlocks, exampleBlocks, exampleFiles } from "./examples.ts";
+import { codeBlocks, documents, exampleBlocks, exampleFiles } from "./examples.ts";
 
-/** The guides whose every TypeScript block must be a marked example (README.md's map). */
-const GUIDES = [
-  "README.md",
-  "docs/tools.md",
-  "docs/resources-prompts.md",
-  "docs/asking.md",
-  "docs/apps.md",
-  "docs/http.md",
-  "docs/servers.md",
-  "docs/openapi.md",
-  "docs/middleware.md",
-  "docs/testing.md",
-  "docs/deploy.md",
-  "docs/tracing.md",
-  "docs/publishing.md",
-  "docs/reference.md",
-  "docs/security.md",
-];
+/**
+ * The documents whose every TypeScript block must be an example: README.md and every guide, except the architecture
+ * notes (design sketches of the code, not something to build) and the benchmarks' history.
+ */
+const GUIDES = documents().filter((d) => !/docs\/(architecture|benchmarks)\.md$/.test(d));
 
-test("every ```ts block of a guide is marked example=<project>/<file>", () => {
-  const unmarked = GUIDES.flatMap((doc) => codeBlocks(doc))
-    .filter((b) => /^(ts|typescript|js|javascript)\b/.test(b.info) && !/\bexample=/.test(b.info))
-    .map((b) => `${b.doc}:${b.line}`);
+test("every ```ts block of a guide is an example: marked example=<project>/<file>, or a repository file shown as it is", () => {
+  const unmarked = GUIDES.flatMap((doc) => {
+    const lines = readFileSync(join(ROOT, doc), "utf8").split("\n");
+    // `<!-- example: examples/… -->` above a block: the file itself, which its own test runs (test/sessions/docs.test.ts).
+    const shown = (line: number) => /^<!-- example: (\S+) -->$/.exec(lines[line - 2] ?? "")?.[1];
+    return codeBlocks(doc)
+      .filter((b) => /^(ts|typescript|js|javascript)\b/.test(b.info) && !/\bexample=/.test(b.info))
+      .filter((b) => {
+        const file = shown(b.line);
+        return file === undefined || !existsSync(join(ROOT, file));
+      })
+      .map((b) => `${b.doc}:${b.line}`);
+  });
   expect(unmarked).toEqual([]);
 });
 

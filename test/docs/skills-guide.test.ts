@@ -9,7 +9,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
-import { buildExample, removeExamples } from "./examples.ts";
+import { buildExample, exampleFiles, removeExamples, writeExample } from "./examples.ts";
 import { connect, listSkills, readSkillFile } from "../../src/index.ts";
 
 let bin = "";
@@ -98,4 +98,13 @@ test("mcpbin's own client: listSkills reads no file, readSkillFile verifies the 
   } finally {
     await client.close();
   }
+});
+
+test("the guide's client script, pointed at the executable, lists the skill and prints its verified SKILL.md's name", async () => {
+  const script = exampleFiles("skills-client")["client.ts"]!;
+  expect(script).toContain('"/abs/path/to/dist/docs"');
+  const dir = writeExample("skills-client", { "client.ts": script.replace("/abs/path/to/dist/docs", bin) });
+  const p = Bun.spawn([process.execPath, join(dir, "client.ts")], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const [code, out] = await Promise.all([p.exited, new Response(p.stdout).text()]);
+  expect({ code, out }).toEqual({ code: 0, out: "name: release-notes\n" });
 });
