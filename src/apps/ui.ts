@@ -2,12 +2,16 @@
 import { UI_EXTENSION } from "./app.ts";
 import { declaresUi } from "./tool-ui.ts";
 import { withUi, type VersionFeatures } from "../protocol/versions.ts";
-import type { RequestContext } from "../server/context.ts";
+import type { RequestContext, ServerState } from "../server/context.ts";
 
-/** Whether the server takes part in the extension: it has an app, or it fronts upstreams (whose views it relays). */
+/**
+ * Whether the server takes part in the extension: it has an app, or it fronts upstreams (whose views it relays).
+ * A program that registers only the tools capability (a live session, src/sessions/session.ts) has no apps.
+ */
 function hasUi(ctx: RequestContext): boolean {
   const r = ctx.connection.registry;
-  return r.apps.size > 0 || r.options.upstreams !== undefined;
+  const apps = r.apps as ServerState["apps"] | undefined;
+  return (apps !== undefined && apps.size > 0) || r.options.upstreams !== undefined;
 }
 
 /**

@@ -1,5 +1,4 @@
 /** @module The content capability registered with the core: resources, resource templates, prompts and completions, their capabilities and list changes. */
-import type {} from "./server-state.ts";
 import { registerCapability } from "../server/register.ts";
 import { completionComplete } from "./methods/completion-complete.ts";
 import { promptsGet } from "./methods/prompts-get.ts";
@@ -10,6 +9,7 @@ import { resourcesSubscribe, resourcesUnsubscribe } from "./methods/resources-su
 import { resourcesTemplatesList } from "./methods/resources-templates-list.ts";
 import { listenContent } from "./listen.ts";
 import { subscriptionsOf } from "./subscriptions.ts";
+import { installCatalog } from "./server-state.ts";
 
 registerCapability({
   name: "content",
@@ -23,6 +23,8 @@ registerCapability({
     promptsGet,
     completionComplete,
   ],
+  // Its catalog (registry.content), with the resources of apps and skills (registered before it).
+  server: installCatalog,
   /**
    * Advertised when the server has them (MCP ServerCapabilities). `resources.subscribe`: any resource's changed()
    * reaches subscribers (a provider's when it says so); `listChanged` only when the resource list can change (a

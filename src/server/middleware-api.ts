@@ -1,5 +1,5 @@
 /** @module The shapes a middleware author sees: McpRequest, Next, Middleware, and the request context they read (docs/middleware.md). */
-import type { ServerHandle, ToolContext } from "../tools/types.ts";
+import type { ServerHandle } from "../shared/server-handle.ts";
 
 /** Who the client is: legacy from `initialize`, 2026-07-28 from each request's `_meta`. */
 export interface ClientInfo {
@@ -15,10 +15,10 @@ export interface ClientInfo {
 
 /**
  * The request's context as a middleware reads it (docs/middleware.md "The request context"): a tool's
- * {@link ToolContext} whose `client` and `server` are always there. The pipeline passes its own
- * request context (src/server/context.ts), which has these and more.
+ * ToolContext (the tools capability adds it, src/tools/types.ts) whose `client` and `server` are always there.
+ * The pipeline passes its own request context (src/server/context.ts), which has these and more.
  */
-export interface MiddlewareContext extends ToolContext {
+export interface MiddlewareContext {
   readonly client: ClientInfo;
   readonly server: ServerHandle;
 }

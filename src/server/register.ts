@@ -1,8 +1,9 @@
 /** @module Capability registration: a capability folder (src/tools/, src/content/, src/tasks/, …) adds its methods, wraps an existing one, and shapes the capabilities a request is answered with; the core names none of them. */
-import type { Connection } from "./connection.ts";
+import type { Connection, ServerState } from "./connection.ts";
 import type { RequestContext } from "./context.ts";
 import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./method-spec.ts";
 import { methodTable } from "./method.ts";
+import type { ServerOptions } from "./options.ts";
 
 /** What one capability registers. */
 export interface CapabilityRegistration {
@@ -32,6 +33,13 @@ export interface CapabilityRegistration {
    * registration order) and how to stop delivering them when the stream ends; undefined when it honours none.
    */
   readonly listen?: (asked: Readonly<Record<string, unknown>>, ctx: RequestContext) => Listening | undefined;
+  /**
+   * Makes what it keeps on each server when a Registry is made (src/server/registry.ts), in registration order:
+   * e.g. the tools capability's live tool set (`registry.tools`, `addTool()`, …). It declares those members by
+   * augmenting ServerState (src/server/connection.ts) from its folder.
+   * @throws its definition error for a bad option (the Registry's constructor throws it).
+   */
+  readonly server?: (registry: ServerState, options: ServerOptions) => void;
   /** Called when a connection ends (its requests aborted): e.g. to drop what it subscribed to. */
   readonly closed?: (connection: Connection) => void;
 }
@@ -178,4 +186,9 @@ export function listenRegistered(asked: Readonly<Record<string, unknown>>, ctx: 
  */
 export function closedRegistered(connection: Connection): void {
   for (const c of closers) c(connection);
+}
+
+/** What each registration keeps on a server, in registration order (the Registry's constructor calls them). */
+export function registeredServerState(): NonNullable<CapabilityRegistration["server"]>[] {
+  return [...registered.values()].flatMap((r) => (r.server ? [r.server] : []));
 }

@@ -1,89 +1,45 @@
-/** @module The server's registry: its tools by name, its identity, and per-version tools/list results computed once. */
-import { isTool } from "../tools/define.ts";
-import { ToolDefinitionError } from "../tools/errors.ts";
-import type { Tool } from "../tools/types.ts";
+/** @module The server's registry: its identity, options and middleware, and what each registered capability keeps on it (its tools, content, apps, …), made once and shared by every session and transport. */
 import { META } from "../protocol/meta.ts";
 import { FEATURES, MODERN_VERSION, type VersionFeatures } from "../protocol/versions.ts";
-import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
-import { Catalog } from "../content/catalog.ts";
-import { skillsOption, type SkillSet } from "../skills/skill-set.ts";
-import { compose } from "./middleware.ts";
-import type { Connection, ServerState } from "./connection.ts";
-import type { Chain } from "./method-spec.ts";
+import { ToolDefinitionError } from "../shared/definition-error.ts";
 import type { ServerHandle } from "../shared/server-handle.ts";
+import type { ServerState } from "./connection.ts";
+import type { Chain } from "./method-spec.ts";
+import { compose } from "./middleware.ts";
+import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
+import { registeredServerState } from "./register.ts";
 
-const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
-import type { App } from "../apps/app.ts";
-import { appsOfServer, isAppOnly } from "../apps/tool-ui.ts";
-import { appResource } from "../apps/resource.ts";
+/**
+ * The members each capability keeps on the server (ServerState, as each capability folder augments it: the tools
+ * capability's `tools`, `addTool()`, …; the content capability's `content`; …), made by its `server` hook.
+ */
+export interface Registry extends ServerState {}
 
 /** Registry and identity of one server; shared by every session and transport. */
-export class Registry implements ServerState {
+export class Registry {
   readonly options: ResolvedOptions;
-  /** The tools served now (enabled), by name; changed by {@link addTool}, {@link removeTool}, {@link enableTool}. */
-  readonly tools: ReadonlyMap<string, Tool>;
   /** The server object (createServer()) this registry belongs to: what `ctx.server` is. */
   server: ServerHandle | undefined;
   /** The middleware chain, when the options gave any (the pipeline calls it instead of invoke()). */
   readonly middleware: Chain | undefined;
-  /** Whether `initialize` advertises `tools.listChanged`: the `listChanged` option, or once the tool set changed. */
-  listChanged: boolean;
-  /**
-   * Why a tool of this name may be missing, added to the `Unknown tool` error (e.g. a proxy's upstream that
-   * could not be reached or signed in to, whose tools are not known): undefined when nothing is missing.
-   */
-  unknownToolNote: ((name: string) => string | undefined) | undefined = undefined;
-  readonly #disabled = new Map<string, Tool>();
-  /** Legacy sessions told `listChanged` (weakly held: a closed session is not kept alive by this). */
-  readonly #watchers = new Set<WeakRef<Connection>>();
-  /** 2026-07-28 listen streams that asked for `toolsListChanged`. */
-  readonly #toolListeners = new Set<() => void>();
-  /** Its resources, resource templates and prompts (its apps' `ui://` resources among them). */
-  readonly content: Catalog;
-  /** The skills it serves (the skills extension), when `skills` gave any. */
-  readonly skills: SkillSet | undefined;
-  /** The MCP Apps it serves (`serve({ apps })` and those its tools link to), by URI. */
-  readonly apps: ReadonlyMap<string, App>;
   /** `_meta` of every modern result. */
   readonly modernMeta: Record<string, unknown>;
   /** {@link modernMeta} serialized once (the direct serialization of plain text results uses it). */
   readonly modernMetaJson: string;
 
   /**
-   * @param options - server options; `tools` may nest arrays.
-   * @throws ToolDefinitionError on a value that is not a tool, or two tools with one name;
-   *   ContentDefinitionError on a bad or duplicate resource, template or prompt; AppDefinitionError on
-   *   two apps with one URI or a tool linking to an app that is not served.
+   * @param options - server options.
+   * @throws ToolDefinitionError on a bad name, version, option or middleware; and what each registered
+   *   capability's `server` hook throws (src/server/register.ts), in registration order: ToolDefinitionError on a
+   *   value that is not a tool or two tools with one name, AppDefinitionError on two apps with one URI or a tool
+   *   linking to an app that is not served, ContentDefinitionError on a bad or duplicate resource, template or prompt.
    */
   constructor(options: ServerOptions) {
     if (typeof options?.name !== "string" || options.name === "")
       throw new ToolDefinitionError('serve(): "name" must be a non-empty string');
     if (typeof options.version !== "string" || options.version === "")
       throw new ToolDefinitionError('serve(): "version" must be a non-empty string');
-    if (options.tools !== undefined && !Array.isArray(options.tools)) {
-      throw new ToolDefinitionError(
-        `serve(): "tools" must be an array of tools, e.g. tools: [add]; got ${typeof options.tools === "function" ? "one tool (put it in [ ])" : typeof options.tools}`,
-      );
-    }
     this.options = resolveOptions(options);
-    const tools = new Map<string, Tool>();
-    for (const t of (options.tools ?? []).flat()) {
-      if (!isTool(t))
-        throw new ToolDefinitionError(`serve(): every entry of "tools" must be made by tool(); got ${typeof t}`);
-      const prev = tools.get(t.name);
-      if (prev) {
-        const where = (x: Tool) => (x.source ? ` (${x.source.file})` : "");
-        // Tools from a project's modules carry their source and can be filtered in the config; a
-        // script's tools are passed to serve() directly, where include/exclude does not exist.
-        const fix =
-          prev.source && t.source
-            ? "rename one, or filter one out with include/exclude in the config"
-            : `rename one, or pass only one of them in serve()'s "tools"`;
-        throw new ToolDefinitionError(`two tools are named "${t.name}"${where(prev)}${where(t)}: ${fix}`);
-      }
-      tools.set(t.name, t);
-    }
-    this.tools = tools;
     this.server = undefined;
     const mw = options.middleware;
     if (mw !== undefined && !Array.isArray(mw))
@@ -91,17 +47,9 @@ export class Registry implements ServerState {
         `createServer(): "middleware" must be an array of functions (request, next) => result`,
       );
     this.middleware = mw !== undefined && mw.length > 0 ? compose(mw) : undefined;
-    // Advertised by default (as the official SDK and FastMCP do): a session that began before the first change
-    // would otherwise never hear of addTool/removeTool/enableTool.
-    this.listChanged = options.listChanged !== false;
-    this.apps = appsOfServer(options);
-    this.skills = skillsOption(options.skills);
-    const extra = [...[...this.apps.values()].map(appResource), ...(this.skills?.resources ?? [])];
-    this.content = new Catalog(
-      extra.length ? { ...options, resources: [...(options.resources ?? []), ...extra] } : options,
-    );
     this.modernMeta = { [META.serverInfo]: this.serverInfo(FEATURES.get(MODERN_VERSION)!) };
     this.modernMetaJson = JSON.stringify(this.modernMeta);
+    for (const make of registeredServerState()) make(this, options);
   }
 
   /** `serverInfo.name`. */
@@ -120,176 +68,5 @@ export class Registry implements ServerState {
     return o.title !== undefined && f.implementationTitle
       ? { name: o.name, title: o.title, version: o.version }
       : { name: o.name, version: o.version };
-  }
-
-  /**
-   * Adds a tool (or replaces the tool of its name), enabled.
-   * @throws ToolDefinitionError when `t` is not made by tool().
-   */
-  addTool(t: Tool): void {
-    if (!isTool(t)) throw new ToolDefinitionError(`addTool(): the argument must be made by tool(); got ${typeof t}`);
-    this.#disabled.delete(t.name);
-    (this.tools as Map<string, Tool>).set(t.name, t);
-    this.#changed();
-  }
-
-  /** Removes a tool, enabled or not; false when there is none of that name. */
-  removeTool(name: string): boolean {
-    const had = (this.tools as Map<string, Tool>).delete(name) || this.#disabled.delete(name);
-    if (had) this.#changed();
-    return had;
-  }
-
-  /**
-   * Enables or disables a tool (a disabled tool is not listed, and calling it is `Unknown tool`).
-   * @throws ToolDefinitionError when there is no tool of that name.
-   */
-  enableTool(name: string, enabled = true): void {
-    const tools = this.tools as Map<string, Tool>;
-    const t = tools.get(name) ?? this.#disabled.get(name);
-    if (t === undefined) throw new ToolDefinitionError(`enableTool(): the server has no tool named "${name}"`);
-    if (enabled === tools.has(name)) return;
-    if (enabled) {
-      this.#disabled.delete(name);
-      tools.set(name, t);
-    } else {
-      tools.delete(name);
-      this.#disabled.set(name, t);
-    }
-    this.#changed();
-  }
-
-  /**
-   * Replaces the whole tool set at once (mcpbin dev --watch): one change, one notification.
-   * @param next - the new tools (made by tool(); one per name: the last wins).
-   * @returns the names added, removed, and replaced by a different definition.
-   */
-  replaceTools(next: readonly Tool[]): { added: string[]; removed: string[]; changed: string[] } {
-    const tools = this.tools as Map<string, Tool>;
-    const before = new Map([...tools, ...this.#disabled]);
-    const added: string[] = [];
-    const changed: string[] = [];
-    tools.clear();
-    this.#disabled.clear();
-    for (const t of next) {
-      if (!isTool(t)) continue;
-      const old = before.get(t.name);
-      if (old === undefined) added.push(t.name);
-      else if (
-        JSON.stringify([old.definition.description, old.inputSchema, old.outputSchema, old.definition.annotations]) !==
-          JSON.stringify([t.definition.description, t.inputSchema, t.outputSchema, t.definition.annotations]) ||
-        old.definition.run.toString() !== t.definition.run.toString()
-      )
-        changed.push(t.name);
-      tools.set(t.name, t);
-    }
-    const removed = [...before.keys()].filter((n) => !tools.has(n));
-    this.#changed();
-    return { added, removed, changed };
-  }
-
-  /**
-   * Adds (or replaces) and removes tools as one change, with one notification (upstreams joining, or
-   * changing their lists: src/client/front.ts). Nothing happens when nothing is given.
-   * @param add - tools made by tool().
-   * @param remove - names to remove (enabled or not).
-   */
-  changeTools(add: readonly Tool[], remove: readonly string[]): void {
-    if (add.length === 0 && remove.length === 0) return;
-    const tools = this.tools as Map<string, Tool>;
-    for (const name of remove) {
-      tools.delete(name);
-      this.#disabled.delete(name);
-    }
-    for (const t of add) {
-      if (!isTool(t))
-        throw new ToolDefinitionError(`changeTools(): every tool must be made by tool(); got ${typeof t}`);
-      this.#disabled.delete(t.name);
-      tools.set(t.name, t);
-    }
-    this.#changed();
-  }
-
-  /** A legacy session that was told `listChanged` hears of every later change (`notifications/tools/list_changed`). */
-  watch(conn: Connection): void {
-    this.#watchers.add(new WeakRef(conn));
-  }
-
-  /**
-   * Calls `fn` after every change of the tool set (a `subscriptions/listen` stream that asked for
-   * `toolsListChanged`).
-   * @returns a function that stops it.
-   */
-  onToolsChanged(fn: () => void): () => void {
-    this.#toolListeners.add(fn);
-    return () => void this.#toolListeners.delete(fn);
-  }
-
-  #changed(): void {
-    this.listChanged = true;
-    for (const fn of [...this.#toolListeners]) {
-      try {
-        fn();
-      } catch {
-        // a stream that can no longer be written to ends with its request
-      }
-    }
-    for (const ref of this.#watchers) {
-      const conn = ref.deref();
-      if (conn === undefined) this.#watchers.delete(ref);
-      else {
-        try {
-          conn.send(LIST_CHANGED, undefined);
-        } catch {
-          this.#watchers.delete(ref); // a connection that can no longer be written to
-        }
-      }
-    }
-  }
-
-  /**
-   * Tells the listen streams of this process that the tool list changed on another replica (the bus,
-   * src/transport/feed-sources.ts); the tool set here is unchanged.
-   */
-  announceToolsChanged(): void {
-    for (const fn of [...this.#toolListeners]) {
-      try {
-        fn();
-      } catch {
-        // a stream that can no longer be written to ends with its request
-      }
-    }
-  }
-
-  /** Whether a legacy session hears of tool list changes (it was told `listChanged`). */
-  watches(conn: Connection): boolean {
-    for (const ref of this.#watchers) if (ref.deref() === conn) return true;
-    return false;
-  }
-
-  /** Forgets a session (it closed). */
-  unwatch(conn: Connection): void {
-    for (const ref of this.#watchers) if (ref.deref() === conn) this.#watchers.delete(ref);
-  }
-
-  /** Whether some tool is only for an app's view (`ui.visibility` without `model`): lists then differ between clients. */
-  get appOnlyTools(): boolean {
-    for (const t of this.tools.values()) if (isAppOnly(t.ui)) return true;
-    return false;
-  }
-
-  /** Whether some tool declares OAuth `scopes`: lists then differ between callers. */
-  get scopedTools(): boolean {
-    for (const t of this.tools.values()) if (t.definition.scopes?.length) return true;
-    return false;
-  }
-
-  /**
-   * The tools a request lists: all of them for a client that declared the MCP Apps extension (`f.ui`),
-   * else those the model may see (a tool with `ui.visibility: ["app"]` is left out).
-   */
-  listedTools(f: VersionFeatures): Tool[] {
-    const all = [...this.tools.values()];
-    return f.ui ? all : all.filter((t) => !isAppOnly(t.ui));
   }
 }

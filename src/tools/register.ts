@@ -1,13 +1,15 @@
 /** @module The tools capability registered with the core: tools/list and tools/call, the `tools` capability, and a live tool set's `listChanged`. */
-import type {} from "./server-state.ts";
 import { META } from "../protocol/meta.ts";
 import { registerCapability } from "../server/register.ts";
+import { installToolSet } from "./server-state.ts";
 import { toolsCall } from "./methods/tools-call.ts";
 import { toolsList } from "./methods/tools-list.ts";
 
 registerCapability({
   name: "tools",
   methods: [toolsList, toolsCall],
+  // Its live tool set: registry.tools, addTool(), … (src/tools/tool-set.ts).
+  server: installToolSet,
   capabilities: [{ name: "tools", advertise: () => ({}) }],
   // A live tool set (createServer's listChanged, upstreams, or changed already): `tools.listChanged`.
   project(caps, ctx) {

@@ -37,6 +37,11 @@ declare module "../shared/server-handle.ts" {
 
 export type { ServerHandle };
 
+declare module "../server/middleware-api.ts" {
+  /** A middleware reads a tool's context, with `client` and `server` always there. */
+  interface MiddlewareContext extends ToolContext {}
+}
+
 /**
  * What a tool's `run` receives besides its arguments, including the ways to ask the client
  * ({@link Asker}: `elicit`, `sample`, `roots`, `clientCapabilities`; docs/asking.md).
