@@ -1,20 +1,13 @@
 /** @module The config file's schema (valibot) and its check, with messages naming file, key and expectation. */
 import * as v from "valibot";
 import { ConfigError, type McpbinConfig } from "./define.ts";
-import {
-  HTTP_KEYS,
-  JSON_KEYS,
-  KNOB_KEYS,
-  keyProblem,
-  SESSIONS_KEYS,
-  UPSTREAMS_KEYS,
-  type OptionKey,
-} from "../shared/option-keys.ts";
+import { keyProblem, type OptionKey } from "../shared/option-keys.ts";
+import { HTTP_KEYS, JSON_KEYS, KNOB_KEYS, SESSIONS_KEYS, UPSTREAMS_KEYS } from "../shared/server-keys.ts";
 
 const text = v.pipe(v.string(), v.nonEmpty());
 const patterns = v.array(text);
 
-/** One key of a config object (src/shared/option-keys.ts). */
+/** One key of a config object (src/shared/option-keys.ts; the server options' keys: src/shared/server-keys.ts). */
 export type ConfigKey = OptionKey;
 export { HTTP_KEYS, JSON_KEYS };
 

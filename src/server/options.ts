@@ -1,16 +1,8 @@
 /** @module The server options resolved: their defaults, and the check of every key (their shape and key list: src/shared/server-options.ts). */
 import { resolveJsonOptions, type JsonOptions } from "../shared/json.ts";
 import { ToolDefinitionError } from "../shared/definition-error.ts";
-import {
-  checkOption,
-  describeValue,
-  HTTP_KEYS,
-  KNOB_KEYS,
-  keyProblem,
-  nearestKey,
-  SESSIONS_KEYS,
-  UPSTREAMS_KEYS,
-} from "../shared/option-keys.ts";
+import { checkOption, describeValue, keyProblem, nearestKey } from "../shared/option-keys.ts";
+import { HTTP_KEYS, KNOB_KEYS, SESSIONS_KEYS, UPSTREAMS_KEYS } from "../shared/server-keys.ts";
 import { SERVE_KEYS, type ServerOptions } from "../shared/server-options.ts";
 
 export type { ServerOptions };

@@ -1,5 +1,6 @@
 /** @module Payload JSON: turns tool return values into strict JSON values under the configured rules. */
-import { checkOption, describeValue, JSON_KEYS } from "./option-keys.ts";
+import { checkOption, describeValue } from "./option-keys.ts";
+import { JSON_KEYS } from "./server-keys.ts";
 
 /** How values JSON cannot carry are encoded; set once with `serve({ json })` or the config file. */
 export interface JsonOptions {

@@ -1,7 +1,8 @@
 /** @module Options of the Streamable HTTP transport: `--http [host:]port`, `serve({ http })`, defaults and checks (the shape is src/shared/http-options.ts). */
 import { AuthOptionsError, resolveAuth } from "../auth/options.ts";
 import type { AuthOptions, HttpOptions } from "../shared/http-options.ts";
-import { checkOption, describeValue, HTTP_KEYS } from "../shared/option-keys.ts";
+import { checkOption, describeValue } from "../shared/option-keys.ts";
+import { HTTP_KEYS } from "../shared/server-keys.ts";
 
 /** HTTP options with every default filled in. */
 export interface ResolvedHttpOptions {

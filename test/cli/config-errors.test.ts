@@ -1,7 +1,7 @@
 // Config mistakes through the CLI (`mcpbin list --config FILE`): one line naming the file, the dotted key and what is expected.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mcpbin, oneLineError } from "./run-cli.ts";
-import { HTTP_KEYS } from "../../src/shared/option-keys.ts";
+import { HTTP_KEYS } from "../../src/shared/server-keys.ts";
 import { configSource, removeProjects, toolsModule, writeProject } from "../loader/fixture-project.ts";
 
 afterAll(removeProjects);

@@ -5,7 +5,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import { checkConfig } from "../../src/config/schema.ts";
 import { defineConfig } from "../../src/index.ts";
 import { writeProject, removeProjects } from "./fixture-project.ts";
-import { HTTP_KEYS as HTTP_OPTION_KEYS } from "../../src/shared/option-keys.ts";
+import { HTTP_KEYS as HTTP_OPTION_KEYS } from "../../src/shared/server-keys.ts";
 
 afterAll(removeProjects);
 
@@ -150,7 +150,7 @@ test("nested keys (json, http): each mistake names the file, the dotted key and 
   }
 });
 
-test("one rule per option (src/shared/option-keys.ts): serve(), the config file and the HTTP options refuse the same values, timer limits included", async () => {
+test("one rule per option (src/shared/server-keys.ts): serve(), the config file and the HTTP options refuse the same values, timer limits included", async () => {
   const { Registry } = await import("../../src/server/registry.ts");
   const { resolveHttp } = await import("../../src/transport/http-options.ts");
   const over = 2_147_483_648; // one past the longest timer delay: a timer would fire at once
