@@ -2,7 +2,7 @@
 // field it has (title, annotations and icons with keys of their own, outputSchema, _meta, execution, a future
 // `x_future`), only its name (and URI) ours, while each client gets what its protocol version defines: fields a
 // version lacks are left out for it, fields no version defines go to every one. Through `mcpbin proxy` and through
-// a server of one's own (upstreamTools(), transformTool(), the `upstreams` option), driven line by line at
+// a server of one's own (upstreamTools(), transformTool(), the `upstreams` option, mount()), driven line by line at
 // 2025-11-25, 2025-03-26 and 2026-07-28 against a hand-written upstream (test/fixtures/upstreams/lossless.ts).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -100,7 +100,7 @@ test("lossless definitions: a received __proto__ field stays a plain field (no p
 }, 30_000);
 
 for (const version of ["2025-11-25", "2025-03-26"]) {
-  test(`lossless definitions: upstreamTools(), transformTool() and the upstreams option keep every field, projected for ${version}`, async () => {
+  test(`lossless definitions: upstreamTools(), transformTool(), the upstreams option and mount() keep every field, projected for ${version}`, async () => {
     const got = await lists(front(), version);
     const full = projected("tools", def("tools", "full"), version);
     const byName = new Map(got.tools!.map((t) => [t.name, t]));
@@ -108,13 +108,19 @@ for (const version of ["2025-11-25", "2025-03-26"]) {
     expect(byName.get("up__full")).toEqual({ ...full, name: "up__full" });
     // transformTool(): the name and what the transform changes.
     expect(byName.get("renamed")).toEqual({ ...full, name: "renamed", description: "changed by the transform" });
-    // The upstreams option (prefixed names, URIs made ours).
+    // The upstreams option (prefixed names, URIs made ours), and mount() of a server that fronts the upstream itself.
     expect(byName.get("hub__full")).toEqual({ ...full, name: "hub__full" });
+    // `execution` says what this server can run as a task: the mounted server, reached in memory, does not advertise
+    // tasks for the tools its own upstream brings (its capabilities are fixed before that upstream answers), so
+    // m__full is a plain call here; every other field comes through both hops.
+    expect(byName.get("m__full")).toEqual({ ...without(full, "execution"), name: "m__full" });
     for (const [, key] of LISTS.slice(1)) {
-      const want = DEFINITIONS[key].filter((d: Obj) => d.name !== "proto").map((d: Obj) => projected(key, d, version));
+      const want = DEFINITIONS[key]
+        .filter((d: Obj) => d.name !== "proto")
+        .map((d: Obj) => without(projected(key, d, version), "uri", "uriTemplate", "name"));
       const mine = got[key]!.filter((d) => d.name !== "proto").map((d) => without(d, "uri", "uriTemplate", "name"));
-      expect(mine).toEqual(want.map((d: Obj) => without(d, "uri", "uriTemplate", "name")));
+      expect(mine).toEqual([...want, ...want]);
     }
-    expect(got.prompts!.map((p) => p.name)).toEqual(["hub__greet"]);
+    expect(got.prompts!.map((p) => p.name)).toEqual(["hub__greet", "m__greet"]);
   }, 30_000);
 }
