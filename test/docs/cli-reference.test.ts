@@ -1,4 +1,4 @@
-/** @module docs/reference.md's CLI usage block is what the command table prints (`mcpbin --help`, each command's `--help`), so the two cannot drift. */
+/** @module docs/cli.md's usage block is what the command table prints (`mcpbin --help`, each command's `--help`), so the two cannot drift. */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -6,11 +6,11 @@ import { ROOT } from "../helpers/proc.ts";
 import { mcpbin } from "../cli/run-cli.ts";
 import { MARKER, usageBlock, withUsageBlock } from "../../scripts/cli-reference.ts";
 
-const reference = readFileSync(join(ROOT, "docs/reference.md"), "utf8");
+const cli = readFileSync(join(ROOT, "docs/cli.md"), "utf8");
 
-test("docs/reference.md's usage block is every command's help from the table (else: bun scripts/cli-reference.ts)", () => {
-  expect(reference).toContain(`${MARKER}\n\n${usageBlock()}\n`);
-  expect(withUsageBlock(reference)).toBe(reference);
+test("docs/cli.md's usage block is every command's help from the table (else: bun scripts/cli-reference.ts)", () => {
+  expect(cli).toContain(`${MARKER}\n\n${usageBlock()}\n`);
+  expect(withUsageBlock(cli)).toBe(cli);
 });
 
 test("the block is what mcpbin --help prints, and each command's lines are what mcpbin <command> --help prints", async () => {
