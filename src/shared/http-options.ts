@@ -47,7 +47,7 @@ export interface HttpOptions {
   readonly bodyTimeoutMs?: number;
   /** An answer whose client takes none of its bytes for this long is dropped (connection closed, its call cancelled), ms. Default 30000; 0 = none. */
   readonly writeTimeoutMs?: number;
-  /** Bytes that answers not yet taken by their clients may hold together; past it the longest-stalled are dropped first. Default 64 MiB. */
+  /** Bytes that answers not yet taken by their clients may hold together, answers being made counted at three times their expected size: past it the longest-stalled are dropped first and new requests wait. Default 64 MiB. */
   readonly maxUnsentBytes?: number;
   /** One line per request on stderr (method, MCP method, status, duration). Default true. */
   readonly accessLog?: boolean;

@@ -57,6 +57,8 @@ export interface HttpCall {
 /** A POST whose body was read: its request deadline too (ms since the epoch; Infinity for none). */
 export interface PostCall extends HttpCall {
   readonly deadline: number;
+  /** The kind of request, whose answers' sizes the unread-answers bound remembers: method, and tool for tools/call. */
+  readonly kind: string;
 }
 
 /** The legacy session `sid` names, when it exists and belongs to this request's caller (another subject's token cannot use it). */

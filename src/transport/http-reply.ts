@@ -18,12 +18,12 @@ export function jsonResponse(
   body: string,
   status: number,
   headers?: Headers,
-  unread?: { readonly answers: UnreadAnswers; readonly what: string },
+  unread?: { readonly answers: UnreadAnswers; readonly what: string; readonly kind?: string },
 ): Response {
   const h = headers ?? new Headers();
   h.set("content-type", JSON_TYPE);
   const text = wellFormedLine(body);
-  return new Response(unread ? unread.answers.body(text, unread.what) : text, { status, headers: h });
+  return new Response(unread ? unread.answers.body(text, unread.what, unread.kind) : text, { status, headers: h });
 }
 
 /**

@@ -64,7 +64,7 @@ export function run(c: PostCall, reply: Reply, r: Running): Promise<Response> | 
     notes,
     abort: onAbort,
     ...(s && id !== undefined ? { resumable: () => (recorder = e.streamEvents.open(s.id)), retryMs: e.o.retryMs } : {}),
-    unread: { answers: e.unread, what },
+    unread: { answers: e.unread, what, kind: c.kind },
     done(status) {
       if (timer) clearTimeout(timer);
       req.signal.removeEventListener("abort", onAbort);

@@ -90,7 +90,7 @@ export interface AnswerContext {
   /** The SSE `retry` sent first on a resumable stream, ms. */
   readonly retryMs?: number;
   /** Where answers the client does not read are watched (write deadline, overall bound), and this one's name there (method and id). */
-  readonly unread?: { readonly answers: UnreadAnswers; readonly what: string };
+  readonly unread?: { readonly answers: UnreadAnswers; readonly what: string; readonly kind?: string };
 }
 
 /**
@@ -151,7 +151,10 @@ export function sseAnswer(reply: Promise<string | undefined>, c: AnswerContext):
           if (held !== undefined) enqueue(held);
           held = undefined;
           const last = line ?? c.cancelledLine?.();
-          if (last !== undefined) enqueue(last);
+          if (last !== undefined) {
+            c.unread?.answers.made(c.unread.kind ?? "", last.length);
+            enqueue(last);
+          }
           rec?.finish();
           if (!closed) {
             closed = true;

@@ -8,23 +8,43 @@ const CHUNK = 64 * 1024;
 /** An answer whose client took nothing for this long may be dropped early when the bound is passed, ms. */
 const STALLED_MS = 500;
 
+/**
+ * What making one answer takes at its peak, in answers of its size: the value the tool returns, its serialized
+ * line, and the copy made on the way (one 15 MiB answer took 67 MiB of RSS to make and held 15 once made).
+ */
+const MAKING = 3;
+/** Kinds of request (method, and tool for tools/call) whose answer sizes are remembered; more use the overall average. */
+const KINDS = 1024;
+/** An answer expected this large waits for the collection of the last large one's garbage before it is made. */
+const LARGE = 1 << 20;
+/** How long a request waits behind one of its kind whose answer size is not known yet, ms. */
+const PROBE_MS = 200;
+
 const encoder = new TextEncoder();
 
-let collecting: ReturnType<typeof setTimeout> | undefined;
+/** A collection scheduled and not yet run, and when the last one ran (performance.now()). */
+let collecting: Promise<void> | undefined;
+let collected = -Infinity;
 /**
  * A large answer leaves the copies it was made from (the tool's text, the result object) as garbage that the
- * collector, which does not count them, may leave for long; one full collection in the next turn returns them,
- * so the bound on held bytes is a bound on memory (10 unread 15 MiB answers peaked at 182–228 MiB without it,
- * 183 with it). At most one per 100 ms.
+ * collector, which does not count them, may leave for long; one full collection in the next turn (at most one
+ * per 100 ms) returns them, so the bound on held bytes is a bound on memory. {@link UnreadAnswers.enter} waits
+ * for it before another large answer is made, which is then made in the memory the last one's garbage held.
  */
 function collectSoon(): void {
   if (collecting) return;
-  collecting = setTimeout(() => {
-    Bun.gc(true);
-    // At most one collection per 100 ms, however many large answers are made.
-    setTimeout(() => (collecting = undefined), 100).unref?.();
-  }, 0);
-  collecting.unref?.();
+  collecting = new Promise<void>((resolve) => {
+    const t = setTimeout(
+      () => {
+        Bun.gc(true);
+        collected = performance.now();
+        collecting = undefined;
+        resolve();
+      },
+      Math.max(0, collected + 100 - performance.now()),
+    );
+    t.unref?.();
+  });
 }
 
 /** One answer being written: what it holds, when its client last took bytes, how to drop it. */
@@ -45,11 +65,17 @@ interface Pending {
 export class UnreadAnswers {
   readonly #pending = new Set<Pending>();
   #held = 0;
+  /** Requests waiting to start. */
   #waiting: (() => void)[] = [];
   /** Requests admitted whose answers do not exist yet. */
   #producing = 0;
-  /** A moving average of answer sizes (code units). */
-  #average = 0;
+  /** What making their answers is expected to take together (code units). */
+  #making = 0;
+  /** A moving average of answer sizes (code units), overall and by kind of request. */
+  #average: number | undefined;
+  readonly #sizes = new Map<string, number>();
+  /** Kinds whose size is unknown and of which one request is being made. */
+  readonly #probing = new Set<string>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
   /**
@@ -71,12 +97,13 @@ export class UnreadAnswers {
    * it asks for one, under the write deadline and the overall bound.
    * @param text - the body.
    * @param what - names the answer in the log line when it is dropped (method and id, never arguments).
+   * @param kind - the kind of request it answers ({@link enter}), whose expected size it updates.
    * @returns the body for `new Response`.
    */
-  body(text: string, what: string): string | ReadableStream<Uint8Array> {
-    this.#average = this.#average === 0 ? text.length : this.#average * 0.75 + text.length * 0.25;
+  body(text: string, what: string, kind = ""): string | ReadableStream<Uint8Array> {
+    this.made(kind, text.length);
     if (text.length <= SMALL) return text;
-    if (text.length >= 1 << 20) collectSoon();
+    if (text.length >= LARGE) collectSoon();
     // The text is encoded a chunk at a time as the socket takes it: no second copy of a large answer.
     let rest: string | undefined = text;
     let at = 0;
@@ -115,26 +142,62 @@ export class UnreadAnswers {
   }
 
   /**
-   * Admits one request: waits while the unread answers, counting those being produced (each estimated at
-   * the recent answers' average size), would hold more than `maxUnsentBytes`. They are read, dropped at
-   * their deadline or dropped as stalled, so the wait ends.
+   * Admits one request: waits while the unread answers and the answers being made would take more than
+   * `maxUnsentBytes`. An answer being made counts {@link MAKING} times its expected size (the recent answers to
+   * its kind of request): what it is made from and its copies count, not only what waits for the client. Of a
+   * kind not answered yet (its size unknown) one request is made at a time, for {@link PROBE_MS} at most (the first
+   * answer tells the size); one expected to be large waits for the
+   * collection of the garbage the last large one left. Unread answers are read, dropped at their deadline or
+   * dropped as stalled, and answers being made come to exist, so the wait ends; with nothing held or being made, a
+   * request starts whatever its estimate.
+   * @param kind - the kind of request (method, and for tools/call the tool's name), whose answers' sizes are remembered.
    * @returns `leave()`, to call once the request's answer exists (its bytes are then counted as held).
    */
-  async enter(): Promise<() => void> {
-    while (
-      this.#held + (this.#producing + 1) * this.#average > this.maxUnsentBytes &&
-      (this.#held > 0 || this.#producing > 0)
-    ) {
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  async enter(kind = ""): Promise<() => void> {
+    const since = performance.now();
+    let need = 0;
+    for (;;) {
+      const expected = this.#sizes.get(kind) ?? (this.#sizes.size >= KINDS ? this.#average : undefined);
+      need = (expected ?? 0) * MAKING;
+      // Behind a request of the same unknown kind for PROBE_MS at most: a slow call does not hold back its kind.
+      const probeLeft = expected === undefined && this.#probing.has(kind) ? since + PROBE_MS - performance.now() : 0;
+      if (expected !== undefined && expected >= LARGE && collecting) await collecting;
+      else if (this.#fits(need) && probeLeft <= 0) break;
+      else
+        await new Promise<void>((wake) => {
+          this.#waiting.push(wake);
+          if (probeLeft > 0) setTimeout(wake, probeLeft).unref?.();
+        });
     }
+    const probe = !this.#sizes.has(kind) && this.#sizes.size < KINDS;
+    if (probe) this.#probing.add(kind);
     this.#producing++;
+    this.#making += need;
     let left = false;
     return () => {
       if (left) return;
       left = true;
+      if (probe) this.#probing.delete(kind);
       this.#producing--;
+      this.#making -= need;
       this.#wake();
     };
+  }
+
+  /**
+   * Remembers the size of an answer to a kind of request (a JSON body, or the last event of a stream).
+   * @param kind - the kind ({@link enter}).
+   * @param size - its length, code units.
+   */
+  made(kind: string, size: number): void {
+    const mean = (old: number | undefined) => (old === undefined ? size : old * 0.75 + size * 0.25);
+    this.#average = mean(this.#average);
+    if (this.#sizes.has(kind) || this.#sizes.size < KINDS) this.#sizes.set(kind, mean(this.#sizes.get(kind)));
+  }
+
+  /** Whether an answer whose making takes `need` may start now. */
+  #fits(need: number): boolean {
+    return this.#held + this.#making + need <= this.maxUnsentBytes || (this.#held <= 0 && this.#producing === 0);
   }
 
   /**
@@ -182,9 +245,10 @@ export class UnreadAnswers {
     this.#wake();
   }
 
+  /** Wakes the waiting requests: each checks again whether it may start. */
   #wake(): void {
-    if (this.#waiting.length === 0 || this.#held + this.#producing * this.#average > this.maxUnsentBytes) return;
-    for (const w of this.#waiting.splice(0)) w();
+    if (this.#waiting.length === 0) return;
+    for (const wake of this.#waiting.splice(0)) wake();
   }
 
   #forget(p: Pending): void {
