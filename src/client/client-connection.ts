@@ -1,7 +1,7 @@
 /** @module The client's connection core: the transport, the handshake, requests in either era, and the messages the server sends (McpClient adds the methods of the protocol). */
 import { checkEnvelope, ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
 import { NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
-import { Outbound, OutboundError } from "../server/outbound.ts";
+import { Outbound, OutboundError, type OutboundOptions } from "../server/outbound.ts";
 import type { ClientTransport } from "./transport.ts";
 import { logName } from "../runtime/log-name.ts";
 import { AskRoutes } from "./ask-routes.ts";
@@ -10,6 +10,7 @@ import type { CallOptions, ClientOptions, Implementation, JsonObject, RequestOpt
 import { handshake, modernParams } from "./handshake.ts";
 import { rounds } from "./rounds.ts";
 import { answerServerRequest } from "./server-requests.ts";
+import { withVersionRetry } from "./version-retry.ts";
 
 /**
  * One connection to one MCP server, without the protocol's methods: {@link import("./client.ts").McpClient}
@@ -72,7 +73,7 @@ export class ClientConnection {
       label: this.label,
       opts: this.opts,
       transport: this.#transport,
-      send: (method, params, timeoutMs) => this.#outbound.request(method, params, { timeoutMs }),
+      send: (method, params, timeoutMs) => this.#send(method, params, { timeoutMs }),
       apply: (facts) => Object.assign(this, facts),
     });
   }
@@ -95,7 +96,7 @@ export class ClientConnection {
     const route = this.#routes.open(opts, params);
     const timeoutMs = opts.timeoutMs ?? this.opts.timeoutMs ?? 60_000;
     try {
-      const r = (await this.#outbound.request(method, p, {
+      const r = (await this.#send(method, p, {
         signal: opts.signal,
         timeoutMs,
         onId: route.onId,
@@ -103,7 +104,7 @@ export class ClientConnection {
       const answer = opts.onRequest ?? this.opts.onRequest;
       if (r?.resultType !== "input_required" || !answer || this.era !== "modern") return r;
       const send = async (m: string, next: JsonObject, o: RequestOptions) =>
-        (await this.#outbound.request(m, modernParams(next, this.opts, o.capabilities), {
+        (await this.#send(m, modernParams(next, this.opts, o.capabilities), {
           signal: o.signal,
           timeoutMs,
         })) as JsonObject;
@@ -113,6 +114,11 @@ export class ClientConnection {
     } finally {
       this.#routes.close(route.key);
     }
+  }
+
+  /** One request through the connection's Outbound, sent once more on a -32022 that names 2026-07-28 (src/client/version-retry.ts). */
+  #send(method: string, params: JsonObject | undefined, opts: OutboundOptions): Promise<unknown> {
+    return withVersionRetry((p) => this.#outbound.request(method, p, opts), params);
   }
 
   /** Ends the connection: pending requests reject ("closed"), the transport closes (the child process ends). Idempotent. */

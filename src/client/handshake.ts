@@ -4,6 +4,7 @@ import { META as META_KEYS } from "../protocol/meta.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "../protocol/versions.ts";
 import { OutboundError } from "../server/outbound.ts";
 import { wrapError } from "./client-errors.ts";
+import { supportedVersionsOf } from "./version-retry.ts";
 import type { ClientOptions, Implementation, JsonObject } from "./client-types.ts";
 import type { ClientTransport } from "./transport.ts";
 
@@ -88,6 +89,16 @@ async function discover(link: HandshakeLink, timeoutMs: number, required: boolea
   } catch (e) {
     if (required || (e instanceof OutboundError && e.code === "closed"))
       throw wrapError(link.label, "server/discover", e, timeoutMs);
+    // -32022 is a modern server's answer (retried once already when it lists 2026-07-28): `initialize` only when it
+    // lists a legacy version this client speaks, never as a fallback (MCP 2026-07-28 basic/transports/stdio
+    // "Backward Compatibility": use one of the versions in its advertised supported list).
+    const supported = supportedVersionsOf(e);
+    if (supported && !supported.some((v) => (LEGACY_VERSIONS as readonly string[]).includes(v)))
+      throw new OutboundError(
+        "unavailable",
+        `${link.label}: the server speaks none of this client's protocol versions (it supports ${supported.join(", ") || "none it named"}; this client speaks ${MODERN_VERSION}, ${LEGACY_VERSIONS.join(", ")})`,
+        (e as OutboundError).rpc,
+      );
     return false;
   }
   const supported = Array.isArray(r?.supportedVersions) ? r.supportedVersions : [];
