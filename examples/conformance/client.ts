@@ -56,6 +56,35 @@ const SCENARIOS: Record<string, Scenario> = {
   "sse-retry": async (client) => {
     for (const t of await client.listTools()) await client.callTool(t.name, {});
   },
+  // SEP-1034: the host's user accepts the form as pre-populated, so the answer names no field; connect() completes
+  // it with the requested schema's defaults (ClientOptions.elicitationDefaults).
+  "elicitation-sep1034-client-defaults": async (client) => {
+    for (const t of await client.listTools()) await client.callTool(t.name, {});
+  },
+  // 2026-07-28 multi round-trip: requestState echoed as it came, none sent when none came, a new id per retry, a
+  // call made between the rounds carries neither, and a result without resultType is complete.
+  "sep-2322-client-request-state": async (client) => {
+    const confirm = async () => ({ action: "accept", content: { confirmed: true } });
+    await client.callTool(
+      "test_mrtr_echo_state",
+      {},
+      {
+        // Another call while the first waits for its input: it must carry none of the first one's round.
+        onRequest: async () => {
+          await client.callTool("test_mrtr_unrelated", {});
+          return confirm();
+        },
+      },
+    );
+    await client.callTool("test_mrtr_no_state", {}, { onRequest: confirm });
+    await client.callTool("test_mrtr_no_result_type", {}, { onRequest: confirm });
+  },
+  // SEP-1613/2106: hand the focal tool's inputSchema, as listed, back to the echo tool.
+  "json-schema-2020-12-preservation": async (client) => {
+    const tools = await client.listTools();
+    const focal = tools.find((t) => t.name !== "json_schema_echo");
+    if (focal) await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+  },
   // Tools whose x-mcp-header breaks the rules are not listed (the transport leaves them out): call every tool listed.
   "http-invalid-tool-headers": async (client) => {
     for (const t of await client.listTools()) {
@@ -104,7 +133,19 @@ const listAndCall: Scenario = async (c) => {
   if (tools[0]) await c.callTool(tools[0].name, {}).catch(() => {});
 };
 
-const client = await connect({ url, auth }, { name: "conformance-client", ...era });
+/** A host's answers to the server's requests: it shows each form and its user accepts it as it is. */
+const host = {
+  capabilities: { elicitation: { form: {} } },
+  onRequest: async (method: string) => {
+    if (method === "elicitation/create") return { action: "accept" };
+    throw new Error(`this host does not answer ${method}`);
+  },
+};
+
+const client = await connect(
+  { url, auth },
+  { name: "conformance-client", ...era, ...(scenario.startsWith("elicitation-") ? host : {}) },
+);
 try {
   await (SCENARIOS[scenario] ?? (scenario.startsWith("auth/") ? listAndCall : (c) => c.listTools().then(() => {})))(
     client,

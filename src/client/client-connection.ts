@@ -11,6 +11,7 @@ import { handshake, modernParams } from "./handshake.ts";
 import { rounds } from "./rounds.ts";
 import { answerServerRequest } from "./server-requests.ts";
 import { withVersionRetry } from "./version-retry.ts";
+import { completingDefaults } from "./elicit-defaults.ts";
 
 /**
  * One connection to one MCP server, without the protocol's methods: {@link import("./client.ts").McpClient}
@@ -108,7 +109,8 @@ export class ClientConnection {
           signal: o.signal,
           timeoutMs,
         })) as JsonObject;
-      return await rounds({ label: this.label, send }, method, params, r, answer, opts);
+      const complete = this.opts.elicitationDefaults !== false ? completingDefaults(answer) : answer;
+      return await rounds({ label: this.label, send }, method, params, r, complete, opts);
     } catch (e) {
       throw wrapError(this.label, method, e, timeoutMs);
     } finally {
@@ -196,6 +198,7 @@ export class ClientConnection {
             routes: this.#routes,
             onRequest: this.opts.onRequest,
             serving: this.#serving,
+            elicitationDefaults: this.opts.elicitationDefaults !== false,
             send: (line: string) => this.#transport.send(line),
           };
           void answerServerRequest(link, id, method, params, relatedId);

@@ -62,6 +62,13 @@ export interface ClientOptions {
    * flight could have caused one).
    */
   readonly onRequest?: ServerRequestHandler;
+  /**
+   * Whether an accepted form elicitation's answer (`elicitation/create`, from `onRequest` or a request's own
+   * handler, in either era) is completed with the `requestedSchema`'s defaults for the fields it leaves out
+   * (SEP-1034: a client pre-populates form fields with them); default true. A relay whose client in front
+   * shows the form itself (`mcpbin proxy`, `upstreams`) passes its answers on as they are: false.
+   */
+  readonly elicitationDefaults?: boolean;
   /** Every notification the server sends (after the client's own handling of progress and list_changed). */
   readonly onNotification?: (method: string, params: JsonObject | undefined) => void;
 }

@@ -2,6 +2,7 @@
 import { ErrorCode, errorLine, resultLine, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { AskRoutes } from "./ask-routes.ts";
 import type { JsonObject, ServerRequestHandler } from "./client-types.ts";
+import { withElicitationDefaults } from "./elicit-defaults.ts";
 
 /** What answering needs of its connection (McpClient gives it). */
 export interface AnswerLink {
@@ -11,6 +12,8 @@ export interface AnswerLink {
   readonly onRequest: ServerRequestHandler | undefined;
   /** The server's requests being answered, by id: a `notifications/cancelled` aborts one. */
   readonly serving: Map<RequestId, AbortController>;
+  /** Whether accepted form elicitations are completed with their schema's defaults (ClientOptions.elicitationDefaults). */
+  readonly elicitationDefaults: boolean;
   /** Writes the answer. */
   send(line: string): Promise<void>;
 }
@@ -59,7 +62,8 @@ export async function answerServerRequest(
     const ac = new AbortController();
     link.serving.set(id, ac);
     try {
-      line = resultLine(id, await answer(method, params, { signal: ac.signal }));
+      const result = await answer(method, params, { signal: ac.signal });
+      line = resultLine(id, link.elicitationDefaults ? withElicitationDefaults(method, params, result) : result);
     } catch (e) {
       line = errorLine(
         id,

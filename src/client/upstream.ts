@@ -129,6 +129,8 @@ export class Upstream {
       timeoutMs: c.timeoutMs,
       signal: ac.signal,
       capabilities: FORWARDED_CAPABILITIES,
+      // The client in front shows the form and fills in its defaults; its answer goes upstream as it gave it.
+      elicitationDefaults: false,
       onNotification: (method, params) => this.onNotification?.(method, params),
     }).then(
       (client) => {
