@@ -20,6 +20,28 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * One Redis command's answer, or a {@link StoreUnavailableError} when it fails or takes longer than `limit`.
+ * @param work - the command.
+ * @param url - the server's URL, for the message (a password in it is left out).
+ * @param what - the command, for the message.
+ * @param limit - ms.
+ * @returns its answer.
+ */
+export function withinLimit<T>(work: Promise<T>, url: string | undefined, what: string, limit: number): Promise<T> {
+  const where = (url ?? "redis").replace(/\/\/[^@/]*@/, "//");
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new StoreUnavailableError(`${where} did not answer ${what} within ${limit} ms`)),
+      limit,
+    );
+    work.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e) => (clearTimeout(timer), reject(new StoreUnavailableError(`${where}: ${what} failed: ${e?.message ?? e}`))),
+    );
+  });
+}
+
+/**
  * A {@link Store} in Redis (or Valkey) through Bun's built-in `RedisClient` (no dependency): times to live are
  * Redis's own (`SET … PX`), `keys` walks `SCAN … MATCH`, `incr` is Redis's `INCR`, `take` and `claim` are Lua
  * scripts on Redis's clock (src/state/redis-scripts.ts). Values are plain strings. A command that fails, or gets no
@@ -32,18 +54,7 @@ export class StoreUnavailableError extends Error {
 export function redisStore(url?: string, o?: { timeoutMs?: number }): Store {
   const client = new Bun.RedisClient(url);
   const limit = o?.timeoutMs ?? REDIS_TIMEOUT_MS;
-  const where = (url ?? "redis").replace(/\/\/[^@/]*@/, "//");
-  const run = <T>(what: string, work: () => Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new StoreUnavailableError(`${where} did not answer ${what} within ${limit} ms`)),
-        limit,
-      );
-      work().then(
-        (v) => (clearTimeout(timer), resolve(v)),
-        (e) => (clearTimeout(timer), reject(new StoreUnavailableError(`${where}: ${what} failed: ${e?.message ?? e}`))),
-      );
-    });
+  const run = <T>(what: string, work: () => Promise<T>): Promise<T> => withinLimit(work(), url, what, limit);
   return {
     get: (key) => run("GET", async () => (await client.get(key)) ?? undefined),
     set: (key, value, options) =>

@@ -115,8 +115,14 @@ export class SharedFeed implements ChangeFeed {
     }
   }
 
+  /** Entry n from the store; undefined when it is not there or the store fails (it is then skipped, not waited for). */
   async #read(n: number): Promise<FeedEntry | undefined> {
-    const text = await this.store.get(`${this.prefix}feed:${n}`);
-    return text === undefined ? undefined : (JSON.parse(text) as FeedEntry);
+    try {
+      const text = await this.store.get(`${this.prefix}feed:${n}`);
+      return text === undefined ? undefined : (JSON.parse(text) as FeedEntry);
+    } catch (e) {
+      logLine(`change ${n} could not be read from the store: ${(e as Error)?.message ?? e}`);
+      return undefined;
+    }
   }
 }

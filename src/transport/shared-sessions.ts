@@ -68,13 +68,16 @@ export class SharedSessions {
         this.#renewed.delete(sid);
         sessions.end(sid, "The session was ended by the client");
       } else
-        void this.load(sid).then((st) => {
-          if (st) {
-            apply(s, st);
-            owners.set(s, st.o);
-            this.#saved.set(sid, JSON.stringify(st));
-          }
-        });
+        void this.load(sid).then(
+          (st) => {
+            if (st) {
+              apply(s, st);
+              owners.set(s, st.o);
+              this.#saved.set(sid, JSON.stringify(st));
+            }
+          },
+          (e) => logLine(`session ${sid} changed on another replica, but could not be read: ${e?.message ?? e}`),
+        );
     });
   }
 
@@ -180,16 +183,22 @@ export class SharedSessions {
   }
 
   /**
-   * Ends a session everywhere (DELETE, or dropped for its client's quota).
+   * Ends a session everywhere (DELETE, or dropped for its client's quota); never rejects (a store that fails is
+   * logged).
    * @param release - take it out of its client's quota (not needed when the quota dropped it).
    */
   async remove(sid: string, release = true): Promise<void> {
     this.#renewed.delete(sid);
-    const q = release && this.store.release ? (await this.load(sid).catch(() => undefined))?.q : undefined;
-    if (q !== undefined) await this.store.release!(this.#quotaKey(q), sid);
     this.#saved.delete(sid);
-    await this.store.delete(`${this.prefix}session:${sid}`);
-    await this.bus.publish(`${this.prefix}sessions`, `${this.origin} end ${sid}`);
+    try {
+      const q = release && this.store.release ? (await this.load(sid))?.q : undefined;
+      if (q !== undefined) await this.store.release!(this.#quotaKey(q), sid);
+      await this.store.delete(`${this.prefix}session:${sid}`);
+      await this.bus.publish(`${this.prefix}sessions`, `${this.origin} end ${sid}`);
+    } catch (e) {
+      // Ended here already; the others forget it when its key expires (sessionIdleMs).
+      logLine(`the end of session ${sid} could not be shared: ${(e as Error)?.message ?? e}`);
+    }
   }
 
   /** Stops listening. */
