@@ -1,5 +1,6 @@
 /** @module The `http.auth` option (OAuth 2.1 resource server): its defaults and start-time checks (its shape is src/shared/http-options.ts). */
 import { isScopes } from "../shared/auth.ts";
+import { unknownKey } from "../shared/option-keys.ts";
 import type { AuthOptions, IntrospectionOptions } from "../shared/http-options.ts";
 
 /** `http.auth` checked, with defaults. */
@@ -36,6 +37,15 @@ const KEYS = [
 ];
 
 /**
+ * The first key of `http.auth` that is not an option, as a message naming the nearest one and the allowed keys.
+ * @param a - the option as given (an object).
+ * @returns undefined, or the message.
+ */
+export function authKeyProblem(a: object): string | undefined {
+  return unknownKey(a, KEYS, "http.auth.");
+}
+
+/**
  * Checks `http.auth` and fills in its defaults.
  * @param a - the option as given.
  * @param loopbackOnly - whether the server is bound to loopback (then `resource` may be left out).
@@ -45,9 +55,8 @@ const KEYS = [
 export function resolveAuth(a: AuthOptions, loopbackOnly: boolean): ResolvedAuth {
   if (typeof a !== "object" || a === null || Array.isArray(a))
     throw new AuthOptionsError(`http.auth must be an object { issuer, resource, audience?, scopes?, introspection? }`);
-  for (const k of Object.keys(a))
-    if (!KEYS.includes(k))
-      throw new AuthOptionsError(`"http.auth.${k}" is not a known key (allowed: ${KEYS.join(", ")})`);
+  const unknown = authKeyProblem(a);
+  if (unknown) throw new AuthOptionsError(unknown);
   if ((a.issuer === undefined) === (a.issuers === undefined))
     throw new AuthOptionsError(`http.auth needs "issuer" (a URL) or "issuers" (an array of URLs), one of them`);
   const issuers = a.issuer !== undefined ? [a.issuer] : a.issuers;

@@ -12,6 +12,7 @@ import { installedCollector } from "../runtime/collector.ts";
 import { deferredProvider } from "../content/provider.ts";
 import { skillsOption } from "../skills/skill-set.ts";
 import { enableTasks } from "../tasks/register.ts";
+import { checkNestedKeys } from "./nested-keys.ts";
 import { logName } from "../runtime/log-name.ts";
 
 /**
@@ -54,6 +55,7 @@ export function createServer(options: ServerOptions): McpServer {
           resources: [...(options.resources ?? []), content!.provider],
         },
   );
+  checkNestedKeys(options);
   // Tasks (src/tasks/): registered with the core when the options or a tool ask for them.
   enableTasks(options);
   // Live sessions (src/sessions): loaded only then; their tools join the registry as sessions come and go.

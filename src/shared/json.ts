@@ -1,5 +1,5 @@
 /** @module Payload JSON: turns tool return values into strict JSON values under the configured rules. */
-import { checkOption, describeValue } from "./option-keys.ts";
+import { checkOption, describeValue, unknownKey } from "./option-keys.ts";
 import { JSON_KEYS } from "./server-keys.ts";
 
 /** How values JSON cannot carry are encoded; set once with `serve({ json })` or the config file. */
@@ -46,10 +46,8 @@ export function resolveJsonOptions(options: JsonOptions | undefined): Required<J
   if (options === undefined) return DEFAULTS;
   if (typeof options !== "object" || options === null)
     throw new JsonOptionsError('json: must be an object like { nonFinite: "null", bigint: "string" }');
-  for (const k of Object.keys(options)) {
-    if (k !== "nonFinite" && k !== "bigint")
-      throw new JsonOptionsError(`json.${k} is not an option: the options are nonFinite and bigint`);
-  }
+  const unknown = unknownKey(options, Object.keys(JSON_KEYS), "json.");
+  if (unknown) throw new JsonOptionsError(unknown);
   for (const [k, key] of Object.entries(JSON_KEYS)) {
     const value = (options as Record<string, unknown>)[k];
     if (checkOption(key, value))

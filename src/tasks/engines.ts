@@ -1,5 +1,6 @@
 /** @module The task engine of each server, made on first use from its `tasks` option; and who owns a request's tasks. */
 import { ToolDefinitionError } from "../tools/errors.ts";
+import { unknownKey } from "../shared/option-keys.ts";
 import type { RequestContext, ServerState } from "../server/context.ts";
 import type { TasksOptions } from "../shared/server-options.ts";
 import { fileStore } from "../state/file.ts";
@@ -30,9 +31,8 @@ export function checkTasksOptions(o: TasksOptions | undefined): void {
   const where = 'serve(): "tasks"';
   if (typeof o !== "object" || o === null || Array.isArray(o))
     throw new ToolDefinitionError(`${where} must be an object such as { store: "memory", ttlMs: 3600000 }`);
-  for (const k of Object.keys(o))
-    if (!KEYS.includes(k))
-      throw new ToolDefinitionError(`${where}.${k} is not a known key; allowed: ${KEYS.join(", ")}`);
+  const unknown = unknownKey(o, KEYS, "tasks.");
+  if (unknown) throw new ToolDefinitionError(`serve(): ${unknown}`);
   const s = o.store;
   if (s !== undefined && s !== "memory" && s !== "file" && s !== "redis" && !isStore(s)) {
     throw new ToolDefinitionError(

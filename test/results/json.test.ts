@@ -100,5 +100,5 @@ test("options are checked and resolved once; a bad option names itself and its a
   expect(() => resolveJsonOptions({ bigint: 1 as never })).toThrow(
     /json.bigint must be one of "string", "number", "error"/,
   );
-  expect(() => resolveJsonOptions({ dates: "epoch" } as never)).toThrow(/json.dates is not an option/);
+  expect(() => resolveJsonOptions({ dates: "epoch" } as never)).toThrow(/"json.dates" is not a known key/);
 });
