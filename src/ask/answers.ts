@@ -1,6 +1,6 @@
 /** @module The shape checks of what a client answers to an ask (ElicitResult, CreateMessageResult, ListRootsResult), the same in both eras. */
 import * as v from "valibot";
-import { issueLine } from "../tools/issues.ts";
+import { issueLine } from "../shared/issues.ts";
 import { once } from "../runtime/once.ts";
 
 /** The three kinds of ask and their wire methods. */

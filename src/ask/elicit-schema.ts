@@ -1,7 +1,7 @@
 /** @module valibot object schema → elicitation `requestedSchema` per protocol version, and the parse of the client's answer with the same schema. */
 import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import { issueLine } from "../tools/issues.ts";
+import { issueLine } from "../shared/issues.ts";
 import { ElicitSchemaError } from "./errors.ts";
 import type { ElicitForm, ElicitObjectSchema } from "./types.ts";
 

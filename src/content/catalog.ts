@@ -11,6 +11,7 @@ import { isPrompt, type Prompt } from "./prompt.ts";
 import { isContentProvider, type ContentProvider } from "./provider.ts";
 import { listingOf } from "./project.ts";
 import type { ContentOptions } from "./options.ts";
+import { PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../shared/cache.ts";
 
 /** A concrete resource to list: its URI and listing fields, and what offered it. */
 export interface ListedEntry {
@@ -31,13 +32,6 @@ export type Found =
 export function encodedForm(uri: string): string {
   return uri.replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase()).replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s));
 }
-
-/** Cache hints of a static list (2026-07-28): nothing in it can change while the process runs. */
-export const STATIC_LIST_CACHE: CacheHints = { ttlMs: 300_000, scope: "public" };
-/** The hints of a list that depends on the caller's scopes: kept, but by that caller only. */
-export const PRIVATE_LIST_CACHE: CacheHints = { ttlMs: 300_000, scope: "private" };
-/** Cache hints of a list a template's `list()` computes, and of reads by default. */
-export const PRIVATE_NO_CACHE: CacheHints = { ttlMs: 0, scope: "private" };
 
 /** The most completion values one response carries (MCP CompleteResult.values maxItems). */
 export const MAX_COMPLETIONS = 100;

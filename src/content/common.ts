@@ -5,7 +5,7 @@ import type { CacheHints } from "../shared/cache.ts";
 import type { Asker } from "../ask/types.ts";
 import { NO_CLIENT } from "../ask/none.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
-import type { ToolIcon } from "../tools/types.ts";
+import type { ToolIcon } from "../shared/icon.ts";
 
 /** An author's mistake in a resource, template or prompt, found at definition; the message names it and what to change. */
 export class ContentDefinitionError extends Error {

@@ -5,7 +5,7 @@ import { projectBlock } from "../protocol/project.ts";
 import type { ResourceAnnotations } from "./common.ts";
 import type { ResourceContents } from "./resource.ts";
 import type { PromptArgument, PromptResult } from "./prompt.ts";
-import type { ToolIcon } from "../tools/types.ts";
+import type { ToolIcon } from "../shared/icon.ts";
 import { LISTING_FIELDS, receivedExtras, withExtras } from "../protocol/received.ts";
 
 /** The listing fields of a resource, template or prompt, version-neutral. */

@@ -10,7 +10,7 @@ import {
   type DisplayFields,
 } from "./common.ts";
 import type { Completer } from "./resource.ts";
-import { issueLine } from "../tools/issues.ts";
+import { issueLine } from "../shared/issues.ts";
 import { unknownKey } from "../shared/option-keys.ts";
 import type { ContentBlock } from "../shared/result.ts";
 

@@ -16,7 +16,7 @@ import {
   UriTemplateError,
   type UriTemplate,
 } from "./uri-template.ts";
-import { issueLine } from "../tools/issues.ts";
+import { issueLine } from "../shared/issues.ts";
 import { unknownKey } from "../shared/option-keys.ts";
 import {
   RESOURCE_TEMPLATE_KEYS,

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { cacheFields } from "../protocol/project.ts";
 import { projectResource } from "../content/project.ts";
-import { PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../content/catalog.ts";
+import { PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../shared/cache.ts";
 import type { RequestContext } from "../server/context.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../server/list-page.ts";
 import type { MethodSpec } from "../server/method.ts";

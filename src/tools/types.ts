@@ -8,6 +8,7 @@ import type { Asker } from "../ask/types.ts";
 import type { ToolUi, ToolUiOption } from "../apps/tool-ui.ts";
 import type { TOOL_BRAND } from "../runtime/contract.ts";
 import type { AuthInfo } from "../shared/auth.ts";
+import type { ToolIcon } from "../shared/icon.ts";
 import type { ServerHandle } from "../shared/server-handle.ts";
 
 declare module "../shared/server-handle.ts" {
@@ -107,13 +108,8 @@ export interface ToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
-/** An icon for display (MCP Icon, 2025-11-25+). */
-export interface ToolIcon {
-  readonly src: string;
-  readonly mimeType?: string;
-  readonly sizes?: readonly string[];
-  readonly theme?: "light" | "dark";
-}
+/** An icon for display (MCP Icon, 2025-11-25+): its shape is shared with resources and prompts (src/shared/icon.ts). */
+export type { ToolIcon };
 
 /** A valibot schema, or any Standard Schema v1 value (zod 4, arktype, …). */
 /** Whether a tool's calls may run as tasks (MCP 2025-11-25 `execution.taskSupport`). */

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { JsonSchema } from "../schema/json-schema.ts";
 import { standardValidate, vendorOf } from "../schema/standard.ts";
 import { contract } from "../runtime/contract.ts";
-import { ajvLine, issueLine, type AjvError } from "./issues.ts";
+import { ajvLine, issueLine, type AjvError } from "../shared/issues.ts";
 import { validationCopy } from "./json-schema.ts";
 import { isSchemaFunction, isValibot } from "./schema-kind.ts";
 import { inputOf } from "./schemas.ts";

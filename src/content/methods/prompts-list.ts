@@ -1,6 +1,6 @@
 /** @module prompts/list: the server's prompts, one page at a time (MCP server/prompts). */
 import { listingOf, projectPrompt } from "../project.ts";
-import { PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
+import { PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../../shared/cache.ts";
 import type { PromptArgument } from "../prompt.ts";
 import { missingScopes } from "../../shared/auth.ts";
 import type { Listing } from "../project.ts";

@@ -1,6 +1,6 @@
 /** @module resources/templates/list: the server's resource templates, one page at a time (MCP server/resources). */
 import { listingOf, projectTemplate } from "../project.ts";
-import { PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../catalog.ts";
+import { PRIVATE_LIST_CACHE, PRIVATE_NO_CACHE, STATIC_LIST_CACHE } from "../../shared/cache.ts";
 import { missingScopes } from "../../shared/auth.ts";
 import type { Listing } from "../project.ts";
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";

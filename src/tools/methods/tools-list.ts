@@ -2,15 +2,12 @@
 import { ProjectedJson } from "../../protocol/project.ts";
 import { projectTool } from "../project.ts";
 import { toolsListJson } from "../list-json.ts";
-import { STATIC_LIST_CACHE } from "../../content/catalog.ts";
+import { PRIVATE_LIST_CACHE, STATIC_LIST_CACHE } from "../../shared/cache.ts";
 
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { requestFeatures } from "../../apps/ui.ts";
 import { missingScopes } from "../../shared/auth.ts";
-
-/** The cache hints of a tools/list page that differs between clients (app-only tools, MCP Apps). */
-const PRIVATE_LIST_CACHE = { ...STATIC_LIST_CACHE, scope: "private" } as const;
 
 /**
  * The `tools/list` entry: the whole list, serialized once per version, when it fits one page (the

@@ -1,4 +1,4 @@
-/** @module Validation problems as `path: message` lines, one wording for valibot and Ajv. */
+/** @module Validation problems as `path: message` lines, one wording for valibot and Ajv (tools, content and asks alike): shared (src/shared/), imports nothing of ours. */
 import type * as v from "valibot";
 
 /**
