@@ -2,7 +2,8 @@
 // redis-server (http.redis through MCPBIN_REDIS_URL): SDK v1 legacy and v2 2026-07-28 clients whose requests
 // land on different replicas; a live addTool on one replica reaches a legacy GET stream and a
 // subscriptions/listen stream held on the others; a replica killed mid-stream, and the client's reconnect
-// with Last-Event-ID through the load balancer to another one, loses no event and repeats none.
+// with Last-Event-ID through the load balancer to another one, loses no event and repeats none; a dropped POST
+// stream resumes on a replica that does not run its call (the one that does relays its events through Redis).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -110,6 +111,46 @@ test("a live addTool on r1 reaches a legacy GET stream held on r2 and a subscrip
   });
   await legacyStream.close();
   await listen.close();
+});
+
+test("a POST stream dropped on r1 resumes with Last-Event-ID on r2, then again through the load balancer: every event and the result, once, in order", async () => {
+  const [r1, r2] = replicas.map((r) => r.url) as [string, string];
+  const sid = await session(r1);
+  const ctl = new AbortController();
+  const res = await fetch(r1, {
+    method: "POST",
+    headers: { ...LEGACY, "mcp-session-id": sid },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 77,
+      method: "tools/call",
+      params: { name: "steps", arguments: { n: 8, ms: 150 }, _meta: { progressToken: "t" } },
+    }),
+    signal: ctl.signal,
+  });
+  const a = new SseReader(res);
+  expect((await a.next())!.id).toMatch(/^p[0-9a-f]{32}\.0$/);
+  const p1 = (await a.message())!;
+  expect(p1.msg.params.progress).toBe(1);
+  ctl.abort(); // the client drops the stream; the call goes on on r1
+  const b = await getStream(r2, sid, p1.id); // r2 does not run the call: r1 relays its events through Redis
+  const got: { id?: string; msg: any }[] = [];
+  got.push((await b.message())!, (await b.message())!);
+  await b.close();
+  const c = await getStream(lb.url, sid, got[1]!.id); // and again, on whichever replica HAProxy picks
+  for (let m = await c.message(5000); m; m = await c.message(5000)) got.push(m);
+  expect(got.slice(0, -1).map((m) => m.msg.params.progress)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+  expect(got.at(-1)!.msg).toMatchObject({ id: 77, result: { content: [{ type: "text", text: "done 8" }] } });
+  const seq = got.map((m) => Number(m.id!.split(".")[1]));
+  expect(seq).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+}, 30_000);
+
+test("a POST stream's id no replica knows is 410 Gone on every replica", async () => {
+  const sid = await session(replicas[0]!.url);
+  const r = await fetch(replicas[2]!.url, {
+    headers: { accept: "text/event-stream", "mcp-session-id": sid, "last-event-id": `p${"0".repeat(32)}.3` },
+  });
+  expect(r.status).toBe(410);
 });
 
 test("a replica killed mid-stream: the reconnect with Last-Event-ID through the load balancer loses no event and repeats none", async () => {
