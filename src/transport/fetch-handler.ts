@@ -66,6 +66,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   let ready: Promise<void> | undefined = scale
     ? scale.ready
         .then(() => scale.sessions.start(sessions, owners))
+        .then(() => scale.posts.start(streamEvents))
         .then(() => {
           ready = undefined;
         })
@@ -73,7 +74,11 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   const feed = scale?.feed ?? new MemoryFeed(o.eventsTotal);
   const stopFeed = feedChanges(registry, feed);
   const streamEvents = new StreamEvents(o.eventsPerStream, o.eventsTotal, 60_000);
-  const streams = new GetStreams(feed, streamEvents, { retryMs: o.retryMs, keepAliveMs: o.keepAliveMs });
+  const streams = new GetStreams(feed, streamEvents, {
+    retryMs: o.retryMs,
+    keepAliveMs: o.keepAliveMs,
+    ...(scale ? { remote: scale.posts } : {}),
+  });
   const sessions = new LegacySessions(
     registry,
     o.sessionIdleMs,

@@ -6,6 +6,7 @@ import { feedLine, type ChangeFeed, type FeedEntry } from "./change-feed.ts";
 import { rpcErrorResponse } from "./http-reply.ts";
 import type { LegacySession } from "./http-sessions.ts";
 import type { StreamEvents } from "./stream-events.ts";
+import type { SharedPostStreams } from "./shared-post-streams.ts";
 import { subscriptionsOf } from "../content/subscriptions.ts";
 
 const encoder = new TextEncoder();
@@ -18,6 +19,8 @@ export interface GetStreamOptions {
   readonly retryMs: number;
   /** An SSE comment is sent this often on idle streams, ms (0 = never). */
   readonly keepAliveMs: number;
+  /** The other replicas' POST streams (http.redis), resumed through the bus. */
+  readonly remote?: SharedPostStreams;
 }
 
 /** One open GET stream. */
@@ -73,6 +76,11 @@ export class GetStreams {
     const headers = new Headers({ "content-type": "text/event-stream", "cache-control": "no-cache" });
     if (last) {
       const post = this.events.find(last, s.id);
+      const key = last.slice(0, last.indexOf("."));
+      if (post && !this.events.get(key) && this.o.remote)
+        return this.o.remote.response(key, s.id, post.after, { retryMs: this.o.retryMs, headers }, () =>
+          this.#gone(last, headers),
+        );
       if (post) return this.#resumePost(post.recorder, post.after, last, headers);
     }
     let from: number | "gap";
@@ -168,14 +176,7 @@ export class GetStreams {
     last: string,
     headers: Headers,
   ): Response {
-    const gone = () =>
-      rpcErrorResponse(
-        410,
-        null,
-        ErrorCode.InvalidRequest,
-        `Gone: the events after ${JSON.stringify(last)} are no longer kept (the stream ended long ago, or its events were dropped)`,
-        headers,
-      );
+    const gone = () => this.#gone(last, headers);
     if (!recorder) return gone();
     let closed = false;
     let ok = true;
@@ -200,6 +201,16 @@ export class GetStreams {
     headers.set("content-type", "text/event-stream");
     headers.set("cache-control", "no-cache");
     return new Response(body, { status: 200, headers });
+  }
+
+  #gone(last: string, headers: Headers): Response {
+    return rpcErrorResponse(
+      410,
+      null,
+      ErrorCode.InvalidRequest,
+      `Gone: the events after ${JSON.stringify(last)} are no longer kept (the stream ended long ago, or its events were dropped)`,
+      headers,
+    );
   }
 
   #wants(s: OpenStream, e: FeedEntry): boolean {

@@ -5,11 +5,14 @@ import { shareState } from "../state/shared.ts";
 import type { Bus, Store } from "../shared/store.ts";
 import { SharedFeed } from "./shared-feed.ts";
 import { SharedSessions } from "./shared-sessions.ts";
+import { SharedPostStreams } from "./shared-post-streams.ts";
 
 /** What the replicas of one server share. */
 export interface ScaleOut {
   readonly feed: SharedFeed;
   readonly sessions: SharedSessions;
+  /** Legacy POST streams resumed on a replica other than the one running the call. */
+  readonly posts: SharedPostStreams;
   /** Resolves once subscribed (the handler waits for it before its first request). */
   readonly ready: Promise<void>;
   close(): void;
@@ -37,15 +40,18 @@ export function scaleOut(
   const prefix = `mcpbin:${name}:`;
   const feed = new SharedFeed(store, bus, prefix, o.eventsTotal, origin);
   if (server) shareState(server, { store, prefix });
+  const posts = new SharedPostStreams(bus, prefix);
   const sessions = new SharedSessions(store, bus, prefix, o.sessionIdleMs, origin, o.maxSessionsPerClient);
   return {
     feed,
     sessions,
+    posts,
     ready: feed.start(),
     close() {
       if (server) shareState(server, undefined);
       feed.close();
       sessions.close();
+      posts.close();
       if (!parts) {
         void store.close?.();
         void bus.close?.();

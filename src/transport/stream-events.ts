@@ -122,6 +122,11 @@ export class StreamEvents {
     return { recorder: r && r.sid === sid ? r : undefined, after: Number(m[2]) };
   }
 
+  /** The stream with this key, when this replica runs it (another replica's streams: src/transport/shared-post-streams.ts). */
+  get(key: string): StreamRecorder | undefined {
+    return this.#byKey.get(key);
+  }
+
   /** @internal a recorder kept one more event. */
   counted(r: StreamRecorder): void {
     this.#total++;
