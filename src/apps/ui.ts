@@ -22,9 +22,12 @@ export function uiNegotiated(ctx: RequestContext): boolean {
   return hasUi(ctx) && declaresUi(ctx.client.capabilities);
 }
 
-/** The features a request is answered with: {@link withUi} of the version's when the extension is negotiated. */
-export function requestFeatures(ctx: RequestContext): VersionFeatures {
-  return uiNegotiated(ctx) ? withUi(ctx.features) : ctx.features;
+/**
+ * The features a request is answered with (the apps capability's `features`, src/apps/register.ts): {@link withUi}
+ * of the version's when the extension is negotiated.
+ */
+export function uiFeatures(f: VersionFeatures, ctx: RequestContext): VersionFeatures {
+  return uiNegotiated(ctx) ? withUi(f) : f;
 }
 
 /**

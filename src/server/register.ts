@@ -2,6 +2,7 @@
 import type { Connection, ServerState } from "./connection.ts";
 import type { RequestContext } from "./context.ts";
 import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "./method-spec.ts";
+import type { VersionFeatures } from "../protocol/versions.ts";
 import { methodTable } from "./method.ts";
 import type { ServerOptions } from "./options.ts";
 
@@ -40,6 +41,11 @@ export interface CapabilityRegistration {
    * @throws its definition error for a bad option (the Registry's constructor throws it).
    */
   readonly server?: (registry: ServerState, options: ServerOptions) => void;
+  /**
+   * The version features a request is answered with, given those in force: e.g. MCP Apps' `ui` when the client
+   * and the server take part in the extension (what tools/list lists, how a result is projected).
+   */
+  readonly features?: (features: VersionFeatures, ctx: RequestContext) => VersionFeatures;
   /** Called when a connection ends (its requests aborted): e.g. to drop what it subscribed to. */
   readonly closed?: (connection: Connection) => void;
 }
@@ -70,6 +76,7 @@ let projections: Projection[] = [];
 let initializers: Initialized[] = [];
 let listeners: Listen[] = [];
 let closers: Closed[] = [];
+let featurers: NonNullable<CapabilityRegistration["features"]>[] = [];
 
 /**
  * Sets the core's own table (src/server/methods/index.ts calls it once).
@@ -104,6 +111,7 @@ function rebuild(): MethodTable {
   initializers = [...registered.values()].flatMap((r) => (r.initialized ? [r.initialized] : []));
   listeners = [...registered.values()].flatMap((r) => (r.listen ? [r.listen] : []));
   closers = [...registered.values()].flatMap((r) => (r.closed ? [r.closed] : []));
+  featurers = [...registered.values()].flatMap((r) => (r.features ? [r.features] : []));
   table = methodTable(methods, notifications, capabilities);
   return table;
 }
@@ -191,4 +199,15 @@ export function closedRegistered(connection: Connection): void {
 /** What each registration keeps on a server, in registration order (the Registry's constructor calls them). */
 export function registeredServerState(): NonNullable<CapabilityRegistration["server"]>[] {
   return [...registered.values()].flatMap((r) => (r.server ? [r.server] : []));
+}
+
+/**
+ * The version features a request is answered with: those in force, shaped by each registration's `features`
+ * (MCP Apps: `ui` when the extension is negotiated).
+ * @param ctx - the request.
+ */
+export function requestFeatures(ctx: RequestContext): VersionFeatures {
+  let f = ctx.features;
+  for (const x of featurers) f = x(f, ctx);
+  return f;
 }

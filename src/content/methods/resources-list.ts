@@ -1,5 +1,5 @@
 /** @module resources/list: the fixed resources and what templates list, one page at a time (MCP server/resources). */
-import { requestFeatures } from "../../apps/ui.ts";
+import { requestFeatures } from "../../server/register.ts";
 import { projectResource } from "../project.ts";
 import type { ListedEntry } from "../catalog.ts";
 import type { RequestContext } from "../../server/context.ts";

@@ -1,6 +1,6 @@
 /** @module resources/read: a fixed resource or the first template that matches the URI, read and projected; not found per era (MCP server/resources). */
 import { logLine } from "../../runtime/log-name.ts";
-import { requestFeatures } from "../../apps/ui.ts";
+import { requestFeatures } from "../../server/register.ts";
 import * as v from "valibot";
 import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, resultLine, RpcError, type RequestId } from "../../protocol/jsonrpc.ts";

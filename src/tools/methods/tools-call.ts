@@ -14,7 +14,7 @@ import type { RequestContext } from "../../server/context.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { THROWN } from "../../server/middleware.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../ask/rounds.ts";
-import { requestFeatures, uiNegotiated } from "../../apps/ui.ts";
+import { requestFeatures } from "../../server/register.ts";
 import { isAppOnly } from "../../apps/tool-ui.ts";
 import { missingScopes } from "../../shared/auth.ts";
 
@@ -59,7 +59,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   handle(p, ctx) {
     const t = ctx.connection.registry.tools.get(p.name);
     // A tool only an app's view may call does not exist for a client without the MCP Apps extension.
-    if (!t || (isAppOnly(t.ui) && !uiNegotiated(ctx))) {
+    if (!t || (isAppOnly(t.ui) && !requestFeatures(ctx).ui)) {
       const note = t ? undefined : ctx.connection.registry.unknownToolNote?.(p.name);
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${p.name}${note ? ` (${note})` : ""}`);
     }
