@@ -6,7 +6,7 @@ import { PRIVATE_LIST_CACHE, STATIC_LIST_CACHE } from "../../shared/cache.ts";
 
 import { LIST_PARAMS, listPage, type ListParams } from "../../server/list-page.ts";
 import type { MethodSpec } from "../../server/method.ts";
-import { requestFeatures } from "../../apps/ui.ts";
+import { requestFeatures } from "../../server/register.ts";
 import { missingScopes } from "../../shared/auth.ts";
 
 /**
