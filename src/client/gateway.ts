@@ -222,10 +222,15 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     },
     content,
     get instructions() {
-      // Each upstream's text under a heading naming it, so a client (and its model) knows whose words they are.
+      // Each upstream's text under a heading naming it, so a client (and its model) knows whose words they are; a
+      // heading of its own (`#`, or a line of `=` or `-` under text) is escaped with `\`: it cannot open a section
+      // that claims to be another server's.
       const sections = ups
         .filter((u) => u.config.instructions !== false && u.client?.instructions)
-        .map((u) => `## Instructions of the upstream server "${u.name}"\n${u.client!.instructions}`);
+        .map(
+          (u) =>
+            `## Instructions of the upstream server "${u.name}"\n${u.client!.instructions!.replace(/^( {0,3})(#|=+\s*$|-+\s*$)/gm, "$1\\$2")}`,
+        );
       return sections.length > 0 ? sections.join("\n\n") : undefined;
     },
     get report() {
