@@ -1,4 +1,4 @@
-/** @module Middleware around every request (the chain over the method table's invoke()) and the built-in maskErrors with ToolError; rateLimit and cacheResults have files of their own. */
+/** @module Middleware around every request (the chain over the method table's invoke()) and the built-in maskErrors with ToolError; rateLimit has a file of its own, and cacheResults is the tools capability's (src/tools/cache-results.ts). */
 import { THROWN_KEY } from "../runtime/contract.ts";
 import type { CallResult } from "../protocol/project.ts";
 import type { RequestContext } from "./context.ts";
@@ -8,7 +8,6 @@ import type { McpRequest, Middleware } from "./middleware-api.ts";
 
 export type { McpRequest, Middleware, Next } from "./middleware-api.ts";
 export { rateLimit, type RateLimitKey } from "./rate-limit.ts";
-export { cacheResults } from "./cache-results.ts";
 
 /** An isError tools/call result with one text block (MCP server/tools "Error Handling"). */
 const errorResult = (text: string): CallResult => ({ content: [{ type: "text", text }], isError: true });

@@ -46,6 +46,11 @@ export interface CapabilityRegistration {
    * and the server take part in the extension (what tools/list lists, how a result is projected).
    */
   readonly features?: (features: VersionFeatures, ctx: RequestContext) => VersionFeatures;
+  /**
+   * Whether something it serves on this server may log (`ctx.log`): the core advertises the `logging` capability
+   * when some registration says so (the tools capability: when the server has a tool).
+   */
+  readonly logs?: (registry: ServerState) => boolean;
   /** Called when a connection ends (its requests aborted): e.g. to drop what it subscribed to. */
   readonly closed?: (connection: Connection) => void;
 }
@@ -210,4 +215,13 @@ export function requestFeatures(ctx: RequestContext): VersionFeatures {
   let f = ctx.features;
   for (const x of featurers) f = x(f, ctx);
   return f;
+}
+
+/**
+ * Whether something a server serves may log: some registration's `logs` says so (the core's `logging` capability).
+ * @param registry - the server.
+ */
+export function logsRegistered(registry: ServerState): boolean {
+  for (const r of registered.values()) if (r.logs?.(registry) === true) return true;
+  return false;
 }

@@ -11,6 +11,8 @@ registerCapability({
   // Its live tool set: registry.tools, addTool(), … (src/tools/tool-set.ts).
   server: installToolSet,
   capabilities: [{ name: "tools", advertise: () => ({}) }],
+  // A tool may log (ctx.log): the core advertises `logging` when the server has one.
+  logs: (r) => r.tools.size > 0,
   // A live tool set (createServer's listChanged, upstreams, or changed already): `tools.listChanged`.
   project(caps, ctx) {
     const tools = caps.tools as Record<string, unknown> | undefined;

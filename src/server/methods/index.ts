@@ -1,6 +1,6 @@
 /** @module The core's own methods (lifecycle, ping, discovery, listen streams, logging, cancellation); each capability adds its own through src/server/register.ts. */
 import type { CapabilitySpec, MethodSpec, MethodTable, NotificationSpec } from "../method.ts";
-import { baseTable } from "../register.ts";
+import { baseTable, logsRegistered } from "../register.ts";
 import { initialize } from "./initialize.ts";
 import { notificationsCancelled } from "./notifications-cancelled.ts";
 import { ping } from "./ping.ts";
@@ -10,10 +10,11 @@ import { loggingSetLevel } from "./logging-set-level.ts";
 
 /**
  * The core's server capabilities: advertised when `advertise` gives a value (MCP ServerCapabilities). `logging`:
- * tools may log (ctx.log). The capabilities' own (tools, resources, prompts, completions, …) come from their registrations.
+ * something the server serves may log (ctx.log), as a registration's `logs` says. The capabilities' own (tools,
+ * resources, prompts, completions, …) come from their registrations.
  */
 export const CAPABILITIES: readonly CapabilitySpec[] = [
-  { name: "logging", advertise: (r) => (r.tools.size > 0 ? {} : undefined) },
+  { name: "logging", advertise: (r) => (logsRegistered(r) ? {} : undefined) },
 ];
 
 /** The notifications the server acts on; others are ignored. */

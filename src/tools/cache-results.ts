@@ -1,8 +1,8 @@
 /** @module cacheResults(): the middleware that keeps results of read-only tools, in this process or, with `http.redis`, shared by every replica. */
 import type { CallResult } from "../protocol/project.ts";
 import { sharedStateOf, UNAVAILABLE, useShared, type SharedState } from "../state/shared.ts";
-import type { RequestContext } from "./context.ts";
-import type { Middleware, Next, McpRequest } from "./middleware-api.ts";
+import type { RequestContext } from "../server/context.ts";
+import type { Middleware, Next, McpRequest } from "../server/middleware-api.ts";
 
 /**
  * A middleware that keeps the results of tools marked `annotations.readOnlyHint: true` for `ttlMs`,
