@@ -44,13 +44,13 @@ export function routedSession(
 
 /**
  * Who a request comes from, for the session quota: its verified OAuth subject (`http.auth`), else its bearer
- * token when it sends one of its own, else the address it connects from (also when the token is the server's
- * one shared `http.token`). A token is kept as a digest, never as sent.
+ * token when it sends one of its own (within its address: `token:<digest>@address:…`), else the address it connects
+ * from (also when the token is the server's one shared `http.token`). A token is kept as a digest, never as sent.
  * @param req - the request.
  * @param address - the peer's address, when the server knows it.
  * @param sharedToken - the server's `http.token`, which names no one client.
  * @param subject - the verified OAuth caller (issuer and subject), when there is one.
- * @returns a key such as `token:…` or `address:127.0.0.1`.
+ * @returns a key such as `token:…@address:127.0.0.1` or `address:127.0.0.1`.
  */
 export function clientOf(
   req: Request,
@@ -61,9 +61,20 @@ export function clientOf(
   if (subject !== undefined) return `subject:${subject}`;
   const a = req.headers.get("authorization");
   const token = a !== null && /^bearer /i.test(a) ? a.slice(7).trim() : "";
+  const at = address === undefined ? UNKNOWN : `address:${address}`;
+  // mcpbin did not verify this token: it names a client only within its address (see groupOf).
   if (token !== "" && token !== sharedToken)
-    return `token:${new Bun.CryptoHasher("sha256").update(token).digest("hex")}`;
-  return address === undefined ? UNKNOWN : `address:${address}`;
+    return `token:${new Bun.CryptoHasher("sha256").update(token).digest("hex")}${address === undefined ? "" : `@${at}`}`;
+  return at;
+}
+
+/**
+ * The group a client's sessions count in when a full table gives one up: its address for a token mcpbin did not
+ * verify (a flood of `initialize`, each with a fresh made-up token, is one address's flood), else the client itself.
+ */
+function groupOf(owner: string): string {
+  const at = owner.startsWith("token:") ? owner.indexOf("@") : -1;
+  return at === -1 ? owner : owner.slice(at + 1);
 }
 
 /** The owner of a session whose client the server cannot tell (no token of its own, no address): no quota of its own. */
@@ -146,8 +157,13 @@ export class LegacySessions {
     // A client whose address the server was not given (an app that calls mcpHandler() without Bun's server) has no quota of its own.
     if (s.owner !== UNKNOWN && (held.get(s.owner) ?? 0) >= this.perClient) from = (x) => x.owner === s.owner;
     else if (this.#byId.size >= this.max) {
-      const most = Math.max(...held.values());
-      from = (x) => held.get(x.owner) === most;
+      // The group (address, or verified client) holding the most gives up a session of its client holding the most.
+      const grouped = new Map<string, number>();
+      for (const x of this.#byId.values()) grouped.set(groupOf(x.owner), (grouped.get(groupOf(x.owner)) ?? 0) + 1);
+      const top = Math.max(...grouped.values());
+      const inTop = (x: LegacySession) => grouped.get(groupOf(x.owner)) === top;
+      const most = Math.max(...[...this.#byId.values()].filter(inTop).map((x) => held.get(x.owner) ?? 0));
+      from = (x) => inTop(x) && held.get(x.owner) === most;
     }
     if (from) {
       let lru: LegacySession | undefined;

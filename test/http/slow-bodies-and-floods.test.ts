@@ -99,4 +99,12 @@ describe("session flooding", () => {
     for (let i = 0; i < 120; i++) expect((await legacyPost(port, init, { from: "127.0.0.3" })).status).toBe(200);
     expect((await legacyPost(port, list, { from: "127.0.0.2", sid: other.sid })).status).toBe(200);
   });
+
+  test("a flood whose every initialize carries a fresh made-up token is its address's flood: another address's idle session stays", async () => {
+    const other = await legacyPost(port, init, { from: "127.0.0.4" });
+    expect(other.status).toBe(200);
+    for (let i = 0; i < 120; i++)
+      expect((await legacyPost(port, init, { from: "127.0.0.5", token: crypto.randomUUID() })).status).toBe(200);
+    expect((await legacyPost(port, list, { from: "127.0.0.4", sid: other.sid })).status).toBe(200);
+  });
 });
