@@ -42,16 +42,8 @@ export { RpcError, ErrorCode } from "./protocol/jsonrpc.ts";
 export type { ServerOptions } from "./shared/server-options.ts";
 export type { HttpOptions } from "./shared/http-options.ts";
 export { HttpOptionsError } from "./transport/http-options.ts";
-export {
-  toolResult,
-  textContent,
-  imageContent,
-  audioContent,
-  resourceLink,
-  embeddedResource,
-  isToolResult,
-  ContentError,
-} from "./shared/result.ts";
+export { toolResult, isToolResult, ContentError } from "./shared/result.ts";
+export { textContent, imageContent, audioContent, resourceLink, embeddedResource } from "./shared/content-blocks.ts";
 export type { ToolResult, ContentBlock, ContentOptions, Annotations } from "./shared/result.ts";
 export type { JsonOptions } from "./shared/json.ts";
 export type { JsonSchema } from "./schema/json-schema.ts";

@@ -1,6 +1,7 @@
 /** @module Dynamic mode: list_operations, describe_operation and call_operation, a tools/list of three tools whatever the API's size. */
 import * as v from "valibot";
-import { textContent, toolResult } from "../shared/result.ts";
+import { textContent } from "../shared/content-blocks.ts";
+import { toolResult } from "../shared/result.ts";
 import { normalizeRawSchema, type JsonSchema } from "../schema/json-schema.ts";
 import { loadAjv, validateJson } from "../tools/validate.ts";
 import { tool } from "../tools/define.ts";

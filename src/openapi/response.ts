@@ -1,12 +1,6 @@
 /** @module An API response as a tool result: JSON as structuredContent plus text, other types by content type, non-2xx as isError, bodies capped. */
-import {
-  audioContent,
-  embeddedResource,
-  imageContent,
-  textContent,
-  toolResult,
-  type ToolResult,
-} from "../shared/result.ts";
+import { audioContent, embeddedResource, imageContent, textContent } from "../shared/content-blocks.ts";
+import { toolResult, type ToolResult } from "../shared/result.ts";
 
 /** How much of a response is kept. */
 export interface ResponseLimits {

@@ -1,5 +1,6 @@
 /** @module openapiTools(): an OpenAPI document as ordinary mcpbin tools, one per operation or three dynamic ones. */
-import { textContent, toolResult } from "../shared/result.ts";
+import { textContent } from "../shared/content-blocks.ts";
+import { toolResult } from "../shared/result.ts";
 import { tool } from "../tools/define.ts";
 import type { Tool, ToolAnnotations } from "../tools/types.ts";
 import { applySecurity, schemesOf, type AuthOptions, type Scheme } from "./auth.ts";

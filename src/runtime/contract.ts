@@ -71,7 +71,7 @@ export function contract(): BuildContract {
 
 /** Marks a tool made by `tool()` (src/tools/define.ts). */
 export const TOOL_BRAND = Symbol.for("mcpbin.tool");
-/** Marks a content block made by the constructors of src/shared/result.ts. */
+/** Marks a content block made by the constructors of src/shared/content-blocks.ts. */
 export const CONTENT_BLOCK_BRAND = Symbol.for("mcpbin.contentBlock");
 /** Marks a result made by `toolResult()` (src/shared/result.ts). */
 export const TOOL_RESULT_BRAND = Symbol.for("mcpbin.toolResult");

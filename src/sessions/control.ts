@@ -1,6 +1,7 @@
 /** @module The two tools a server with sessions always offers: list_sessions (which are running, which is chosen and why) and select_session (choose one, or go back to the automatic choice). */
 import { tool } from "../tools/define.ts";
-import { textContent, toolResult } from "../shared/result.ts";
+import { textContent } from "../shared/content-blocks.ts";
+import { toolResult } from "../shared/result.ts";
 import type { Tool } from "../tools/types.ts";
 import type { Connected } from "./forward.ts";
 

@@ -2,7 +2,8 @@
 import { Worker } from "node:worker_threads";
 import { format } from "node:util";
 import { tool } from "../tools/define.ts";
-import { textContent, toolResult } from "../shared/result.ts";
+import { textContent } from "../shared/content-blocks.ts";
+import { toolResult } from "../shared/result.ts";
 import type { Tool } from "../tools/types.ts";
 
 /** `true`: in the program; `"worker"`: in a worker thread; false/undefined: no evaluate tool. */

@@ -15,7 +15,7 @@ import {
 } from "../../src/content/project.ts";
 import { page, listHash } from "../../src/protocol/cursor.ts";
 import { FEATURES, SUPPORTED_VERSIONS } from "../../src/protocol/versions.ts";
-import { audioContent, imageContent, resourceLink, textContent } from "../../src/shared/result.ts";
+import { audioContent, imageContent, resourceLink, textContent } from "../../src/shared/content-blocks.ts";
 import { assertValidDef } from "../helpers/schema.ts";
 
 const readme = resource({
