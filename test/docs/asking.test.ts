@@ -7,7 +7,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tap, type Transport } from "../helpers/sdk-tap.ts";
 import { buildExample, removeExamples } from "./examples.ts";
@@ -20,7 +20,7 @@ let answer: "accept" | "decline" = "accept";
 beforeAll(async () => {
   const built = await buildExample("asking", ["server.ts", "--outfile", "dist/asking"], "dist/asking");
   dir = built.dir;
-  const t = new StdioClientTransport({ command: built.bin, args: [], stderr: "pipe" });
+  const t = new StdioClientTransport({ command: built.bin, args: [], stderr: "pipe", cwd: dir });
   tap(t as unknown as Transport);
   c = new Client(
     { name: "guide-reader", version: "1.0.0" },
@@ -46,8 +46,8 @@ afterAll(async () => {
 });
 
 test("remove asks, samples, lists the roots, then deletes the file", async () => {
-  const path = join(dir, "old.txt");
-  writeFileSync(path, "x");
+  const path = "old.txt";
+  writeFileSync(join(dir, path), "x");
   asked.length = 0;
   answer = "accept";
   const r = await c.callTool({ name: "remove", arguments: { path } });
@@ -55,24 +55,42 @@ test("remove asks, samples, lists the roots, then deletes the file", async () =>
     { type: "text", text: `deleted ${path}: {"type":"text","text":"one file goes"} (1 roots)` },
   ]);
   expect(asked).toEqual([`elicit: Delete ${path}?`, `sample: Summarise deleting ${path}`, "roots"]);
-  expect(existsSync(path)).toBe(false);
+  expect(existsSync(join(dir, path))).toBe(false);
+});
+
+test("remove and apply touch only files under the working directory: an absolute path, a dot segment or a link out is refused", async () => {
+  answer = "accept";
+  const outside = join(dir, "..", `outside-${process.pid}.txt`);
+  writeFileSync(outside, "keep");
+  symlinkSync(outside, join(dir, "link-out"));
+  try {
+    for (const path of [outside, `../outside-${process.pid}.txt`, "link-out"]) {
+      const removed = await c.callTool({ name: "remove", arguments: { path } });
+      expect({ path, isError: removed.isError }).toEqual({ path, isError: true });
+      const applied = await c.callTool({ name: "apply", arguments: { path } });
+      expect({ path, isError: applied.isError }).toEqual({ path, isError: true });
+    }
+    expect(readFileSync(outside, "utf8")).toBe("keep");
+  } finally {
+    rmSync(outside, { force: true });
+  }
 });
 
 test("a declined remove keeps the file", async () => {
-  const path = join(dir, "kept.txt");
-  writeFileSync(path, "x");
+  const path = "kept.txt";
+  writeFileSync(join(dir, path), "x");
   answer = "decline";
   expect((await c.callTool({ name: "remove", arguments: { path } })).content).toEqual([{ type: "text", text: "kept" }]);
-  expect(existsSync(path)).toBe(true);
+  expect(existsSync(join(dir, path))).toBe(true);
 });
 
 test("apply writes its plan once, after the ask", async () => {
-  const path = join(dir, "plan.txt");
+  const path = "plan.txt";
   answer = "accept";
   asked.length = 0;
   expect((await c.callTool({ name: "apply", arguments: { path } })).content).toEqual([
     { type: "text", text: "applied" },
   ]);
   expect(asked).toEqual([`elicit: Apply writing ${`planned for ${path}\n`.length} bytes to ${path}?`]);
-  expect(readFileSync(path, "utf8")).toBe(`planned for ${path}\n`);
+  expect(readFileSync(join(dir, path), "utf8")).toBe(`planned for ${path}\n`);
 });
