@@ -33,9 +33,6 @@ export function encodedForm(uri: string): string {
   return uri.replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase()).replace(/[^\x00-\x7f]+/g, (s) => encodeURIComponent(s));
 }
 
-/** The most completion values one response carries (MCP CompleteResult.values maxItems). */
-export const MAX_COMPLETIONS = 100;
-
 function where(s: ContentSource | undefined): string {
   return s ? ` (${s.dir === "." || s.dir === "" ? s.file : `${s.dir}/${s.file}`})` : "";
 }
@@ -263,51 +260,4 @@ export class Catalog {
     }
     return undefined;
   }
-
-  /**
-   * The completer of one argument: a template's variable (`ref/resource` by its template text, or by a
-   * URI it matches) or a prompt's argument (its `complete`, else a picklist's options).
-   * @returns the completer, or undefined when there is none; null when the reference names nothing.
-   */
-  completer(
-    ref: { type: string; uri?: string; name?: string },
-    argument: string,
-  ):
-    | ((
-        value: string,
-        ctx: ContentContext & { arguments: Readonly<Record<string, string>> },
-      ) => Promise<readonly string[]>)
-    | undefined
-    | null {
-    if (ref.type === "ref/prompt") {
-      const p = typeof ref.name === "string" ? this.prompts.get(ref.name) : undefined;
-      if (!p) return null;
-      const fn = p.definition.complete?.[argument];
-      if (fn) return async (value, ctx) => fn(value, ctx);
-      const options = p.options[argument];
-      if (options) return async (value) => options.filter((o) => o.startsWith(value));
-      return undefined;
-    }
-    if (ref.type === "ref/resource") {
-      const t =
-        this.templates.find((x) => x.uriTemplate === ref.uri) ??
-        (typeof ref.uri === "string" ? this.templates.find((x) => x.match(ref.uri!)) : undefined);
-      if (!t) return this.resources.has(ref.uri ?? "") ? undefined : null;
-      const fn = t.definition.complete?.[argument];
-      return fn ? async (value, ctx) => fn(value, ctx) : undefined;
-    }
-    return null;
-  }
-}
-
-/**
- * At most {@link MAX_COMPLETIONS} values, with `total` and `hasMore` when there were more (MCP
- * server/utilities/completion).
- * @throws Error when the completer returned something other than an array of strings.
- */
-export function completionOf(values: unknown): { values: string[]; total?: number; hasMore?: boolean } {
-  if (!Array.isArray(values) || values.some((x) => typeof x !== "string"))
-    throw new Error("a completer must return an array of strings");
-  if (values.length <= MAX_COMPLETIONS) return { values: values as string[] };
-  return { values: (values as string[]).slice(0, MAX_COMPLETIONS), total: values.length, hasMore: true };
 }

@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
 import { resource, resourceTemplate, ResourceReadError } from "../../src/content/resource.ts";
 import { prompt, PromptArgumentsError } from "../../src/content/prompt.ts";
-import { Catalog, completionOf } from "../../src/content/catalog.ts";
+import { Catalog } from "../../src/content/catalog.ts";
+import { completionOf } from "../../src/content/completion.ts";
 import { onContentChange, ContentDefinitionError } from "../../src/content/common.ts";
 import { expandUriTemplate, matchUriTemplate, parseUriTemplate } from "../../src/content/uri-template.ts";
 import {

@@ -3,7 +3,7 @@ import { logLine } from "../../runtime/log-name.ts";
 import * as v from "valibot";
 import { wireObject } from "../../protocol/wire-object.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { completionOf, MAX_COMPLETIONS } from "../catalog.ts";
+import { completerOf, completionOf, MAX_COMPLETIONS } from "../completion.ts";
 import { directContext, thrownMessage } from "../common.ts";
 import type { MethodSpec } from "../../server/method.ts";
 import { lazySchema } from "../../runtime/once.ts";
@@ -56,7 +56,7 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
   params,
   handle(p, ctx) {
     const content = ctx.connection.registry.content;
-    const fn = content.completer(p.ref, p.argument.name);
+    const fn = completerOf(content, p.ref, p.argument.name);
     if (fn === null) {
       // Another server's prompt or template (an upstream's): its completion as it sent it.
       const dctx = directContext({
