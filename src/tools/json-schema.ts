@@ -2,13 +2,12 @@
 import { annotations } from "../protocol/x-mcp-header.ts";
 import { logLine } from "../runtime/log-name.ts";
 import {
-  findPath,
-  findUnconvertible,
   normalizeJsonSchema,
   normalizeRawSchema,
   valibotToJsonSchema,
   type JsonSchema,
 } from "../schema/json-schema.ts";
+import { findPath, findUnconvertible } from "../schema/schema-node.ts";
 import type { LeftOut } from "../schema/exact.ts";
 import { contract } from "../runtime/contract.ts";
 import { standardToJsonSchema, vendorOf, type StandardSchemaV1 } from "../schema/standard.ts";
