@@ -3,7 +3,7 @@ import { textContent } from "../shared/content-blocks.ts";
 import { toolResult } from "../shared/result.ts";
 import { tool } from "../tools/define.ts";
 import type { Tool, ToolAnnotations } from "../tools/types.ts";
-import { applySecurity, schemesOf, type AuthOptions, type Scheme } from "./auth.ts";
+import { applySecurity, schemesOf, type Applied, type AuthOptions, type Scheme } from "./auth.ts";
 import { loadDocument, OpenApiError, type LoadOptions, type OpenApiDocument, type OpenApiSource } from "./document.ts";
 import { dynamicTools, type Caller } from "./dynamic.ts";
 import { operationsOf, type Operation, type Selection } from "./operations.ts";
@@ -133,6 +133,17 @@ export function annotationsOf(method: string): ToolAnnotations {
   return { readOnlyHint: false, openWorldHint: true };
 }
 
+const NO_CREDENTIALS: Applied & { missing?: string } = { headers: [], query: [], cookies: [] };
+
+/** The origin of a base URL (the URL itself when it does not parse: it never equals an origin). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 /** The first server's URL with its variables at their defaults. */
 function serverUrl(servers: unknown): string | undefined {
   const s = Array.isArray(servers)
@@ -187,13 +198,17 @@ function caller(
     bases.set(servers, b);
     return b;
   };
-  baseFor(undefined); // fail at definition, not at the first call
+  // Fail at definition, not at the first call. Credentials go to this origin only: an operation whose own `servers`
+  // entry is another origin is sent without them, nor the `headers` option's (the document does not choose where the
+  // API's keys go).
+  const home = originOf(baseFor(undefined));
   return async (op, args, signal) => {
-    const applied = applySecurity(op.security, schemes, process.env);
     const base = baseFor(op.servers);
+    const away = originOf(base) !== home ? originOf(base) : undefined;
+    const applied = away === undefined ? applySecurity(op.security, schemes, process.env) : NO_CREDENTIALS;
     let built: ReturnType<typeof buildRequest>;
     try {
-      built = buildRequest(op, args, base, applied, headers);
+      built = buildRequest(op, args, base, applied, away === undefined ? headers : {});
     } catch (e) {
       if (e instanceof PathValueError)
         return toolResult({ isError: true, content: [textContent(`${op.method} ${op.path}: ${e.message}`)] });
@@ -224,14 +239,14 @@ function caller(
       return toolResult({ isError: true, content: [textContent(`${shown} ${why}`)] });
     }
     const result = await toToolResult(res, op.method, finalUrl.split("?")[0]!, limits);
-    if (applied.missing && (res.status === 401 || res.status === 403) && result.content?.[0]?.type === "text") {
+    const why =
+      away !== undefined && op.security.length > 0
+        ? `this operation's server ${away} is not the API's origin ${home}, and credentials go to that origin only`
+        : applied.missing && `set ${applied.missing}`;
+    if (why && (res.status === 401 || res.status === 403) && result.content?.[0]?.type === "text") {
       return toolResult({
         isError: true,
-        content: [
-          textContent(
-            `${(result.content[0] as { text: string }).text}\n(no credentials were sent: set ${applied.missing})`,
-          ),
-        ],
+        content: [textContent(`${(result.content[0] as { text: string }).text}\n(no credentials were sent: ${why})`)],
       });
     }
     return result;
