@@ -53,9 +53,14 @@ export function checkTasksOptions(o: TasksOptions | undefined): void {
   }
 }
 
-/** Whether a server has tasks: the `tasks` option, or a tool that may run as one. */
+/**
+ * Whether a server has tasks: the `tasks` option, upstreams, or a tool that may run as one. A server with upstreams
+ * declares tasks whatever tools it holds now: its capabilities are fixed at a session's handshake, while its
+ * upstreams' tools arrive after it (reached in memory, a lazy upstream, a late joiner, a restart), and a tool it lists
+ * as a task must never meet a session told the server has none (MCP 2025-11-25 basic/utilities/tasks).
+ */
 export function hasTasks(registry: ServerState): boolean {
-  if (registry.options.tasks !== undefined) return true;
+  if (registry.options.tasks !== undefined || registry.options.upstreams !== undefined) return true;
   for (const t of (
     registry as unknown as { tools: ReadonlyMap<string, { definition: { task?: string } }> }
   ).tools.values()) {

@@ -51,11 +51,15 @@ function projected(list: string, d: Obj, version: string): Obj {
   return out;
 }
 
+/** The capabilities each server's handshake declared, by the lists {@link lists} returned. */
+const capabilities = new WeakMap<object, Obj | undefined>();
+
 /** Every list of a server, at one version (initialize, or 2026-07-28 with the `_meta` claim on each request). */
 async function lists(p: McpProcess, version: string): Promise<Record<string, Obj[]>> {
   const modern = version === "2026-07-28";
-  if (!modern) await p.handshake(version);
+  const init = modern ? undefined : await p.handshake(version);
   const out: Record<string, Obj[]> = {};
+  capabilities.set(out, init?.capabilities);
   let id = 10;
   for (const [method, key] of LISTS) {
     const r = await p.request(method, modern ? { _meta: META } : {}, id++);
@@ -110,10 +114,11 @@ for (const version of ["2025-11-25", "2025-03-26"]) {
     expect(byName.get("renamed")).toEqual({ ...full, name: "renamed", description: "changed by the transform" });
     // The upstreams option (prefixed names, URIs made ours), and mount() of a server that fronts the upstream itself.
     expect(byName.get("hub__full")).toEqual({ ...full, name: "hub__full" });
-    // `execution` says what this server can run as a task: the mounted server, reached in memory, does not advertise
-    // tasks for the tools its own upstream brings (its capabilities are fixed before that upstream answers), so
-    // m__full is a plain call here; every other field comes through both hops.
-    expect(byName.get("m__full")).toEqual({ ...without(full, "execution"), name: "m__full" });
+    // The mounted server, reached in memory, declares tasks (it has upstreams), so `execution` comes through both
+    // hops like every other field; and this server's capabilities agree with the tools it lists.
+    expect(byName.get("m__full")).toEqual({ ...full, name: "m__full" });
+    expect(got.tools!.some((t) => t.execution?.taskSupport !== undefined)).toBe(version === "2025-11-25");
+    expect(capabilities.get(got)?.tasks !== undefined).toBe(version === "2025-11-25");
     for (const [, key] of LISTS.slice(1)) {
       const want = DEFINITIONS[key]
         .filter((d: Obj) => d.name !== "proto")

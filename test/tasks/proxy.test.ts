@@ -1,6 +1,7 @@
 /**
  * @module Tasks through `mcpbin proxy` and upstreamTools(): a call that runs as a task in front is a task of the
- * upstream too (its question relayed, its cancel passed on); an upstream without tasks gets plain calls.
+ * upstream too (its question relayed, its cancel passed on); an upstream without tasks gets plain calls. A server
+ * with `upstreams`, reached in memory or mounted, declares tasks as the tools it lists need them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -76,3 +77,26 @@ test("upstreamTools(): the upstream's tasks pass through a server of one's own (
     await drive(c, era);
   }
 });
+
+// The upstreams option reached in memory (connect(server), mount()): no serve() starts the upstreams before the
+// handshake, so their tools arrive after it; the capabilities declared still agree with the tools listed.
+for (const start of ["eager", "lazy"] as const) {
+  test(`the upstreams option (${start}), in memory and mounted: a tool listed as a task has the tasks capability`, async () => {
+    const inner = () =>
+      createServer({ name: "inner", version: "1.0.0", tools: [], upstreams: { jobs: { command: bin, start } } });
+    const direct = await connect(inner(), { era: "legacy", capabilities: { elicitation: {} } });
+    open.push(direct);
+    expect(direct.serverCapabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    const listed = Object.fromEntries((await direct.listTools()).map((t) => [t.name, t.execution]));
+    expect(listed.work).toEqual({ taskSupport: "optional" });
+    await drive(direct, "legacy");
+    // Mounted: the parent hears the child's tasks capability, so the tool runs as a task through both hops.
+    const parent = createServer({ name: "parent", version: "1.0.0", tools: [] });
+    await parent.mount(inner(), { prefix: "m" });
+    const c = await connect(parent, { era: "legacy", capabilities: { elicitation: {} } });
+    open.push(c);
+    expect(c.serverCapabilities.tasks).toBeDefined();
+    const tools = Object.fromEntries((await c.listTools()).map((t) => [t.name, t.execution]));
+    expect(tools.m__work).toEqual({ taskSupport: "optional" });
+  });
+}
