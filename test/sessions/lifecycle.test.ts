@@ -51,9 +51,10 @@ test("a program that handles Ctrl-C itself keeps running, and so does its sessio
 
 test("close() ends the session (the server sees it go), not the program", async () => {
   const { dir, project } = place();
-  const app = await startFixture("closing", project, dir, { APP_CLOSE_AFTER_MS: "800" });
+  const app = await startFixture("closing", project, dir, { APP_CLOSE_ON_SIGUSR2: "1" });
   const c = await launchServer(project, dir);
   await until(async () => (await toolNames(c)).includes("wait"), "the session's tools");
+  app.proc.kill("SIGUSR2");
   await app.out.waitFor("closed");
   await until(async () => !(await toolNames(c)).includes("wait"), "the tools to go");
   expect(existsSync(join(dir, `${app.id}.sock`))).toBe(false);
