@@ -1,6 +1,7 @@
 // Tools that ask, 2026-07-28 (issue 16): the compiled ask fixture answers with input_required rounds;
 // the official SDK v2 client fulfils them through its elicitation/sampling/roots handlers and retries,
-// over stdio and over HTTP, including round-robin across processes that share MCPBIN_STATE_KEY.
+// over stdio and over HTTP, including round-robin across processes that share MCPBIN_STATE_KEY (retries refused
+// over raw HTTP: modern-state.test.ts).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -203,65 +204,6 @@ test("scale-out with different keys (or none): the retry on the other process is
     expect(same.json.result.resultType).toBe("input_required");
     expect(Object.keys(same.json.result.inputRequests)).toEqual(["sample_2"]);
   }
-});
-
-test("raw HTTP: tampered, foreign-request and malformed retries are -32602; unknown keys ignored; wrong-shaped answers refused", async () => {
-  const [a] = await pair([KEY, KEY]);
-  const caps = { ...META, "io.modelcontextprotocol/clientCapabilities": ALL_CAPS };
-  const call = (name: string, args: Msg, extra: Msg = {}, id = 1) =>
-    post(
-      a!.url,
-      { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: caps, ...extra } },
-      modernHeaders("tools/call", name),
-    );
-  const first = await call("confirm_delete", { path: "/p" });
-  const state = first.json.result.requestState as string;
-  const answer = { elicit_1: { action: "decline" } };
-  for (const [extra, message] of [
-    [{ requestState: `${state}-TAMPERED`, inputResponses: answer }, "integrity check"],
-    [{ requestState: state.slice(0, 20), inputResponses: answer }, "not one this server issued"],
-    [{ requestState: state, inputResponses: 7 }, "inputResponses must be an object"],
-    [{ requestState: state, inputResponses: { elicit_1: 12345 } }, 'inputResponses["elicit_1"] is not an ElicitResult'],
-  ] as [Msg, string][]) {
-    const r = await call("confirm_delete", { path: "/p" }, extra, 2);
-    assertValidResponse(V, "tools/call", r.json);
-    expect(r.json.error?.code).toBe(-32602);
-    expect(r.json.error.message).toContain(message);
-  }
-  const otherArgs = await call("confirm_delete", { path: "/q" }, { requestState: state, inputResponses: answer }, 3);
-  expect(otherArgs.json.error.message).toContain("was issued for another request");
-  const extraKeys = await call(
-    "confirm_delete",
-    { path: "/p" },
-    { requestState: state, inputResponses: { ...answer, nobody_asked: { action: "accept" } } },
-    4,
-  );
-  expect(extraKeys.json.result).toMatchObject({
-    resultType: "complete",
-    content: [{ type: "text", text: "kept /p (decline)" }],
-  });
-  const missing = await call(
-    "confirm_delete",
-    { path: "/p" },
-    { requestState: state, inputResponses: { wrong_key: { action: "accept" } } },
-    5,
-  );
-  expect(missing.json.result.resultType).toBe("input_required");
-  expect(Object.keys(missing.json.result.inputRequests)).toEqual(["elicit_1"]);
-});
-
-test("a MCPBIN_STATE_KEY shorter than 32 characters stops the executable at start with one line", async () => {
-  const p = Bun.spawn([bin], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, MCPBIN_STATE_KEY: "too-short" },
-  });
-  expect(await p.exited).toBe(2);
-  expect(await new Response(p.stdout).text()).toBe("");
-  expect(await new Response(p.stderr).text()).toBe(
-    "ask-fixture-modern: MCPBIN_STATE_KEY has 9 characters; use at least 32 (e.g. the output of `openssl rand -hex 32`), the same in every process behind one address\n",
-  );
 });
 
 test("stdio, SDK v2: prompts/get and resources/read answer input_required too, and complete on the retry", async () => {
