@@ -16,7 +16,7 @@ import { Calls } from "./calls.ts";
 import { RequestContext, type ClientInfo, type Connection, type RequestExtras } from "./context.ts";
 import { invoke, lineOf, type MethodTable } from "./method.ts";
 import "./methods/index.ts";
-import { closedRegistered, currentTable } from "./register.ts";
+import { closedRegistered, currentTable, spanTargetRegistered } from "./register.ts";
 import { Outbound } from "./outbound.ts";
 import type { Registry } from "./registry.ts";
 import { isLogLevel, LOG_LEVELS, type LoggingLevel } from "../protocol/logging.ts";
@@ -137,9 +137,13 @@ export class Session implements Connection {
     this.calls.cancel(id, reason, why);
   }
 
-  /** Whether the server has a tool of this name (tracing names spans by it). */
-  hasTool(name: string): boolean {
-    return this.registry.tools.has(name);
+  /**
+   * The target a registration names for a message's tracing span (e.g. the tool of a `tools/call`), or undefined.
+   * @param method - the message's method.
+   * @param params - its params, unchecked.
+   */
+  spanTarget(method: string, params: unknown): string | undefined {
+    return spanTargetRegistered(method, params, this.registry);
   }
 
   /**

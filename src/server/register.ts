@@ -53,7 +53,16 @@ export interface CapabilityRegistration {
   readonly logs?: (registry: ServerState) => boolean;
   /** Called when a connection ends (its requests aborted): e.g. to drop what it subscribed to. */
   readonly closed?: (connection: Connection) => void;
+  /**
+   * Names the target of a request's tracing span, by method: given the request's params and the server, the name
+   * the span takes after the method (the tools capability: `tools/call echo` for a tool the server has), or
+   * undefined for the method alone. A target the server does not have stays out (span names stay low-cardinality).
+   */
+  readonly spanTargets?: Readonly<Record<string, SpanTarget>>;
 }
+
+/** One method's span target: {@link CapabilityRegistration.spanTargets}. */
+export type SpanTarget = (params: unknown, registry: ServerState) => string | undefined;
 
 /** What a capability delivers on one listen stream: {@link CapabilityRegistration.listen}. */
 export interface Listening {
@@ -82,6 +91,7 @@ let initializers: Initialized[] = [];
 let listeners: Listen[] = [];
 let closers: Closed[] = [];
 let featurers: NonNullable<CapabilityRegistration["features"]>[] = [];
+let spanTargets = new Map<string, SpanTarget[]>();
 
 /**
  * Sets the core's own table (src/server/methods/index.ts calls it once).
@@ -117,6 +127,10 @@ function rebuild(): MethodTable {
   listeners = [...registered.values()].flatMap((r) => (r.listen ? [r.listen] : []));
   closers = [...registered.values()].flatMap((r) => (r.closed ? [r.closed] : []));
   featurers = [...registered.values()].flatMap((r) => (r.features ? [r.features] : []));
+  spanTargets = new Map();
+  for (const r of registered.values())
+    for (const [method, target] of Object.entries(r.spanTargets ?? {}))
+      spanTargets.set(method, [...(spanTargets.get(method) ?? []), target]);
   table = methodTable(methods, notifications, capabilities);
   return table;
 }
@@ -224,4 +238,22 @@ export function requestFeatures(ctx: RequestContext): VersionFeatures {
 export function logsRegistered(registry: ServerState): boolean {
   for (const r of registered.values()) if (r.logs?.(registry) === true) return true;
   return false;
+}
+
+/**
+ * The target of a request's tracing span: the first a registration names for its method (OpenTelemetry MCP
+ * conventions: the span is `{mcp.method.name} {target}`).
+ * @param method - the message's method.
+ * @param params - its params, unchecked.
+ * @param registry - the server.
+ * @returns the target, or undefined when none is named (the span is named by the method alone).
+ */
+export function spanTargetRegistered(method: string, params: unknown, registry: ServerState): string | undefined {
+  const targets = spanTargets.get(method);
+  if (targets === undefined) return undefined;
+  for (const t of targets) {
+    const name = t(params, registry);
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }

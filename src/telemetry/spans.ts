@@ -71,10 +71,10 @@ export function parentFromMeta(params: unknown): Context {
 
 /**
  * The span name and start attributes of one message: `{mcp.method.name} {target}`, where the target
- * is the tool name of a `tools/call` naming a registered tool (a name the server does not have is
- * still recorded as `gen_ai.tool.name`, but kept out of the span name to keep names low-cardinality).
- * Arguments, `_meta` and everything else in params stay out.
- * @param scope - the connection (it says which tools exist).
+ * is what the capability owning the method names (the tools capability: the tool of a `tools/call`, when the
+ * server has it; a tool name the server does not have is still recorded as `gen_ai.tool.name`, but kept out of
+ * the span name to keep names low-cardinality). Arguments, `_meta` and everything else in params stay out.
+ * @param scope - the connection (it names the target).
  * @param msg - the message.
  * @param base - transport attributes (`network.transport`, …).
  * @returns the span name and its start attributes.
@@ -92,11 +92,10 @@ export function spanStart(
     attributes["gen_ai.operation.name"] = "execute_tool";
     const params = msg.params as Record<string, unknown> | null | undefined;
     const tool = params && typeof params === "object" ? params.name : undefined;
-    if (typeof tool === "string") {
-      attributes["gen_ai.tool.name"] = tool;
-      if (scope.hasTool(tool)) name = `${method} ${tool}`;
-    }
+    if (typeof tool === "string") attributes["gen_ai.tool.name"] = tool;
   }
+  const target = scope.spanTarget(method, msg.params);
+  if (target !== undefined) name = `${method} ${target}`;
   return { name, attributes };
 }
 

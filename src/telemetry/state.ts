@@ -6,8 +6,11 @@ import type { CallResult } from "../protocol/project.ts";
 export interface TraceScope {
   /** The legacy version negotiated, once it has been (read after the message is handled). */
   readonly version: string | undefined;
-  /** Whether the server has a tool of this name (spans name registered tools only). */
-  hasTool(name: string): boolean;
+  /**
+   * The target of a message's span, as the capability that owns its method names it (e.g. a tool the server has),
+   * or undefined: the span is then named by the method alone.
+   */
+  spanTarget(method: string, params: unknown): string | undefined;
 }
 
 /** The pipeline stage a span wraps: one message in, its reply out. */

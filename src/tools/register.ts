@@ -4,6 +4,7 @@ import { registerCapability } from "../server/register.ts";
 import { installToolSet } from "./server-state.ts";
 import { toolsCall } from "./methods/tools-call.ts";
 import { toolsList } from "./methods/tools-list.ts";
+import type { ServerState } from "../server/connection.ts";
 
 registerCapability({
   name: "tools",
@@ -11,6 +12,8 @@ registerCapability({
   // Its live tool set: registry.tools, addTool(), … (src/tools/tool-set.ts).
   server: installToolSet,
   capabilities: [{ name: "tools", advertise: () => ({}) }],
+  // A tools/call span is named by its tool when the server has it (a name it lacks stays out of span names).
+  spanTargets: { "tools/call": (params, r) => toolNamed(params, r) },
   // A tool may log (ctx.log): the core advertises `logging` when the server has one.
   logs: (r) => r.tools.size > 0,
   // A live tool set (createServer's listChanged, upstreams, or changed already): `tools.listChanged`.
@@ -34,3 +37,9 @@ registerCapability({
     return { honoured: { toolsListChanged: true }, close };
   },
 });
+
+/** The tool a `tools/call`'s params name, when the server has it (its span's target). */
+function toolNamed(params: unknown, registry: ServerState): string | undefined {
+  const name = (params as { name?: unknown } | null | undefined)?.name;
+  return typeof name === "string" && registry.tools.has(name) ? name : undefined;
+}
