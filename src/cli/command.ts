@@ -62,6 +62,24 @@ export function parseErrorLine(command: string, e: Error & { code?: string }, kn
   return `${command}: ${e.message.split(". ")[0]}; ${see}`;
 }
 
+/** The platforms of Bun's compile targets, `bun-<platform>`; `release` and `bundle` take the short names. */
+const BUN_PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"];
+
+/**
+ * Checks a `--target` value before anything is compiled: Bun's own refusal of a name without `bun-` says
+ * neither which names it takes nor that `release` spells them without the prefix.
+ * @returns the target, unchanged.
+ * @throws CliError (exit 2) naming the targets, and the `bun-` form of a short name.
+ */
+export function compileTarget(command: string, target: string | undefined): string | undefined {
+  if (target === undefined || target.startsWith("bun-")) return target;
+  const hint = BUN_PLATFORMS.includes(target) ? `did you mean "bun-${target}"? ` : "";
+  throw new CliError(
+    `${command}: --target "${target}" is not a Bun compile target; ${hint}use one of ${BUN_PLATFORMS.map((p) => `bun-${p}`).join(", ")} (Bun's -baseline, -modern and -musl variants too)`,
+    2,
+  );
+}
+
 /**
  * Refuses positional arguments beyond the first `max`.
  * @throws CliError (exit 2) naming the first extra one.

@@ -74,3 +74,22 @@ test("argument-parser mistakes are one clear line naming the command and what it
     "mcpbin: list: --json takes no value; see mcpbin list --help",
   );
 });
+
+test("a --target without bun- is one usage line listing Bun's targets, before anything is compiled", async () => {
+  const targets = "bun-linux-x64, bun-linux-arm64, bun-darwin-x64, bun-darwin-arm64, bun-windows-x64";
+  const short = await mcpbin([
+    "build",
+    "examples/toolkit/server.ts",
+    "--target",
+    "linux-x64",
+    "--outfile",
+    "/nonexistent/x",
+  ]);
+  expect(short.code).toBe(2);
+  expect(oneLineError(short)).toBe(
+    `mcpbin: build: --target "linux-x64" is not a Bun compile target; did you mean "bun-linux-x64"? use one of ${targets} (Bun's -baseline, -modern and -musl variants too)`,
+  );
+  expect(oneLineError(await mcpbin(["build", "examples/toolkit/server.ts", "--target", "windows"]))).toBe(
+    `mcpbin: build: --target "windows" is not a Bun compile target; use one of ${targets} (Bun's -baseline, -modern and -musl variants too)`,
+  );
+});

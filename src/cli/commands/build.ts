@@ -2,7 +2,7 @@
 import { clientConfig } from "../client-config.ts";
 import { pickSource } from "../source.ts";
 import { buildSource } from "../build-source.ts";
-import { extra, parse } from "../command.ts";
+import { compileTarget, extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
@@ -31,7 +31,7 @@ async function run(args: string[]): Promise<number> {
   const src = pickSource(values.config as string | undefined, positionals[0], "build");
   const { path, name, env, http } = await buildSource(src, {
     outfile: values.outfile as string | undefined,
-    target: values.target as string | undefined,
+    target: compileTarget("build", values.target as string | undefined),
     smol: values["no-smol"] !== true,
   });
   process.stdout.write(`${path}\n\n${clientConfig(path, name, { env, http })}\n`);

@@ -2,7 +2,7 @@
 import { CliError } from "../errors.ts";
 import { clientConfig } from "../client-config.ts";
 import { buildOpenApi, checkOpenApi, type OpenApiCliOptions } from "../openapi.ts";
-import { extra, parse } from "../command.ts";
+import { compileTarget, extra, parse } from "../command.ts";
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { Command } from "../command.ts";
 
@@ -99,7 +99,7 @@ async function run(args: string[]): Promise<number> {
   const built = await buildOpenApi(doc, {
     ...o,
     outfile: values.outfile as string | undefined,
-    target: values.target as string | undefined,
+    target: compileTarget("openapi", values.target as string | undefined),
     name: values.name as string | undefined,
     smol: values["no-smol"] !== true,
   });
