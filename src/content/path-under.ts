@@ -19,10 +19,12 @@ const node = () => (mods ??= { fs: require("node:fs") as Fs, path: require("node
  *
  * A link swapped between this check and the read could still lead out; a base that other users can write to
  * should not be served.
- * @param base - the directory (absolute, or relative to the working directory); it must exist.
+ * @param base - the directory (absolute, or relative to the working directory); it must exist. An empty base
+ *   (`process.env.DIR ?? "./x"` with `DIR=""`, as a pasted client configuration sets it) is the server's mistake,
+ *   not the client's: it would serve the working directory, so it throws a plain Error instead.
  * @param value - the value, already percent-decoded once (as template variables are).
  * @returns the real absolute path under the base (symlinks resolved when the file exists).
- * @throws ResourceReadError naming the value and why it is refused.
+ * @throws ResourceReadError naming the value and why it is refused; Error for an empty base.
  */
 export function resolveUnder(base: string, value: string): string {
   const { fs, path } = node();
@@ -32,6 +34,10 @@ export function resolveUnder(base: string, value: string): string {
       value,
     );
   };
+  if (typeof base !== "string" || base === "")
+    throw new Error(
+      'resolveUnder(): the base directory is empty (an environment variable set to ""?); give the directory to serve, e.g. process.env.NOTES_DIR || "./notes"',
+    );
   if (typeof value !== "string" || value === "") refuse("is empty");
   if (value.includes("\0")) refuse("contains a NUL character");
   if (value.startsWith("/") || /^[A-Za-z]:/.test(value)) refuse("is an absolute path, outside the served directory");

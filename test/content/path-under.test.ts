@@ -68,3 +68,9 @@ test("template values stay under the base directory: a template reading files re
     await expect(files.read(uri)).rejects.toThrow(ResourceReadError);
   }
 });
+
+test('an empty base directory (an environment variable set to "") is the server\'s mistake: a plain Error naming it, never the working directory served', () => {
+  expect(() => resolveUnder("", "a.txt")).toThrow("resolveUnder(): the base directory is empty");
+  expect(() => resolveUnder("", "a.txt")).not.toThrow(ResourceReadError);
+  expect(resolveUnder(base, "a.txt")).toBe(join(base, "a.txt"));
+});
