@@ -51,6 +51,13 @@ test("every dependency in package.json is named in the README's dependency list"
   expect(names.filter((n) => !list.includes(`\`${n}\``))).toEqual([]);
 });
 
+test("the README's dependency table names each package in one row", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const table = readme.slice(readme.indexOf("## Dependencies"), readme.indexOf("## Repository layout"));
+  const first = [...table.matchAll(/^\| `([^`]+)`/gm)].map((m) => m[1]);
+  expect(first.filter((name, i) => first.indexOf(name) !== i)).toEqual([]);
+});
+
 test("the README explains every EBADENGINE warning npm ci prints on Node 20", () => {
   const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
     packages: Record<string, { engines?: { node?: string } }>;
