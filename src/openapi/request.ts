@@ -19,6 +19,18 @@ export class PathValueError extends Error {
   }
 }
 
+/**
+ * An argument that would set a query key, cookie or header the credentials (or the `headers` option) set: the server
+ * would see the argument's value first, or instead. The message names the parameter and the slot.
+ */
+export class CredentialSlotError extends Error {
+  readonly code = "OPENAPI_CREDENTIAL_SLOT";
+  constructor(message: string) {
+    super(message);
+    this.name = "CredentialSlotError";
+  }
+}
+
 /** A segment the URL parser removes or climbs with (`.`, `..`, also percent-encoded: WHATWG URL treats `%2e` as a dot). */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
@@ -149,6 +161,42 @@ function queryPairs(f: ArgField, v: unknown): string[] {
   return [`${n}=${enc(scalar(v))}`];
 }
 
+/** The decoded name of an encoded `name=value` pair (query string or cookie). */
+function pairName(pair: string): string {
+  const raw = pair.split("=", 1)[0]!;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Refuses a request whose arguments set a slot the credentials fill: a query key the auth layer adds (an exploded
+ * object's keys included), a cookie it adds, or a header it or the `headers` option sets (names compared as HTTP
+ * does: header names without case).
+ * @throws CredentialSlotError naming the parameter and the slot; nothing is sent.
+ */
+function refuseCredentialSlots(
+  op: Operation,
+  args: Record<string, unknown>,
+  query: readonly string[],
+  cookies: readonly string[],
+  auth: Applied,
+  extraHeaders: Readonly<Record<string, string>>,
+): void {
+  const refuse = (slot: string) => {
+    throw new CredentialSlotError(`${slot} is set by the API's credentials, not by an argument; nothing was sent`);
+  };
+  const queryKeys = new Set(auth.query.map(([k]) => k));
+  for (const pair of query) if (queryKeys.has(pairName(pair))) refuse(`query key ${pairName(pair)}`);
+  const cookieNames = new Set(auth.cookies.map(([k]) => k));
+  for (const pair of cookies) if (cookieNames.has(pairName(pair))) refuse(`cookie ${pairName(pair)}`);
+  const set = new Set([...auth.headers.map(([k]) => k), ...Object.keys(extraHeaders)].map((k) => k.toLowerCase()));
+  for (const f of op.fields)
+    if (f.in === "header" && args[f.arg] !== undefined && set.has(f.name.toLowerCase())) refuse(`header ${f.name}`);
+}
+
 function formValue(form: { append(k: string, v: string): void }, k: string, v: unknown): void {
   if (v === undefined) return;
   if (Array.isArray(v)) for (const x of v) form.append(k, scalar(x));
@@ -207,6 +255,7 @@ export function buildRequest(
     }
   }
   const path = fillPath(op.path, pathValues);
+  refuseCredentialSlots(op, args, query, cookies, auth, extraHeaders);
   for (const [k, v] of auth.query) query.push(`${enc(k)}=${enc(v)}`);
   for (const [k, v] of auth.headers) headers.set(k, v);
   for (const [k, v] of auth.cookies) cookies.push(`${k}=${enc(v)}`);

@@ -7,7 +7,7 @@ import { applySecurity, schemesOf, type Applied, type AuthOptions, type Scheme }
 import { loadDocument, OpenApiError, type LoadOptions, type OpenApiDocument, type OpenApiSource } from "./document.ts";
 import { dynamicTools, type Caller } from "./dynamic.ts";
 import { operationsOf, type Operation, type Selection } from "./operations.ts";
-import { buildRequest, PathValueError } from "./request.ts";
+import { buildRequest, CredentialSlotError, PathValueError } from "./request.ts";
 import { sendFollowing, type RedirectPolicy } from "./redirects.ts";
 import { toToolResult } from "./response.ts";
 import { unknownKey } from "../shared/option-keys.ts";
@@ -210,7 +210,7 @@ function caller(
     try {
       built = buildRequest(op, args, base, applied, away === undefined ? headers : {});
     } catch (e) {
-      if (e instanceof PathValueError)
+      if (e instanceof PathValueError || e instanceof CredentialSlotError)
         return toolResult({ isError: true, content: [textContent(`${op.method} ${op.path}: ${e.message}`)] });
       throw e;
     }
