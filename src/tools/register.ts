@@ -1,10 +1,15 @@
 /** @module The tools capability registered with the core: tools/list and tools/call, the `tools` capability, and a live tool set's `listChanged`. */
 import { META } from "../protocol/meta.ts";
-import { registerCapability } from "../server/register.ts";
+import { registerCapability, type SpanTarget } from "../server/register.ts";
 import { installToolSet } from "./server-state.ts";
 import { toolsCall } from "./methods/tools-call.ts";
 import { toolsList } from "./methods/tools-list.ts";
-import type { ServerState } from "../server/connection.ts";
+
+/** The tool a `tools/call`'s params name, when the server has it (its span's target). */
+const toolNamed: SpanTarget = (params, registry) => {
+  const name = (params as { name?: unknown } | null | undefined)?.name;
+  return typeof name === "string" && registry.tools.has(name) ? name : undefined;
+};
 
 registerCapability({
   name: "tools",
@@ -13,7 +18,7 @@ registerCapability({
   server: installToolSet,
   capabilities: [{ name: "tools", advertise: () => ({}) }],
   // A tools/call span is named by its tool when the server has it (a name it lacks stays out of span names).
-  spanTargets: { "tools/call": (params, r) => toolNamed(params, r) },
+  spanTargets: { "tools/call": toolNamed },
   // A tool may log (ctx.log): the core advertises `logging` when the server has one.
   logs: (r) => r.tools.size > 0,
   // A live tool set (createServer's listChanged, upstreams, or changed already): `tools.listChanged`.
@@ -37,9 +42,3 @@ registerCapability({
     return { honoured: { toolsListChanged: true }, close };
   },
 });
-
-/** The tool a `tools/call`'s params name, when the server has it (its span's target). */
-function toolNamed(params: unknown, registry: ServerState): string | undefined {
-  const name = (params as { name?: unknown } | null | undefined)?.name;
-  return typeof name === "string" && registry.tools.has(name) ? name : undefined;
-}
