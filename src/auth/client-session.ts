@@ -8,6 +8,7 @@ import {
   serverMetadata,
 } from "./client-discovery.ts";
 import { clientAuthOf, clientFor, type KnownClient } from "./client-identity.ts";
+import { clock } from "./clock.ts";
 import type { OAuthClientOptions, StoredEntry, StoredTokens, TokenStore } from "../shared/oauth-client.ts";
 import { loopbackListener } from "./loopback.ts";
 import { fileTokenStore } from "./token-store.ts";
@@ -50,7 +51,7 @@ export class OAuthSession {
     }
     const t = this.#entry?.tokens;
     if (!t) return undefined;
-    if (t.expires_at !== undefined && t.expires_at - 30 < Date.now() / 1000 && t.refresh_token) {
+    if (t.expires_at !== undefined && t.expires_at - 30 < clock.now() / 1000 && t.refresh_token) {
       await (this.#inflight ??= this.#refresh().finally(() => (this.#inflight = undefined)));
     }
     return this.#entry?.tokens?.access_token;
@@ -266,7 +267,7 @@ function tokensOf(r: oauth.TokenEndpointResponse): StoredTokens {
     access_token: r.access_token,
     token_type: r.token_type,
     ...(r.refresh_token ? { refresh_token: r.refresh_token } : {}),
-    ...(typeof r.expires_in === "number" ? { expires_at: Math.floor(Date.now() / 1000) + r.expires_in } : {}),
+    ...(typeof r.expires_in === "number" ? { expires_at: Math.floor(clock.now() / 1000) + r.expires_in } : {}),
     ...(typeof r.scope === "string" ? { scope: r.scope } : {}),
   };
 }

@@ -1,11 +1,12 @@
-// The mcpbin client's kept tokens over time, against oidc-provider issuing 2-second access tokens: an expired
-// token is refreshed before use and the rotated refresh token replaces the old one on disk; a registration the
+// The mcpbin client's kept tokens over time, against oidc-provider (5-minute access tokens; the client's clock is
+// moved past them, src/auth/clock.ts, instead of waiting): an expired token is refreshed before use and the rotated refresh token replaces the old one on disk; a registration the
 // server no longer knows (invalid_client) is dropped and the client registers again instead of looping.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "../../src/index.ts";
+import { clock } from "../../src/auth/clock.ts";
 import { fileTokenStore } from "../../src/auth/token-store.ts";
 import { startIdp, type Idp } from "../helpers/idp.ts";
 import { HttpProcess } from "../http/helpers.ts";
@@ -16,7 +17,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcpbin-oauth-refresh-"));
-  idp = await startIdp({ scopes: ["mcp:use", "files:write"], ttl: 2 });
+  idp = await startIdp({ scopes: ["mcp:use", "files:write"], ttl: 300 });
   s = await HttpProcess.source("test/fixtures/servers/oauth.ts", {
     env: { OAUTH_ISSUERS: idp.issuer, OAUTH_SKEW: "0" },
   });
@@ -43,9 +44,14 @@ test("an expired token is refreshed before use; the rotated refresh token is sav
   expect(signIns).toBe(1);
   const first = kept().entry;
   expect(first.tokens.refresh_token).toBeString();
-  await Bun.sleep(2500);
-  // Refreshed, not signed in again; the refresh token rotated.
-  expect((await c.callTool("whoami", {})).isError).toBeFalsy();
+  const wall = clock.now;
+  clock.now = () => wall() + 300_000; // the access token's 300 s have passed, for the client
+  try {
+    // Refreshed, not signed in again; the refresh token rotated.
+    expect((await c.callTool("whoami", {})).isError).toBeFalsy();
+  } finally {
+    clock.now = wall;
+  }
   expect(signIns).toBe(1);
   const second = kept().entry;
   expect(second.tokens.access_token).not.toBe(first.tokens.access_token);
