@@ -4,6 +4,7 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify
 import * as oauth from "oauth4webapi";
 import type { ResolvedAuth } from "./options.ts";
 import type { AuthInfo } from "../shared/auth.ts";
+import { clock } from "./clock.ts";
 
 /** Why a token was refused (the text goes to the access log and `error_description`, never the token). */
 export class TokenError extends Error {
@@ -70,6 +71,7 @@ export class TokenVerifier {
         audience,
         clockTolerance: this.o.clockSkewSeconds,
         requiredClaims: ["exp"],
+        currentDate: new Date(clock.now()),
       }));
     } catch (e) {
       throw new TokenError(jwtReason(e));
@@ -105,7 +107,7 @@ export class TokenVerifier {
   async #introspect(token: string, audience: string[]): Promise<AuthInfo> {
     const key = new Bun.CryptoHasher("sha256").update(token).digest("base64url");
     const hit = this.#introspected.get(key);
-    if (hit && hit.until > Date.now()) return hit.info;
+    if (hit && hit.until > clock.now()) return hit.info;
     const i = this.o.introspection!;
     const as: oauth.AuthorizationServer = { issuer: this.o.issuers[0]!, introspection_endpoint: i.url };
     let claims: Record<string, unknown>;
@@ -129,7 +131,7 @@ export class TokenVerifier {
       throw new TokenError("the token could not be introspected; retry later");
     }
     if (claims.active !== true) throw new TokenError("the token is not active");
-    const now = Date.now() / 1000;
+    const now = clock.now() / 1000;
     const skew = this.o.clockSkewSeconds;
     if (typeof claims.exp === "number" && claims.exp + skew < now) throw new TokenError("the token has expired");
     if (typeof claims.nbf === "number" && claims.nbf - skew > now) throw new TokenError("the token is not valid yet");
@@ -140,7 +142,7 @@ export class TokenVerifier {
       throw new TokenError("the token is for another audience");
     const info = infoOf(token, claims, typeof claims.iss === "string" ? claims.iss : this.o.issuers[0]!);
     if (this.#introspected.size >= MAX_CACHED) this.#introspected.delete(this.#introspected.keys().next().value!);
-    const until = Math.min(Date.now() + 60_000, typeof claims.exp === "number" ? claims.exp * 1000 : Infinity);
+    const until = Math.min(clock.now() + 60_000, typeof claims.exp === "number" ? claims.exp * 1000 : Infinity);
     this.#introspected.set(key, { info, until });
     return info;
   }

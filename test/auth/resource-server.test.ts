@@ -179,12 +179,7 @@ describe("tokens refused with 401 invalid_token", () => {
     );
   });
 
-  test("an expired token", async () => {
-    const token = await idp.token({ scope: "mcp:use", resource: s.url, client: "short" });
-    expect((await call(token, "whoami")).status).toBe(200);
-    await Bun.sleep(3100);
-    await refused(token, "the token has expired");
-  });
+  // An expired token: test/auth/verify.test.ts moves the verifier's clock past its exp instead of waiting here.
 
   test("a tampered token, an unsigned one, one claiming our issuer signed by another key, and garbage", async () => {
     const token = await idp.token({ scope: "mcp:use", resource: s.url });

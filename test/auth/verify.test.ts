@@ -1,6 +1,8 @@
 // TokenVerifier in this process against two real OpenID providers: several trusted issuers, each token checked
-// against its own issuer's keys; an issuer left out of the list is refused.
+// against its own issuer's keys; an issuer left out of the list is refused; a token past its exp (the clock of
+// src/auth/clock.ts moved, not waited for) is refused as expired.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { clock } from "../../src/auth/clock.ts";
 import { resolveAuth } from "../../src/auth/options.ts";
 import { TokenError, TokenVerifier } from "../../src/auth/verify.ts";
 import { startIdp, type Idp } from "../helpers/idp.ts";
@@ -32,4 +34,21 @@ test("issuers: a token of each trusted issuer is verified with that issuer's key
   await expect(api.verify(await a.token({ scope: "mcp:use", resource: RESOURCE }), RESOURCE)).rejects.toThrow(
     "another audience",
   );
+});
+
+test("an expired token: accepted up to a second before its exp plus the skew, refused as expired from then on", async () => {
+  const token = await a.token({ scope: "mcp:use", resource: RESOURCE });
+  const exp = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).exp as number;
+  const wall = clock.now;
+  try {
+    for (const skew of [0, 30]) {
+      const v = new TokenVerifier(resolveAuth({ issuer: a.issuer, clockSkewSeconds: skew }, true));
+      clock.now = () => (exp + skew - 1) * 1000;
+      expect((await v.verify(token, RESOURCE)).issuer).toBe(a.issuer);
+      clock.now = () => (exp + skew) * 1000;
+      await expect(v.verify(token, RESOURCE)).rejects.toThrow("the token has expired");
+    }
+  } finally {
+    clock.now = wall;
+  }
 });
