@@ -2,21 +2,25 @@
 
 /**
  * Bun's report of a module that does not parse (an AggregateError, "2 errors building <path>", of
- * BuildMessages with a `position`) as one line: `file:line:col: message` of the first, `(and N more)`.
+ * BuildMessages with a `position`, or one such BuildMessage alone) as one line: `file:line:col: message` of the
+ * first, `(and N more)`.
  * @param e - anything thrown by an import.
  * @param show - how to print the file's path (e.g. relative to the working directory).
  * @returns the line, or undefined when `e` is not such an error.
  */
 export function syntaxErrorText(e: unknown, show: (path: string) => string): string | undefined {
-  if (!(e instanceof AggregateError)) return undefined;
-  const first = e.errors[0] as
+  // A module with one parse error throws that BuildMessage itself, not an AggregateError of one.
+  const single = typeof e === "object" && e !== null && (e as { name?: unknown }).name === "BuildMessage";
+  if (!(e instanceof AggregateError) && !single) return undefined;
+  const errors = e instanceof AggregateError ? (e.errors as unknown[]) : [e];
+  const first = errors[0] as
     { message?: unknown; position?: { file?: unknown; line?: unknown; column?: unknown } | null } | undefined;
   if (!first || typeof first.message !== "string") return undefined;
   const at =
     first.position && typeof first.position.file === "string"
       ? `${show(first.position.file)}:${first.position.line}:${first.position.column}: `
       : "";
-  return `${at}${first.message.split("\n")[0]}${e.errors.length > 1 ? ` (and ${e.errors.length - 1} more)` : ""}`;
+  return `${at}${first.message.split("\n")[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""}`;
 }
 
 /** mcpbin's own error classes (by `name`, so a second copy of mcpbin is recognised): their message is the whole story. */

@@ -117,3 +117,14 @@ test("a syntax error fails build, list and dev with its file, line and column, i
     /^mcpbin: broken\/mcpbin\.config\.ts: the config file failed to load: broken\/mcpbin\.config\.ts:2:\d+: Expected "\}" but found ";"/,
   );
 });
+
+test("a module with a single syntax error (Bun throws a lone BuildMessage) fails build, list and dev with its file, line and column too", async () => {
+  const dir = writeProject({
+    "server.ts": script(`await serve({ name: "s", version: "1.0.0", tools: [ });`),
+  });
+  // It used to say only "Unexpected }" (build, list) and "BuildMessage: Unexpected }" (dev).
+  const scriptLine = "mcpbin: server.ts failed to load: server.ts:3:53: Unexpected }";
+  expect(oneLineError(await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir))).toBe(scriptLine);
+  expect(oneLineError(await mcpbin(["list", "server.ts"], dir))).toBe(scriptLine);
+  expect(oneLineError(await mcpbin(["dev", "server.ts"], dir))).toBe("mcpbin: server.ts:3:53: Unexpected }");
+});
