@@ -138,6 +138,9 @@ test("mistakes are one line: an unknown client, a bad --env, Claude Desktop's pr
   expect(oneLineError(await run(["install", "notepad", bin], home))).toBe(
     'mcpbin: install: unknown client "notepad"; expected one of claude-desktop, claude-code, cursor, vscode',
   );
+  expect(oneLineError(await run(["install"], home))).toBe(
+    "mcpbin: install: name a client; expected one of claude-desktop, claude-code, cursor, vscode",
+  );
   expect(oneLineError(await run(["install", "cursor", bin, "--env", "NOEQUALS"], home))).toBe(
     'mcpbin: install: --env "NOEQUALS" is not KEY=VALUE (KEY: letters, digits, _)',
   );

@@ -38,7 +38,7 @@ async function run(args: string[]): Promise<number> {
   const client = positionals[0];
   if (!client || !(INSTALL_CLIENTS as readonly string[]).includes(client)) {
     throw new CliError(
-      `install: ${client ? `unknown client "${client}"` : "which client?"}; expected one of ${INSTALL_CLIENTS.join(", ")}`,
+      `install: ${client ? `unknown client "${client}"` : "name a client"}; expected one of ${INSTALL_CLIENTS.join(", ")}`,
       2,
     );
   }
