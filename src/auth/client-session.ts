@@ -10,7 +10,7 @@ import {
 import { clientAuthOf, clientFor, type KnownClient } from "./client-identity.ts";
 import { clock } from "./clock.ts";
 import type { OAuthClientOptions, StoredEntry, StoredTokens, TokenStore } from "../shared/oauth-client.ts";
-import { loopbackListener } from "./loopback.ts";
+import { listenPreferring, redirectPortOf } from "./loopback.ts";
 import { fileTokenStore } from "./token-store.ts";
 import type { BearerChallenge } from "./www-authenticate.ts";
 
@@ -129,8 +129,8 @@ export class OAuthSession {
   ): Promise<StoredTokens> {
     if (!as.authorization_endpoint)
       throw new OAuthClientError(`the authorization server ${as.issuer} has no authorization endpoint`);
-    const port = this.o.redirectPort ?? portOf(kept?.redirect_uri);
-    const listener = this.o.authorize ? undefined : listen(port);
+    const port = this.o.redirectPort ?? redirectPortOf(kept?.redirect_uri);
+    const listener = this.o.authorize ? undefined : listenPreferring(port);
     try {
       const redirectUri = listener?.redirectUri ?? kept?.redirect_uri ?? `http://127.0.0.1:${port || 8976}/callback`;
       const client = await clientFor(as, this.o, kept, redirectUri);
@@ -270,20 +270,6 @@ function tokensOf(r: oauth.TokenEndpointResponse): StoredTokens {
     ...(typeof r.expires_in === "number" ? { expires_at: Math.floor(clock.now() / 1000) + r.expires_in } : {}),
     ...(typeof r.scope === "string" ? { scope: r.scope } : {}),
   };
-}
-
-function portOf(uri: string | undefined): number {
-  const m = uri ? /^http:\/\/127\.0\.0\.1:(\d+)\//.exec(uri) : null;
-  return m ? Number(m[1]) : 0;
-}
-
-/** The listener on the port asked for, else (taken) on a free one (a new registration follows). */
-function listen(port: number) {
-  try {
-    return loopbackListener(port);
-  } catch {
-    return loopbackListener(0);
-  }
 }
 
 /** Opens the URL in the person's browser when there is a terminal and a desktop; silent otherwise. */

@@ -47,3 +47,26 @@ export function loopbackListener(port = 0, timeoutMs = 300_000): LoopbackListene
     },
   };
 }
+
+/**
+ * The port of a kept loopback redirect URI, so that a registered client signs in again on the same one.
+ * @param uri - a redirect URI kept with a registration, if any.
+ * @returns its port for `http://127.0.0.1:PORT/…`, else 0 (any free port).
+ */
+export function redirectPortOf(uri: string | undefined): number {
+  const m = uri ? /^http:\/\/127\.0\.0\.1:(\d+)\//.exec(uri) : null;
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * The listener on the port asked for, else (taken) on a free one (a new registration follows).
+ * @param port - the port to try first (0: any free port).
+ * @returns the listener.
+ */
+export function listenPreferring(port: number): LoopbackListener {
+  try {
+    return loopbackListener(port);
+  } catch {
+    return loopbackListener(0);
+  }
+}
