@@ -81,7 +81,7 @@ export const RESOURCE_BRAND = Symbol.for("mcpbin.resource");
 export const RESOURCE_TEMPLATE_BRAND = Symbol.for("mcpbin.resourceTemplate");
 /** Marks a prompt made by `prompt()` (src/content/prompt.ts). */
 export const PROMPT_BRAND = Symbol.for("mcpbin.prompt");
-/** Where a tool's isError result from a thrown value keeps that value (src/server/middleware.ts, `maskErrors`). */
+/** Where a tool's isError result from a thrown value keeps that value (src/tools/mask-errors.ts, `maskErrors`). */
 export const THROWN_KEY = Symbol.for("mcpbin.thrown");
 
 /** Not ours: the global slot of @opentelemetry/api 1.x, read to see whether a tracer provider is registered (src/telemetry/start.ts). */

@@ -1,16 +1,10 @@
-/** @module Middleware around every request (the chain over the method table's invoke()) and the built-in maskErrors with ToolError; rateLimit has a file of its own, and cacheResults is the tools capability's (src/tools/cache-results.ts). */
-import { THROWN_KEY } from "../runtime/contract.ts";
-import type { CallResult } from "../protocol/project.ts";
+/** @module Middleware around every request: the chain over the method table's invoke() (the built-ins rateLimit, maskErrors and cacheResults are the tools capability's, in src/tools/). */
 import type { RequestContext } from "./context.ts";
 import type { Chain, MethodSpec } from "./method-spec.ts";
 import { checkParams, lookup } from "./method.ts";
 import type { McpRequest, Middleware } from "./middleware-api.ts";
 
 export type { McpRequest, Middleware, Next } from "./middleware-api.ts";
-export { rateLimit, type RateLimitKey } from "./rate-limit.ts";
-
-/** An isError tools/call result with one text block (MCP server/tools "Error Handling"). */
-const errorResult = (text: string): CallResult => ({ content: [{ type: "text", text }], isError: true });
 
 /**
  * Composes middleware around the method table. The look-up (-32601) and the params check (-32602) run
@@ -59,41 +53,11 @@ function handle(spec: MethodSpec, req: McpRequest, checked: unknown): unknown {
   return spec.handle(p, req.ctx as RequestContext);
 }
 
-/** Where a tool's isError result from a thrown value keeps that value (for {@link maskErrors}). */
-export const THROWN = THROWN_KEY;
-
-/**
- * An error whose message is meant for the model: {@link maskErrors} passes it through, where any other
- * error a tool throws reaches the model as "internal error".
- */
-export class ToolError extends Error {
-  readonly code = "TOOL_ERROR";
-  constructor(message: string) {
-    super(message);
-    this.name = "ToolError";
-  }
-}
-
-/**
- * A middleware that hides what tools throw: an isError result made from a thrown value that is not a
- * {@link ToolError} says `Tool <name> failed: internal error` (the stack still goes to stderr). isError
- * results a tool returns itself, argument errors, and ToolError messages are kept.
- */
-export function maskErrors(): Middleware {
-  return async (request, next) => {
-    const result = await next(request);
-    if (request.method !== "tools/call" || result === null || typeof result !== "object") return result;
-    const thrown = (result as Record<symbol, unknown>)[THROWN];
-    if (thrown === undefined || thrown instanceof ToolError) return result;
-    return errorResult(`Tool ${request.params.name} failed: internal error`);
-  };
-}
-
 declare module "../shared/server-options.ts" {
   /** The key of the server options that holds the middleware (src/shared/server-options.ts). */
   interface ServerOptions {
     /**
-     * Middleware around every request, outermost first (src/server/middleware.ts: rateLimit, maskErrors,
+     * Middleware around every request, outermost first (src/tools/: rateLimit, maskErrors,
      * cacheResults, or your own `(request, next) => result`). None: the pipeline calls the handlers directly.
      */
     readonly middleware?: readonly Middleware[];

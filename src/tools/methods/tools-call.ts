@@ -12,7 +12,7 @@ import { errorResult, invalidArgumentsText, shapeResult, thrownText } from "../c
 import { overLimit } from "../../server/calls.ts";
 import type { RequestContext } from "../../server/context.ts";
 import type { MethodSpec } from "../../server/method.ts";
-import { THROWN } from "../../server/middleware.ts";
+import { THROWN } from "../mask-errors.ts";
 import { beginRound, InputRequired, inputRequiredLine, raceRound, rethrowWire } from "../../ask/rounds.ts";
 import { requestFeatures } from "../../server/register.ts";
 import { isAppOnly } from "../../apps/tool-ui.ts";
@@ -206,7 +206,7 @@ function thrown(t: Tool, e: unknown, ctx?: RequestContext): CallResult {
   }
   logLine(`tool ${t.name} threw: ${detail}`);
   const r = errorResult(thrownText(t, e));
-  // What was thrown, for maskErrors() (src/server/middleware.ts); not enumerable, never sent.
+  // What was thrown, for maskErrors() (src/tools/mask-errors.ts); not enumerable, never sent.
   Object.defineProperty(r, THROWN, { value: e ?? null });
   return r;
 }

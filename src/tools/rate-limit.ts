@@ -1,8 +1,8 @@
-/** @module rateLimit(): the middleware that limits tools/call per caller, with token buckets in this process or, with `http.redis`, shared by every replica. */
+/** @module rateLimit(): the tools capability's middleware that limits tools/call per caller, with token buckets in this process or, with `http.redis`, shared by every replica. */
 import type { CallResult } from "../protocol/project.ts";
 import { sharedStateOf, UNAVAILABLE, useShared } from "../state/shared.ts";
-import type { RequestContext } from "./context.ts";
-import type { McpRequest, Middleware, Next } from "./middleware-api.ts";
+import type { RequestContext } from "../server/context.ts";
+import type { McpRequest, Middleware, Next } from "../server/middleware-api.ts";
 
 /** What {@link rateLimit} counts by. */
 export type RateLimitKey = "client" | "session" | "token" | "subject";
