@@ -126,12 +126,12 @@ export class Calls {
   }
 
   /**
-   * Resolves once no request is in flight but `subscriptions/listen` streams: a stream does no work that a
-   * shutdown should wait for (it ends with its result when {@link abortAll} runs).
+   * Resolves once no request is in flight but long-lived ones (`MethodSpec.longLived`: `subscriptions/listen`
+   * streams): a stream does no work that a shutdown should wait for (it ends with its result when {@link abortAll} runs).
    */
   idle(): Promise<void> {
     const quiet = () =>
-      this.#inflight.size === 0 || [...this.#inflight.values()].every((c) => c.spec.name === "subscriptions/listen");
+      this.#inflight.size === 0 || [...this.#inflight.values()].every((c) => c.spec.longLived === true);
     if (quiet()) return Promise.resolve();
     return new Promise((resolve) => {
       const check = () => (quiet() ? resolve() : this.#idleWaiters.push(check));

@@ -39,6 +39,16 @@ export interface MethodSpec<P = any, R = any> {
   readonly versions?: readonly string[];
   /** Answered before `initialize` in the legacy era (`initialize`, `ping`). */
   readonly beforeInitialize?: boolean;
+  /**
+   * A request that lives until the client ends it (`subscriptions/listen`): over HTTP it has no request deadline,
+   * and a shutdown does not wait for it (src/server/calls.ts `idle()`; it ends with {@link aborted}'s result).
+   */
+  readonly longLived?: boolean;
+  /**
+   * Legacy: it changes what a session holds (subscriptions, the log level), so a shared session (`http.redis`)
+   * is saved after it, before its answer (src/transport/http-legacy.ts).
+   */
+  readonly changesSession?: boolean;
   /** The server capability it belongs to (a {@link CapabilitySpec} name): not advertised → -32601. */
   readonly capability?: string;
   /**

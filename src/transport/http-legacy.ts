@@ -8,9 +8,6 @@ import { ownerOf } from "./http-request.ts";
 import { extrasOf, fail, NO_SESSION, sessionOf, type PostCall } from "./http-endpoint.ts";
 import { run } from "./http-run.ts";
 
-/** Legacy methods that change what a session holds (shared sessions are written after them). */
-const STATEFUL = new Set(["resources/subscribe", "resources/unsubscribe", "logging/setLevel"]);
-
 /**
  * A legacy message (MCP 2025-11-25 basic/transports, "Session Management"): `initialize` makes a session and
  * names it in Mcp-Session-Id (in the shared store first, with http.redis); anything else needs that header
@@ -52,9 +49,10 @@ export function legacy(c: PostCall, msg: Message): Promise<Response> | Response 
     modern: false,
     legacy: s,
   });
-  // What the session asked for (subscriptions, log level) reaches the store and the other replicas before the answer.
+  // What the session asked for (subscriptions, log level: methods whose entry says changesSession) reaches the
+  // store and the other replicas before the answer.
   const scale = e.scale;
-  if (scale && STATEFUL.has(msg.method))
+  if (scale && s.session.table.methods.get(msg.method)?.changesSession === true)
     return Promise.resolve(answered).then(async (r) => (await scale.sessions.save(s, e.owners.get(s) ?? ""), r));
   return answered;
 }

@@ -49,6 +49,6 @@ export function modern(c: PostCall, msg: Message): Promise<Response> | Response 
     notes,
     modern: true,
     session,
-    longLived: msg.method === "subscriptions/listen",
+    longLived: session.table.methods.get(msg.method)?.longLived === true,
   });
 }

@@ -19,7 +19,7 @@ export interface Running {
   readonly legacy?: LegacySession;
   /** The stateless session it runs in (2026-07-28). */
   readonly session?: Session;
-  /** A subscriptions/listen stream: it lives until the client closes it, no request deadline. */
+  /** A long-lived request (its entry says `longLived`: a subscriptions/listen stream): it lives until the client closes it, no request deadline. */
   readonly longLived?: boolean;
 }
 

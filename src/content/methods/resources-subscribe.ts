@@ -18,6 +18,7 @@ export const resourcesSubscribe: MethodSpec<{ uri: string }, Record<string, neve
   name: "resources/subscribe",
   eras: ["legacy"],
   capability: "resources",
+  changesSession: true,
   params,
   handle(p, ctx) {
     const c = ctx.connection.registry.content;
@@ -45,6 +46,7 @@ export const resourcesUnsubscribe: MethodSpec<{ uri: string }, Record<string, ne
   name: "resources/unsubscribe",
   eras: ["legacy"],
   capability: "resources",
+  changesSession: true,
   params,
   handle(p, ctx) {
     const subs = subscriptionsOf.get(ctx.connection);

@@ -19,6 +19,7 @@ export const loggingSetLevel: MethodSpec<{ level: LoggingLevel }, Record<string,
   name: "logging/setLevel",
   eras: ["legacy"],
   capability: "logging",
+  changesSession: true,
   params,
   handle(p, ctx) {
     ctx.connection.logLevel = p.level;

@@ -51,6 +51,7 @@ const params = lazySchema(() =>
 export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknown>> = {
   name: "subscriptions/listen",
   eras: ["modern"],
+  longLived: true,
   params,
   handle(p, ctx) {
     const id = ctx.requestId;
