@@ -18,12 +18,18 @@ export function scaffoldFiles(name: string, mcpbinSpec: string): Record<string, 
       dev: "mcpbin dev",
       list: "mcpbin list",
       test: "bun test",
+      typecheck: "tsc --noEmit",
       release: "mcpbin release",
     },
     dependencies: { mcpbin: mcpbinSpec, valibot: pkg.dependencies.valibot },
-    devDependencies: { bun: pkg.dependencies.bun, "bun-types": pkg.devDependencies["bun-types"] },
-    // npm runs bun's postinstall (it links the platform binary) only when allowed.
-    allowScripts: { bun: true },
+    devDependencies: {
+      bun: pkg.dependencies.bun,
+      "bun-types": pkg.devDependencies["bun-types"],
+      typescript: pkg.devDependencies.typescript,
+    },
+    // npm runs a dependency's install scripts only when allowed: bun's postinstall links the platform binary;
+    // mcpbin's prepare builds dist/session.mjs (the Node build of mcpbin/session) when it is installed from a clone.
+    allowScripts: { bun: true, mcpbin: true },
   };
   return {
     "package.json": JSON.stringify(manifest, null, 2) + "\n",

@@ -31,7 +31,7 @@ function checkKnownKeys(o: ServerOptions): void {
     if ((SERVE_KEYS as readonly string[]).includes(key)) continue;
     const near = nearestKey(key, SERVE_KEYS);
     throw new ToolDefinitionError(
-      `serve(): "${key}" is not a known option${near ? ` (did you mean "${near}"?)` : ""}; allowed: ${SERVE_KEYS.join(", ")}`,
+      `serve(): "${key}" is not a known option (${near ? `did you mean "${near}"? ` : ""}allowed: ${SERVE_KEYS.join(", ")})`,
     );
   }
 }

@@ -61,7 +61,7 @@ test("serve() and the config file refuse an unknown option key, naming the allow
   const fromScript = oneLineError(await mcpbin(["build", "server.ts", "--outfile", "dist/s"], dir));
   expect(fromScript).toStartWith("mcpbin: ");
   expect(fromScript).toEndWith(
-    `serve(): "maxInflight" is not a known option (did you mean "maxInFlight"?); allowed: ${SERVE_KEYS.join(", ")}`,
+    `serve(): "maxInflight" is not a known option (did you mean "maxInFlight"? allowed: ${SERVE_KEYS.join(", ")})`,
   );
   const fromConfig = oneLineError(await mcpbin(["list"], dir));
   expect(fromConfig).toStartWith(

@@ -37,8 +37,9 @@ test("init writes the project and says what to do next", () => {
   expect(manifest.name).toBe("weather-tools");
   expect(manifest.dependencies.mcpbin).toBe(`file:${ROOT}`);
   expect(manifest.devDependencies.bun).toMatch(/^\d+\.\d+\.\d+$/);
-  expect(manifest.allowScripts).toEqual({ bun: true });
-  expect(manifest.scripts).toMatchObject({ build: "mcpbin build", test: "bun test" });
+  expect(manifest.allowScripts).toEqual({ bun: true, mcpbin: true });
+  expect(manifest.devDependencies.typescript).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(manifest.scripts).toMatchObject({ build: "mcpbin build", test: "bun test", typecheck: "tsc --noEmit" });
   const readme = readFileSync(join(dir, "README.md"), "utf8");
   expect(readme).toContain(
     '{ "mcpServers": { "weather-tools": { "command": "/abs/path/dist/weather-tools", "args": [] } } }',

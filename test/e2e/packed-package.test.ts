@@ -105,6 +105,9 @@ test.skipIf(!node || !npm)(
     const tested = await run([npm!, "test"], scaffold);
     if (tested.code !== 0) throw new Error(`npm test in the scaffold failed:\n${tested.stdout}\n${tested.stderr}`);
     expect(tested.stderr).toContain("2 pass");
+    const typed = await run([npm!, "run", "typecheck"], scaffold);
+    if (typed.code !== 0)
+      throw new Error(`npm run typecheck in the scaffold failed:\n${typed.stdout}\n${typed.stderr}`);
     const called = await run(
       [join(scaffold, "node_modules/.bin/mcpbin"), "call", "greet", '{"name": "Ada"}'],
       scaffold,

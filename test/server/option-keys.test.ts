@@ -43,7 +43,9 @@ test("options that do nothing: the server's options, its http object and an upst
     /"http\.oauth" is not a known key \(did you mean "auth"\? allowed: port, host, path, token/,
   );
   expect(server({ http: { port: 0, tokn: "x" } })).toThrow('"http.tokn" is not a known key (did you mean "token"?');
-  expect(server({ middlewares: [] })).toThrow('"middlewares" is not a known option (did you mean "middleware"?)');
+  expect(server({ middlewares: [] })).toThrow(
+    '"middlewares" is not a known option (did you mean "middleware"? allowed:',
+  );
   expect(server({ upstreams: { gh: { command: "gh-mcp", envs: {} } } })).toThrow(
     '"upstreams.gh.envs" is not a known key (did you mean "env"?',
   );
