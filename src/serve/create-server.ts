@@ -8,6 +8,7 @@ import type { ServerOptions } from "../shared/server-options.ts";
 import { serveRegistry } from "./run-server.ts";
 import type { Front } from "../client/front.ts";
 import type { Middleware } from "../server/middleware-api.ts";
+import type { RequestContext } from "../server/context.ts";
 import { installedCollector } from "../runtime/collector.ts";
 import { deferredProvider } from "../content/provider.ts";
 import { skillsOption } from "../skills/skill-set.ts";
@@ -38,7 +39,8 @@ export function createServer(options: ServerOptions): McpServer {
       return f;
     }));
   const waitForUpstreams: Middleware = async (req, next) => {
-    if (WAITS_FOR_UPSTREAMS.has(req.method)) await (await getFront()).ready();
+    // The pipeline's request carries its RequestContext, whose entry the look-up set (compose(), before any middleware).
+    if ((req.ctx as RequestContext).spec?.waitsForUpstreams === true) await (await getFront()).ready();
     // The capabilities advertised follow the upstreams' (the eager ones have answered by the first message).
     else if (req.method === "initialize" || req.method === "server/discover") await getFront();
     return next(req);
@@ -128,17 +130,3 @@ export function createServer(options: ServerOptions): McpServer {
   rememberRegistry(server, registry);
   return server;
 }
-
-/** The methods that wait for every upstream to have started (or passed its start timeout), the lazy ones too. */
-const WAITS_FOR_UPSTREAMS = new Set([
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "resources/subscribe",
-  "prompts/list",
-  "prompts/get",
-  "completion/complete",
-  "subscriptions/listen",
-]);

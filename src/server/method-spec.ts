@@ -49,6 +49,11 @@ export interface MethodSpec<P = any, R = any> {
    * is saved after it, before its answer (src/transport/http-legacy.ts).
    */
   readonly changesSession?: boolean;
+  /**
+   * It serves what other servers may provide (their tools, resources, prompts, or changes of them): with `upstreams`,
+   * it waits for every upstream to have started or passed its start timeout, the lazy ones too (src/serve/create-server.ts).
+   */
+  readonly waitsForUpstreams?: boolean;
   /** The server capability it belongs to (a {@link CapabilitySpec} name): not advertised → -32601. */
   readonly capability?: string;
   /**

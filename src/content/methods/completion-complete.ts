@@ -53,6 +53,7 @@ export const completionComplete: MethodSpec<CompleteParams, Record<string, unkno
   name: "completion/complete",
   eras: ["legacy", "modern"],
   capability: "completions",
+  waitsForUpstreams: true,
   params,
   handle(p, ctx) {
     const content = ctx.connection.registry.content;

@@ -43,6 +43,7 @@ export const promptsGet: MethodSpec<GetParams, PromptResult | InputRequired> = {
   name: "prompts/get",
   eras: ["legacy", "modern"],
   capability: "prompts",
+  waitsForUpstreams: true,
   params,
   handle(p, ctx) {
     const content = ctx.connection.registry.content;

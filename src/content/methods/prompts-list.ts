@@ -12,6 +12,7 @@ export const promptsList: MethodSpec<ListParams, Record<string, unknown>> = {
   name: "prompts/list",
   eras: ["legacy", "modern"],
   capability: "prompts",
+  waitsForUpstreams: true,
   params: LIST_PARAMS,
   handle(p, ctx) {
     const registry = ctx.connection.registry;

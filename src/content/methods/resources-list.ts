@@ -33,6 +33,7 @@ export const resourcesList: MethodSpec<ListParams, Record<string, unknown>> = {
   name: "resources/list",
   eras: ["legacy", "modern"],
   capability: "resources",
+  waitsForUpstreams: true,
   params: LIST_PARAMS,
   handle(p, ctx) {
     const c = ctx.connection.registry.content;

@@ -66,6 +66,7 @@ export const resourcesRead: MethodSpec<ReadParams, ReadResult | InputRequired> =
   name: "resources/read",
   eras: ["legacy", "modern"],
   capability: "resources",
+  waitsForUpstreams: true,
   params,
   handle(p, ctx) {
     const c = ctx.connection.registry.content;

@@ -19,6 +19,7 @@ export const resourcesSubscribe: MethodSpec<{ uri: string }, Record<string, neve
   eras: ["legacy"],
   capability: "resources",
   changesSession: true,
+  waitsForUpstreams: true,
   params,
   handle(p, ctx) {
     const c = ctx.connection.registry.content;

@@ -11,6 +11,7 @@ export const resourcesTemplatesList: MethodSpec<ListParams, Record<string, unkno
   name: "resources/templates/list",
   eras: ["legacy", "modern"],
   capability: "resources",
+  waitsForUpstreams: true,
   params: LIST_PARAMS,
   handle(p, ctx) {
     // An OAuth caller sees the templates its scopes allow (docs/auth.md).

@@ -52,6 +52,7 @@ export const subscriptionsListen: MethodSpec<ListenParams, Record<string, unknow
   name: "subscriptions/listen",
   eras: ["modern"],
   longLived: true,
+  waitsForUpstreams: true,
   params,
   handle(p, ctx) {
     const id = ctx.requestId;

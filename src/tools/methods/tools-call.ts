@@ -46,6 +46,7 @@ export const toolsCall: MethodSpec<ToolsCallParams, CallOutcome> = {
   name: "tools/call",
   eras: ["legacy", "modern"],
   capability: "tools",
+  waitsForUpstreams: true,
   params,
   // The common call, checked without valibot's datasets: what the schema would pass unchanged.
   accepts: (p) =>

@@ -17,6 +17,7 @@ export const toolsList: MethodSpec<ListParams, ProjectedJson | Record<string, un
   name: "tools/list",
   eras: ["legacy", "modern"],
   capability: "tools",
+  waitsForUpstreams: true,
   cacheable: true,
   params: LIST_PARAMS,
   handle(p, ctx) {
