@@ -1,6 +1,7 @@
 /** @module mcpbin's help, made from the table of commands: the overview, one command's usage, and "did you mean" for a mistyped one. */
 import type { Command } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
+import { distance } from "../shared/option-keys.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 /** The notes that apply to every command. */
@@ -55,20 +56,4 @@ export function didYouMean(word: string, names: readonly string[] = COMMANDS.map
   return best !== undefined && !tie && bestD <= Math.min(2, Math.max(1, Math.floor(word.length / 2)))
     ? best
     : undefined;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
 }

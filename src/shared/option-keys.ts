@@ -124,8 +124,8 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
   return best;
 }
 
-/** Edit distance with adjacent swaps (optimal string alignment). */
-function distance(a: string, b: string): number {
+/** Edit distance with adjacent swaps (optimal string alignment); also mcpbin's "did you mean" for commands. */
+export function distance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {

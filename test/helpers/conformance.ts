@@ -2,6 +2,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { HttpProcess } from "../http/helpers.ts";
+import { compileFixture } from "./proc.ts";
 
 const SUITE = resolve(import.meta.dir, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
@@ -91,21 +93,11 @@ let conformanceBin: Promise<string> | undefined;
 
 /**
  * The compiled conformance example (examples/conformance/server.ts), built once per test run, served over its own
- * Streamable HTTP transport on a free-ish loopback port until `stop()`.
+ * Streamable HTTP transport (HttpProcess.start: a free loopback port, ready once it says it listens) until `stop()`.
  * @returns the MCP endpoint and the way to stop the server.
  */
 export async function conformanceServerOverHttp(): Promise<{ url: string; stop(): void }> {
-  const { compileFixture } = await import("./proc.ts");
   const bin = await (conformanceBin ??= compileFixture("examples/conformance/server.ts", "conformance"));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = Bun.spawn([bin, "--http", `127.0.0.1:${port}`], { stdout: "ignore", stderr: "pipe" });
-  for (let i = 0; i < 100; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    await Bun.sleep(50);
-  }
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => server.kill() };
+  const server = await HttpProcess.start([bin]);
+  return { url: server.url, stop: () => server.kill() };
 }
