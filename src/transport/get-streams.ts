@@ -1,6 +1,6 @@
 /** @module Legacy GET SSE streams (2025-03-26 … 2025-11-25): one per session, fed from the change feed, with event ids, `retry`, keep-alives, and resumption with Last-Event-ID (of a GET stream or of a dropped POST stream). */
 import { ErrorCode } from "../protocol/jsonrpc.ts";
-import { primingFrame, sseFrame } from "./http-sse.ts";
+import { primingFrame, SSE_QUEUE, sseFrame } from "./http-sse.ts";
 import type { Session } from "../server/dispatcher.ts";
 import { feedLine, type ChangeFeed, type FeedEntry } from "./change-feed.ts";
 import { rpcErrorResponse } from "./http-reply.ts";
@@ -10,8 +10,6 @@ import type { SharedPostStreams } from "./shared-post-streams.ts";
 import { subscriptionsOf } from "../content/subscriptions.ts";
 
 const encoder = new TextEncoder();
-/** Bytes a GET stream may hold for a client that does not read; past them the connection is closed (the client resumes from its last id). */
-const HIGH_WATER = 1 << 16;
 
 /** Options of the GET streams. */
 export interface GetStreamOptions {
@@ -125,7 +123,7 @@ export class GetStreams {
         },
         cancel: () => stream.end(),
       },
-      { highWaterMark: HIGH_WATER, size: (chunk) => chunk?.byteLength ?? 0 },
+      SSE_QUEUE,
     );
     this.#startKeepAlive();
     const replay = typeof from === "number" && last ? await this.feed.since(from) : [];

@@ -5,7 +5,7 @@ import { acceptsJson } from "./http-reply.ts";
 import { acceptsSse } from "./http-sse.ts";
 
 /** What {@link readBody} rejects with when the deadline passes first. */
-export const BODY_TIMEOUT = Symbol("body timeout");
+const BODY_TIMEOUT = Symbol("body timeout");
 
 /**
  * Reads a request's body as text, bounded in time: the read is cancelled when `deadline` passes.
@@ -14,7 +14,7 @@ export const BODY_TIMEOUT = Symbol("body timeout");
  * @returns the body.
  * @throws {@link BODY_TIMEOUT} when the deadline passes first; the body stream's error otherwise (e.g. too large).
  */
-export function readBody(req: Request, deadline: number): Promise<string> {
+function readBody(req: Request, deadline: number): Promise<string> {
   if (deadline === Infinity) return req.text();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {

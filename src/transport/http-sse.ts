@@ -27,8 +27,14 @@ export function acceptsSse(req: Request): boolean {
   return a !== null && (a.includes(SSE_TYPE) || a.includes("text/*"));
 }
 
-/** Bytes an SSE stream may hold for a client that is not reading before notifications are coalesced. */
+/** Bytes an SSE stream may hold for a client that is not reading: past them a POST stream coalesces notifications, a GET or resumed stream is closed (the client resumes from its last id). */
 const SSE_HIGH_WATER = 1 << 16;
+
+/** The queuing strategy of every SSE stream: {@link SSE_HIGH_WATER} bytes. */
+export const SSE_QUEUE: QueuingStrategy<Uint8Array> = {
+  highWaterMark: SSE_HIGH_WATER,
+  size: (chunk) => chunk?.byteLength ?? 0,
+};
 
 /**
  * The notifications of one request (progress), buffered until the response knows whether it becomes
@@ -193,7 +199,7 @@ export function sseAnswer(reply: Promise<string | undefined>, c: AnswerContext):
         c.abort();
       },
     },
-    { highWaterMark: SSE_HIGH_WATER, size: (chunk) => chunk?.byteLength ?? 0 },
+    SSE_QUEUE,
   );
   c.headers.set("content-type", SSE_TYPE);
   c.headers.set("cache-control", "no-cache");

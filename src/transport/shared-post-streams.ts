@@ -2,11 +2,9 @@
 import { logLine } from "../runtime/log-name.ts";
 import type { Bus } from "../shared/store.ts";
 import type { EventSink, StreamEvents } from "./stream-events.ts";
-import { sseFrame } from "./http-sse.ts";
+import { SSE_QUEUE, sseFrame } from "./http-sse.ts";
 
 const encoder = new TextEncoder();
-/** Bytes a resumed stream may hold for a client that does not read; past them it is closed (the client resumes again). */
-const HIGH_WATER = 1 << 16;
 
 /** How long a replica waits for the owner of a stream to answer, ms: no answer, the stream is gone. */
 const ASK_MS = 2000;
@@ -134,7 +132,7 @@ export class SharedPostStreams {
         start: (c) => void (controller = c).enqueue(encoder.encode(`retry: ${o.retryMs}\n\n`)),
         cancel: () => ((closed = true), relay?.cancel()),
       },
-      { highWaterMark: HIGH_WATER, size: (chunk) => chunk?.byteLength ?? 0 },
+      SSE_QUEUE,
     );
     const sink: EventSink = (line, id) => {
       if (closed) return;
