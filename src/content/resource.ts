@@ -28,7 +28,6 @@ export {
   type ResourceTemplate,
   type ResourceTemplateDefinition,
 } from "./resource-types.ts";
-export { toContents } from "./resource-contents.ts";
 export { isResourceTemplate, readTemplate, resourceTemplate } from "./resource-template.ts";
 
 const RESOURCE = RESOURCE_BRAND;

@@ -7,7 +7,7 @@ import type { AuthInfo } from "../shared/auth.ts";
 import type { ClientInfo, Connection, Era, RequestExtras, ServerHandle } from "./connection.ts";
 import { OutboundError, type OutboundOptions } from "./outbound.ts";
 
-export type { ClientInfo, Connection, Era, RequestExtras, ServerState } from "./connection.ts";
+export type { ClientInfo, Connection, RequestExtras, ServerState } from "./connection.ts";
 
 const NO_EXTRAS: RequestExtras = Object.freeze({});
 const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
