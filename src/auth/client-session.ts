@@ -14,8 +14,6 @@ import { listenPreferring, redirectPortOf } from "./loopback.ts";
 import { fileTokenStore } from "./token-store.ts";
 import type { BearerChallenge } from "./www-authenticate.ts";
 
-export { OAuthClientError };
-
 /**
  * The OAuth state of a client for one MCP endpoint. `token()` gives the access token to send (refreshed
  * when it has expired); `signIn()` runs discovery, client identity and a grant after a 401 or a 403

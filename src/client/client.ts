@@ -9,12 +9,10 @@ export type {
   ClientOptions,
   Implementation,
   JsonObject,
-  RequestOptions,
   ServerRequestHandler,
   UnattributedAsks,
   UpstreamTool,
 } from "./client-types.ts";
-export { LATE_MS } from "./ask-routes.ts";
 
 /**
  * One connection to one MCP server. Made by {@link import("./connect.ts").connect}; a stateful owner of the

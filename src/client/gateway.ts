@@ -9,8 +9,8 @@ import { logName } from "../runtime/log-name.ts";
 import { Upstream, type GatewayOptions } from "./upstream.ts";
 import type { Gateway, ToolsChange, UpstreamReport } from "./gateway-types.ts";
 
-export { FORWARDED_CAPABILITIES, type GatewayOptions } from "./upstream.ts";
-export type { Gateway, ToolsChange, UpstreamReport } from "./gateway-types.ts";
+export type { GatewayOptions } from "./upstream.ts";
+export type { Gateway } from "./gateway-types.ts";
 
 /**
  * Makes a gateway over these upstreams without starting any (see {@link Gateway.start}). Names are decided

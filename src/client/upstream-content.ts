@@ -15,8 +15,6 @@ import { logName } from "../runtime/log-name.ts";
 import { caps, hintsOf, nameAll, wireError, type ContentUpstream } from "./upstream-content-kit.ts";
 import { followListChanges, upstreamSubscriptions } from "./upstream-subscriptions.ts";
 
-export type { ContentUpstream } from "./upstream-content-kit.ts";
-
 /** The provider, and what the gateway tells it. */
 export interface UpstreamContent extends ContentProvider {
   readonly rewriter: UriRewriter;

@@ -5,8 +5,7 @@ import { operation } from "./operation.ts";
 import type { Operation, Selection } from "./operation-types.ts";
 import { deref } from "./schema.ts";
 
-export type { ArgField, FieldLocation, Operation, Selection } from "./operation-types.ts";
-export { isJsonType, pickMedia } from "./media.ts";
+export type { ArgField, Operation, Selection } from "./operation-types.ts";
 
 /** HTTP methods of a Path Item, in the order the OpenAPI specification lists them. */
 export const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
