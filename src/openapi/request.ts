@@ -163,12 +163,7 @@ function queryPairs(f: ArgField, v: unknown): string[] {
 
 /** The decoded name of an encoded `name=value` pair (query string or cookie). */
 function pairName(pair: string): string {
-  const raw = pair.split("=", 1)[0]!;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+  return safeDecode(pair.split("=", 1)[0]!);
 }
 
 /**
