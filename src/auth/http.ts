@@ -2,7 +2,8 @@
 import { resolveAuth, type ResolvedAuth } from "./options.ts";
 import type { AuthOptions } from "../shared/http-options.ts";
 import { missingScopes, type AuthInfo } from "../shared/auth.ts";
-import { TokenError, TokenVerifier } from "./verify.ts";
+import { TokenError } from "./token-error.ts";
+import type { TokenVerifier } from "./verify.ts";
 
 /** The well-known prefix of protected-resource metadata (RFC 9728 §3). */
 export const PRM_PREFIX = "/.well-known/oauth-protected-resource";
@@ -28,7 +29,8 @@ export interface ScopedServer {
  */
 export class ResourceServer {
   readonly auth: ResolvedAuth;
-  readonly #verifier: TokenVerifier;
+  /** The verifier, loaded on the first bearer token that is not the static one: jose and oauth4webapi are imported then, not at start. */
+  #verifier: Promise<TokenVerifier> | undefined;
 
   /**
    * @param options - `http.auth` as given.
@@ -44,7 +46,6 @@ export class ResourceServer {
     readonly staticToken: (token: string) => boolean,
   ) {
     this.auth = resolveAuth(options, endpoint.loopbackOnly);
-    this.#verifier = new TokenVerifier(this.auth);
   }
 
   /** This endpoint's resource identifier: `http.auth.resource`, else (loopback) the endpoint's URL as requested. */
@@ -110,7 +111,8 @@ export class ResourceServer {
     if (this.staticToken(token)) return { token };
     let info: AuthInfo;
     try {
-      info = await this.#verifier.verify(token, this.resourceOf(req));
+      this.#verifier ??= import("./verify.ts").then((m) => new m.TokenVerifier(this.auth));
+      info = await (await this.#verifier).verify(token, this.resourceOf(req));
     } catch (e) {
       if (e instanceof TokenError) return this.#challenge(req, 401, "invalid_token", e.message);
       throw e;

@@ -5,14 +5,9 @@ import * as oauth from "oauth4webapi";
 import type { ResolvedAuth } from "./options.ts";
 import type { AuthInfo } from "../shared/auth.ts";
 import { clock } from "./clock.ts";
+import { TokenError } from "./token-error.ts";
 
-/** Why a token was refused (the text goes to the access log and `error_description`, never the token). */
-export class TokenError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TokenError";
-  }
-}
+export { TokenError };
 
 type Jwks = ReturnType<typeof createRemoteJWKSet>;
 

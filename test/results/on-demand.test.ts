@@ -11,6 +11,8 @@ function marker(file: string, text: string): string {
   return text;
 }
 const CLIENT = marker("src/client/handshake.ts", "which this client does not speak");
+/** The token verifier's (it imports jose and oauth4webapi): loaded on the first bearer token an `http.auth` endpoint checks. */
+const VERIFIER = marker("src/auth/verify.ts", "the token is not a well-formed JWT");
 
 let bin: string;
 const procs: McpProcess[] = [];
@@ -59,5 +61,15 @@ test("no module evaluated at start imports a Node built-in statically (fs, path,
   };
   expect(read.content[0]!.text).toBe("7f454c46");
   expect((await probe(p, 4, [])).builtins).toEqual(["fs"]);
+  expect(p.stderr).toBe("");
+}, 30_000);
+
+test("the token verifier (jose, oauth4webapi) is not evaluated at start of a stdio server", async () => {
+  const p = new McpProcess([bin]);
+  procs.push(p);
+  await p.handshake();
+  const before = await probe(p, 2, [VERIFIER]);
+  expect(before.modules).toBeGreaterThan(0);
+  expect(before.found).toEqual([]);
   expect(p.stderr).toBe("");
 }, 30_000);
