@@ -3,8 +3,9 @@ import "./capabilities.ts";
 import { enableTasks } from "../tasks/register.ts";
 import { Registry } from "../server/registry.ts";
 import type { ServerOptions } from "../shared/server-options.ts";
-import { createHttpHandler, type TimeoutControl } from "../transport/fetch-handler.ts";
-import { resolveHttp } from "../transport/http-options.ts";
+import type { TimeoutControl } from "../transport/fetch-handler.ts";
+import { isLoopback, resolveHttp } from "../transport/http-options.ts";
+import { resolveAuth } from "../auth/options.ts";
 import type { HttpOptions } from "../shared/http-options.ts";
 
 /** The handler {@link mcpHandler} returns. */
@@ -28,7 +29,8 @@ export interface McpHandler {
  * The app does the routing: every request given to the handler is for the endpoint (no `/healthz`).
  * Differences from `serve({ http })`: the Host header is checked only when `http.allowedHosts` is given
  * (the app, not mcpbin, decides where it listens), the access log is off unless `http.accessLog: true`,
- * stdout is left to the app, and tracing is not started.
+ * stdout is left to the app, and tracing is not started. The HTTP transport's code is imported when this is called
+ * (not when mcpbin is), and the first request waits for it.
  * @param options - what `serve()` takes; `http` holds the transport options (port and host are unused).
  * @returns the handler.
  * @throws ToolDefinitionError or HttpOptionsError (synchronously) on a bad option or duplicate tool.
@@ -42,11 +44,15 @@ export function mcpHandler(options: ServerOptions): McpHandler {
     { host: "0.0.0.0", accessLog: false, ...given, port: 0 },
     { MCPBIN_HTTP_TOKEN: process.env.MCPBIN_HTTP_TOKEN },
   )!;
-  const handler = createHttpHandler(registry, o, false);
-  const mcp = ((request: Request, server?: TimeoutControl) => handler.handle(request, server)) as McpHandler;
-  mcp.close = (reason = "The server is shutting down; the call was aborted") => {
-    handler.abortAll(reason);
-    handler.close();
-  };
+  if (o.auth !== undefined) resolveAuth(o.auth, isLoopback(o.host)); // a bad http.auth throws here, not on a request
+  const loading = import("../transport/fetch-handler.ts").then((m) => m.createHttpHandler(registry, o, false));
+  loading.catch(() => {}); // a failure is each request's rejection, not an unhandled one
+  const mcp = (async (request: Request, server?: TimeoutControl) =>
+    (await loading).handle(request, server)) as McpHandler;
+  mcp.close = (reason = "The server is shutting down; the call was aborted") =>
+    void loading.then((handler) => {
+      handler.abortAll(reason);
+      handler.close();
+    });
   return mcp;
 }

@@ -12,6 +12,8 @@ function marker(file: string, text: string): string {
 }
 const CLIENT = marker("src/client/handshake.ts", "which this client does not speak");
 /** The token verifier's (it imports jose and oauth4webapi): loaded on the first bearer token an `http.auth` endpoint checks. */
+/** The Streamable HTTP transport's: loaded by `--http` and by mcpHandler(), never by a stdio server. */
+const HTTP = marker("src/transport/http-guard.ts", "the Host header is missing");
 const VERIFIER = marker("src/auth/verify.ts", "the token is not a well-formed JWT");
 
 let bin: string;
@@ -64,11 +66,11 @@ test("no module evaluated at start imports a Node built-in statically (fs, path,
   expect(p.stderr).toBe("");
 }, 30_000);
 
-test("the token verifier (jose, oauth4webapi) is not evaluated at start of a stdio server", async () => {
+test("neither the HTTP transport nor the token verifier (jose, oauth4webapi) is evaluated at start of a stdio server", async () => {
   const p = new McpProcess([bin]);
   procs.push(p);
   await p.handshake();
-  const before = await probe(p, 2, [VERIFIER]);
+  const before = await probe(p, 2, [HTTP, VERIFIER]);
   expect(before.modules).toBeGreaterThan(0);
   expect(before.found).toEqual([]);
   expect(p.stderr).toBe("");
