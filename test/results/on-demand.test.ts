@@ -1,5 +1,6 @@
-// A compiled server evaluates at start only what a stdio tools server needs: code that runs on first use
-// (the client behind connect()/upstreamTools(), Node's fs/path/url) is loaded then (docs/benchmarks.md, issue 20).
+// A compiled server evaluates at start only what a stdio tools server needs: code behind an option or a first use
+// (the client behind connect()/upstreamTools(), the HTTP transport, the token verifier, the OpenTelemetry SDK, the
+// OpenAPI loader, Ajv, Node's fs/path/url) is loaded then (docs/benchmarks.md, "Start-up of the smallest server").
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -15,6 +16,16 @@ const CLIENT = marker("src/client/handshake.ts", "which this client does not spe
 /** The Streamable HTTP transport's: loaded by `--http` and by mcpHandler(), never by a stdio server. */
 const HTTP = marker("src/transport/http-guard.ts", "the Host header is missing");
 const VERIFIER = marker("src/auth/verify.ts", "the token is not a well-formed JWT");
+
+/** The OpenTelemetry SDK's (sdk-trace): loaded when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT or a registered provider). */
+const OTEL_SDK = marker(
+  "node_modules/@opentelemetry/sdk-trace/dist/export/BatchSpanProcessorBase.cjs",
+  "BatchSpanProcessor: span export failed",
+);
+/** The OpenAPI loader's: loaded by openapiTools(). */
+const OPENAPI = marker("src/openapi/document.ts", "convert it to 3.x first, e.g. with swagger2openapi");
+/** Ajv's: loaded for a raw JSON Schema that the build did not compile into a validator. */
+const AJV = marker("node_modules/ajv/dist/core.js", "`validateFormats: false` can be used instead.");
 
 let bin: string;
 const procs: McpProcess[] = [];
@@ -71,6 +82,16 @@ test("neither the HTTP transport nor the token verifier (jose, oauth4webapi) is 
   procs.push(p);
   await p.handshake();
   const before = await probe(p, 2, [HTTP, VERIFIER]);
+  expect(before.modules).toBeGreaterThan(0);
+  expect(before.found).toEqual([]);
+  expect(p.stderr).toBe("");
+}, 30_000);
+
+test("neither the OpenTelemetry SDK, the OpenAPI loader nor ajv is evaluated at start of a stdio server with raw JSON Schema tools", async () => {
+  const p = new McpProcess([bin]);
+  procs.push(p);
+  await p.handshake();
+  const before = await probe(p, 2, [OTEL_SDK, OPENAPI, AJV]);
   expect(before.modules).toBeGreaterThan(0);
   expect(before.found).toEqual([]);
   expect(p.stderr).toBe("");
