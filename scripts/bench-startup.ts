@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compile } from "../src/cli/build.ts";
 import type { BenchResult } from "./bench/harness.ts";
+import { exeParts } from "./bench/exe-parts.ts";
 import { footprint } from "./bench/footprint.ts";
 import { describeMachine } from "./bench/machine.ts";
 
@@ -50,13 +51,23 @@ const one = mcpbinBuild("examples/bench/one-tool.ts", "one-tool");
 const fp = await footprint(join(ROOT, "examples/bench/one-tool.ts"), join(buildDir, "chunks"));
 rmSync(join(buildDir, "chunks"), { recursive: true, force: true });
 const size = (p: string) => statSync(p).size;
+const parts = await exeParts(join(ROOT, "examples/bench/one-tool.ts"), buildDir);
 
-const runs: Record<"baseline" | "one", number[]> = { baseline: [], one: [] };
+const runs: Record<"baseline" | "one" | "release" | "noLazy" | "noLazyNoBytecode", number[]> = {
+  baseline: [],
+  one: [],
+  release: [],
+  noLazy: [],
+  noLazyNoBytecode: [],
+};
 const call = { name: "echo", arguments: { text: "hi" }, expect: "hi" };
 for (let round = 1; round <= rounds; round++)
   for (const [key, cmd, extra] of [
     ["baseline", baseline, { check: "id" }],
     ["one", one, {}],
+    ["release", join(buildDir, "parts-release"), {}],
+    ["noLazy", join(buildDir, "parts-no-lazy"), {}],
+    ["noLazyNoBytecode", join(buildDir, "parts-no-lazy-no-bytecode"), {}],
   ] as const) {
     process.stderr.write(`bench-startup: [round ${round}/${rounds}] ${key}\n`);
     const options = { name: key, coldOnly: true, cold: Number(args.cold), call, quiet: true, ...extra };
@@ -101,20 +112,33 @@ const table = [
   "|---|---|---|---|",
   ...rows.map((r) => `| ${r.join(" | ")} |`),
 ].join("\n");
+const mb = (bytes: number) => ((bytes - size(empty)) / 1e6).toFixed(2);
+const partsTable = [
+  "| the same entry compiled (no mcpbin entry wrapper) | MB beyond the empty script | spawn → initialize, ms |",
+  "|---|---|---|",
+  `| with mcpbin's release flags (bytecode, linked source maps) | ${mb(parts.release)} | ${f1(median(runs.release))} |`,
+  `| without source maps | ${mb(parts.noSourceMap)} | |`,
+  `| every \`import()\` target left out | ${mb(parts.noLazy)} | ${f1(median(runs.noLazy))} |`,
+  `| every \`import()\` target left out, no bytecode | ${mb(parts.noLazyNoBytecode)} | ${f1(median(runs.noLazyNoBytecode))} |`,
+].join("\n");
 const packages = `Packages in the start chunks (modules): ${fp.startPackages.map(([n, c]) => `${n} ${c}`).join(", ") || "none"}.`;
 const block = [
   BEGIN,
   `Measured ${stamp} UTC on ${m.nproc} × ${m.model}, Bun ${m.bun}, load average ${m.loadavg}: \`bun scripts/bench-startup.ts --rounds ${rounds} --cold ${args.cold}\`.`,
-  `examples/bench/one-tool.ts built by \`mcpbin build\`; modules and bytes from Bun.build's metafile (minified, split: the chunks reachable from the entry through static imports, of ${fp.bundleModules} modules / ${f1(fp.bundleBytes / 1024)} KB in the whole bundle); spawn → initialize is the median of ${args.cold} cold spawns per round, medians over ${rounds} rounds, the two servers alternated.`,
+  `examples/bench/one-tool.ts built by \`mcpbin build\`; modules and bytes from Bun.build's metafile (minified, split: the chunks reachable from the entry through static imports, of ${fp.bundleModules} modules / ${f1(fp.bundleBytes / 1024)} KB in the whole bundle); spawn → initialize is the median of ${args.cold} cold spawns per round, medians over ${rounds} rounds, the servers alternated.`,
   "",
   table,
   "",
   packages,
   "",
+  "What the executable holds: the same entry compiled with one flag changed (measurement builds; one that leaves code out cannot run it).",
+  "",
+  partsTable,
+  "",
   "![start-up of the smallest server](bench-startup.svg)",
   END,
 ].join("\n");
-process.stdout.write(`${table}\n\n${packages}\n`);
+process.stdout.write(`${table}\n\n${packages}\n\n${partsTable}\n`);
 
 if (args.write) {
   const doc = join(ROOT, "docs/benchmarks.md");
