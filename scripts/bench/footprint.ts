@@ -1,4 +1,5 @@
 /** @module What a server's entry loads at start: the modules and minified bytes reachable through static imports, and the whole bundle (scripts/bench-startup.ts). */
+import { leaveOutScanYaml } from "../../src/cli/leave-out.ts";
 
 /** The figures of one entry, from Bun.build's metafile (minified, code splitting: an `import()` is its own chunk). */
 export interface Footprint {

@@ -7,6 +7,7 @@ import { mainModulePlugin } from "../loader/main-module.ts";
 import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
 import { recordBytecodeOrder } from "./bytecode-order.ts";
 import { guardedEntry } from "./guarded-entry.ts";
+import { leaveOutScanYaml } from "./leave-out.ts";
 
 /** Options of one compile. */
 export interface BuildOptions {
@@ -81,7 +82,7 @@ export function compileConfig(
     format: "esm",
     bytecode,
     define: { "process.env.NODE_ENV": '"production"' },
-    plugins: main ? [mainModulePlugin(main)] : [],
+    plugins: [leaveOutScanYaml, ...(main ? [mainModulePlugin(main)] : [])],
     throw: false,
   };
 }

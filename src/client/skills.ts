@@ -75,7 +75,8 @@ export async function readSkillFile(
   if (digest !== listed.digest)
     throw new SkillVerificationError(`${uri}: its digest is ${digest}, its entry says ${listed.digest}`);
   if (uri === entry.uri) {
-    const fm = parseFrontmatter(text ?? new TextDecoder().decode(bytes));
+    const { parse } = await import("yaml"); // its own chunk: an executable embeds it for this, not for the skills scan
+    const fm = parseFrontmatter(text ?? new TextDecoder().decode(bytes), (t, o) => parse(t, o));
     if (!fm.ok) throw new SkillVerificationError(`${uri}: ${fm.problem}`);
     if (!sameJson(fm.data, entry.frontmatter))
       throw new SkillVerificationError(`${uri}: its frontmatter differs from its entry's`);

@@ -1,7 +1,18 @@
 /** @module A SKILL.md's YAML frontmatter: found, parsed, and its name checked against the Agent Skills naming rules. */
-// yaml is required on first use: a server's start (which imports this module with the registry) never evaluates it.
-const parse = (text: string, options: object): unknown =>
-  (require("yaml") as typeof import("yaml")).parse(text, options);
+/** A YAML parser: yaml's `parse`. */
+export type YamlParse = (text: string, options: { prettyErrors: boolean }) => unknown;
+
+/**
+ * yaml's parser, required on first use (a server's start, which imports this module with the registry, never evaluates
+ * it). An executable does not embed it for the skills scan: it reads the skills its build recorded, and `mcpbin build`
+ * resolves this `require` to a module that says so (src/cli/leave-out.ts).
+ * @throws Error when the executable left yaml out: a skills path its build did not record.
+ */
+function bundledYaml(): YamlParse {
+  const yaml = require("yaml") as typeof import("yaml") & { readonly absent?: string };
+  if (yaml.absent !== undefined) throw new Error(yaml.absent);
+  return (text, options) => yaml.parse(text, options);
+}
 
 /** What a SKILL.md's frontmatter gave, or why it gave nothing usable. */
 export type Frontmatter =
@@ -11,10 +22,11 @@ export type Frontmatter =
  * Reads the YAML frontmatter at the start of a SKILL.md (a first line `---`, the YAML, a line `---`) and checks that it
  * has a name and a description.
  * @param text - the file's text (UTF-8 decoded).
+ * @param parse - the YAML parser; default yaml, required on first use.
  * @returns the frontmatter as a JSON object (the YAML rendered verbatim), or every problem in one phrase.
  */
-export function parseFrontmatter(text: string): Frontmatter {
-  const fm = readFrontmatter(text);
+export function parseFrontmatter(text: string, parse?: YamlParse): Frontmatter {
+  const fm = readFrontmatter(text, parse);
   if (!fm.ok) return fm;
   const problems = frontmatterProblems(fm.data);
   return problems.length ? { ok: false, problem: problems.join("; ") } : fm;
@@ -23,17 +35,19 @@ export function parseFrontmatter(text: string): Frontmatter {
 /**
  * Reads the YAML frontmatter at the start of a SKILL.md, without checking its keys.
  * @param text - the file's text (UTF-8 decoded).
+ * @param parse - the YAML parser; default yaml, required on first use.
  * @returns the frontmatter as a JSON object, or why there is none in one phrase.
  */
-export function readFrontmatter(text: string): Frontmatter {
+export function readFrontmatter(text: string, parse?: YamlParse): Frontmatter {
   const body = text.startsWith("\ufeff") ? text.slice(1) : text;
   const m =
     /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(body) ??
     /^---[ \t]*\r?\n()---[ \t]*(?:\r?\n|$)/.exec(body);
   if (!m) return { ok: false, problem: "SKILL.md must begin with YAML frontmatter between two --- lines" };
+  const yaml = parse ?? bundledYaml();
   let data: unknown;
   try {
-    data = parse(m[1]!, { prettyErrors: false });
+    data = yaml(m[1]!, { prettyErrors: false });
   } catch (e) {
     return { ok: false, problem: `its frontmatter is not valid YAML (${(e as Error).message.split("\n")[0]})` };
   }
