@@ -36,6 +36,7 @@ export async function footprint(entry: string, outdir: string): Promise<Footprin
     splitting: true,
     outdir,
     metafile: true,
+    plugins: [leaveOutScanYaml], // as mcpbin build bundles it (src/cli/build.ts)
   });
   if (!r.success) throw new Error(`bundling ${entry} failed: ${r.logs.join("\n")}`);
   const outs = (r as unknown as { metafile: { outputs: Record<string, Output> } }).metafile.outputs;
