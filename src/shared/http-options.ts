@@ -47,6 +47,12 @@ export interface HttpOptions {
   readonly bodyTimeoutMs?: number;
   /** An answer whose client takes none of its bytes for this long is dropped (connection closed, its call cancelled), ms. Default 30000; 0 = none. */
   readonly writeTimeoutMs?: number;
+  /**
+   * On SIGTERM (or `stop()`), keep serving for this long while `/healthz` answers 503 `draining`, so a load balancer or
+   * Kubernetes takes the replica out before the listener closes, ms. The environment variable `MCPBIN_HTTP_DRAIN_MS`
+   * wins over this (the container image and manifests set 5000). Default 0.
+   */
+  readonly drainMs?: number;
   /** Bytes that answers not yet taken by their clients may hold together, answers being made counted at three times their expected size: past it the longest-stalled are dropped first and new requests wait. Default 64 MiB. */
   readonly maxUnsentBytes?: number;
   /** One line per request on stderr (method, MCP method, status, duration). Default true. */

@@ -46,6 +46,7 @@ export const HTTP_KEYS: Record<string, OptionKey> = {
     `an integer number of milliseconds from 1 to ${MAX_TIMER_MS}`,
   ),
   writeTimeoutMs: opt(() => intMs(), `an integer number of milliseconds from 0 (no limit) to ${MAX_TIMER_MS}`),
+  drainMs: opt(() => intMs(), `an integer number of milliseconds from 0 (close at once) to ${MAX_TIMER_MS}`),
   maxUnsentBytes: opt(() => count(), "an integer number of bytes ≥ 1"),
   accessLog: opt(() => v.boolean(), "true or false"),
   redis: opt(

@@ -32,6 +32,8 @@ export interface HttpHandler {
    * @returns the response (JSON, SSE stream, 202, or an error status).
    */
   handle(req: Request, srv?: TimeoutControl): Promise<Response>;
+  /** From now on `/healthz` says draining (503) while requests are still served. */
+  announceDrain(): void;
   /** From now on, requests get 503 and `/healthz` says draining. */
   drain(): void;
   /** Resolves when no request is in flight. */
@@ -92,6 +94,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   // A legacy session belongs to the OAuth caller that opened it: another subject's token cannot use its id.
   const owners = new WeakMap<LegacySession, string>();
   let draining = false;
+  let leaving = false; // /healthz says draining, requests still served
   // One access-log line and in-flight accounting per request (src/transport/http-exchanges.ts).
   const exchanges = new Exchanges(o.accessLog);
   const e: Endpoint = {
@@ -124,7 +127,7 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       return prm;
     }
     if (routes) {
-      if (c.path === "/healthz") return draining ? plain(c, 503, "draining") : plain(c, 200, "ok");
+      if (c.path === "/healthz") return draining || leaving ? plain(c, 503, "draining") : plain(c, 200, "ok");
       if (c.path !== o.path) return plain(c, 404, "Not Found");
     }
     const why = guard.forbidden(req);
@@ -184,6 +187,9 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       const res = await route(req, srv);
       guard.cors(req, res.headers);
       return res;
+    },
+    announceDrain: () => {
+      leaving = true;
     },
     drain: () => {
       draining = true;

@@ -20,6 +20,7 @@ export interface ResolvedHttpOptions {
   readonly maxSessionsPerClient: number;
   readonly bodyTimeoutMs: number;
   readonly writeTimeoutMs: number;
+  readonly drainMs: number;
   readonly maxUnsentBytes: number;
   readonly accessLog: boolean;
   readonly redis: string | undefined;
@@ -148,6 +149,7 @@ export function resolveHttp(
     maxSessionsPerClient: o.maxSessionsPerClient ?? o.maxSessions ?? HTTP_DEFAULTS.maxSessions,
     bodyTimeoutMs: o.bodyTimeoutMs ?? HTTP_DEFAULTS.bodyTimeoutMs,
     writeTimeoutMs: o.writeTimeoutMs ?? HTTP_DEFAULTS.writeTimeoutMs,
+    drainMs: env.MCPBIN_HTTP_DRAIN_MS ? Number(env.MCPBIN_HTTP_DRAIN_MS) : (o.drainMs ?? 0),
     maxUnsentBytes: o.maxUnsentBytes ?? HTTP_DEFAULTS.maxUnsentBytes,
     accessLog: o.accessLog ?? true,
     redis: env.MCPBIN_REDIS_URL || o.redis || undefined,

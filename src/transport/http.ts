@@ -12,7 +12,7 @@ export interface HttpServer {
   readonly url: string;
   /** Resolves once the server has drained and stopped. */
   readonly stopped: Promise<void>;
-  /** Stops accepting, lets requests in flight finish within `shutdownGraceMs`, aborts the rest, stops. */
+  /** Answers `/healthz` 503 for `drainMs` while still serving, then stops accepting, lets requests in flight finish within `shutdownGraceMs`, aborts the rest, stops. */
   stop(): Promise<void>;
 }
 
@@ -68,6 +68,8 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      handler.announceDrain();
+      if (o.drainMs > 0) await sleep(o.drainMs); // still serving: the balancer sees 503 on /healthz and moves on
       handler.drain();
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);

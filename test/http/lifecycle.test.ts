@@ -1,5 +1,5 @@
 // serve({ http }) without a flag; per-request timeout, idle expiry and the bound on legacy sessions,
-// SIGTERM draining in-flight requests; the --http flag parser.
+// SIGTERM draining in-flight requests (and keeping serving for drainMs); the --http flag parser.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { parseHttpFlag, resolveHttp, HttpOptionsError } from "../../src/transport/http-options.ts";
 import { checkConfig } from "../../src/config/schema.ts";
@@ -97,6 +97,32 @@ test("SIGTERM drains: the call in flight completes, new connections are refused,
   expect(r.json.result.content).toEqual([{ type: "text", text: "slept 600" }]);
   expect(await d.exited).toBe(0);
   await expect(fetch(d.url, { method: "POST" })).rejects.toThrow();
+});
+
+test("with drainMs, SIGTERM keeps serving while /healthz answers 503 draining, then exits 0", async () => {
+  const d = await HttpProcess.source(SERVER, { args: [], env: { MCPBIN_HTTP_DRAIN_MS: "1500" } });
+  const health = new URL("/healthz", d.url).href;
+  expect((await fetch(health)).status).toBe(200);
+  d.kill("SIGTERM");
+  let h = await fetch(health);
+  for (let i = 0; h.status === 200 && i < 100; i++) h = await fetch(health); // until the signal is handled
+  expect(h.status).toBe(503);
+  expect((await h.text()).trim()).toBe("draining");
+  // The balancer has not noticed yet: a call routed here now is still answered.
+  const r = await post(d.url, sleepCall(1), modernHeaders("tools/call", "sleep"));
+  expect(r.status).toBe(200);
+  expect(r.json.result.content).toEqual([{ type: "text", text: "slept 1" }]);
+  expect(await d.exited).toBe(0);
+  await expect(fetch(d.url, { method: "POST" })).rejects.toThrow();
+});
+
+test("http.drainMs is checked like the other keys", () => {
+  expect(resolveHttp(["--http", "9000"], { drainMs: 5000 }, {})?.drainMs).toBe(5000);
+  expect(resolveHttp(["--http", "9000"], {}, {})?.drainMs).toBe(0);
+  expect(resolveHttp(["--http", "9000"], {}, { MCPBIN_HTTP_DRAIN_MS: "5000" })?.drainMs).toBe(5000);
+  expect(() => resolveHttp(["--http", "9000"], { drainMs: -1 }, {})).toThrow("drainMs");
+  const base = { name: "x", version: "1", tools: ["tools"] };
+  expect(() => checkConfig({ ...base, http: { drainM: 1 } }, "c.ts")).toThrow('did you mean "drainMs"?');
 });
 
 test("--http values: port, host:port, [v6]:port; bad values say what to change", () => {
