@@ -1,4 +1,4 @@
-/** @module The client's public async functions as src/index.ts exports them: each loads its module on first call, so a server's start never evaluates the client (docs/benchmarks.md, issue 20). */
+/** @module The client's public async functions as src/index.ts exports them: each loads its module on first call, so a server's start never evaluates the client (docs/benchmarks.md). */
 import type { ConnectOptions, ConnectTarget } from "./connect.ts";
 import type { McpClient } from "./client.ts";
 import type { UpstreamToolsOptions } from "./upstream-tools.ts";

@@ -109,7 +109,7 @@ export function exposedNames(
   return out;
 }
 
-/** SHA-256 of a string as hex, with Bun's native hasher: importing node:crypto would be evaluated at every server start (src/index.ts re-exports the client; docs/benchmarks.md, issue 20). */
+/** SHA-256 of a string as hex, with Bun's native hasher: importing node:crypto would be evaluated at every server start (src/index.ts re-exports the client; docs/benchmarks.md). */
 export function sha256Hex(s: string): string {
   return new Bun.CryptoHasher("sha256").update(s).digest("hex");
 }

@@ -53,7 +53,7 @@ export interface StdioOptions {
 
 /**
  * The variables a child inherits from our environment; nothing else is passed but its configured `env`
- * (BEYOND-TOOLS §3, security: no secrets of ours reach a server that did not ask for them by name).
+ * (docs/security.md: no secrets of ours reach a server that did not ask for them by name).
  */
 export const INHERITED_ENV: readonly string[] = [
   "PATH",

@@ -50,9 +50,10 @@ export function passesFilters(name: string, include?: readonly string[], exclude
 }
 
 /**
- * An upstream tool that only an MCP App's view calls (`_meta.ui.visibility` without `"model"`, BEYOND-TOOLS
- * §2): linked to its view here too, so a client in front that did not declare the extension neither lists nor
- * calls it (as the upstream would treat that client). Other tools keep their `_meta.ui` as sent and no link.
+ * An upstream tool that only an MCP App's view calls (`_meta.ui.visibility` without `"model"`, MCP Apps
+ * extension SEP-1865): linked to its view here too, so a client in front that did not declare the extension
+ * neither lists nor calls it (as the upstream would treat that client). Other tools keep their `_meta.ui` as sent
+ * and no link.
  */
 function viewOnly(
   meta: Record<string, unknown> | undefined,
@@ -182,7 +183,7 @@ export function passthroughTool(
       return receivedResult({ ...r, _meta: meta });
     },
   }) as unknown as Tool & { received?: Readonly<Record<string, unknown>> };
-  // Every other field of the definition is served again as it came (issue 32).
+  // Every other field of the definition is served again as it came.
   t.received = receivedExtras(def, TOOL_FIELDS);
   return t;
 }

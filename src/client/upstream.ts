@@ -12,7 +12,7 @@ import { APP_MIME_TYPE, UI_EXTENSION } from "../apps/app.ts";
 /**
  * The client capabilities a gateway declares to its upstreams: their asks are forwarded to the client in
  * front, which answers or refuses each (-32601 when it lacks the capability: src/client/relay.ts); and the
- * MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`, BEYOND-TOOLS §2.3), so an upstream with
+ * MCP Apps extension (`extensions["io.modelcontextprotocol/ui"]`, SEP-1865 "MCP Apps"), so an upstream with
  * views lists its UI-enabled tools, view-only ones included: the gateway relays the `ui://` resources and
  * `_meta.ui` links as they are and keeps view-only tools from clients in front that did not declare the
  * extension (src/client/upstream-tools.ts). The connection is shared by every client in front and made

@@ -7,7 +7,7 @@ const TOKEN_CHARS = /[^a-z0-9.-]/g;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
 /**
- * Maps each upstream's URIs to URIs of ours and back, exactly (BEYOND-TOOLS §3 "Reversible URI rewriting"):
+ * Maps each upstream's URIs to URIs of ours and back, exactly (docs/servers.md):
  * `file:///x` of `docs` becomes `docs+file:///x`; `ui://x/v` becomes `ui://docs/x/v`, so MCP Apps views
  * still resolve as `ui://` resources; `skill://x/SKILL.md` becomes `skill://docs/x/SKILL.md` (the upstream is a
  * prefix folder, the skill's name stays the last one). The token of a server is its name in lower case with characters

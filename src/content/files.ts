@@ -1,6 +1,6 @@
 /** @module Files a resource declares with `file:`: resolved against the declaring module, recorded by the build's check run, embedded in the executable. */
 // node:fs, node:path and node:url are required on first use: evaluating them cost ~3 M instructions of every
-// server start, and most servers declare no file (docs/benchmarks.md, issue 20).
+// server start, and most servers declare no file (docs/benchmarks.md).
 const nodeFs = (): typeof import("node:fs") => require("node:fs") as typeof import("node:fs");
 const nodePath = (): typeof import("node:path") => require("node:path") as typeof import("node:path");
 const fileURLToPath = (url: string | URL): string =>

@@ -28,7 +28,7 @@ export interface Listing {
 
 /**
  * A received wire object's listing fields as the projection reads them (`_meta` is `meta` there), with its fields
- * no protocol version defines as `received` (sent as they came, issue 32).
+ * no protocol version defines as `received` (sent as they came).
  */
 export function listingOf(w: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 /** @module References through `$id` and `$anchor` (OpenAPI 3.1 Schema Objects, JSON Schema 2020-12) turned into the local JSON pointers the rest of the OpenAPI code reads. */
 import { escapeJsonPointer } from "@scalar/json-magic/helpers/escape-json-pointer";
 
-// Our own, because no maintained library resolves them inside an OpenAPI document (checked 2026-12, issue 32, against
+// Our own, because no maintained library resolves them inside an OpenAPI document (checked 2026-12, against
 // the Swagger Petstore 3.1 document): @scalar/json-magic 0.19.1 and @scalar/openapi-parser 0.29.22 (the newest) keep
 // them as written and report them as external references they cannot find; @apidevtools/json-schema-ref-parser
 // 16.0.6 leaves them unresolved with external resolution off and would otherwise fetch `/api/v31/…` as a URL or file

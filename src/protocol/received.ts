@@ -1,4 +1,4 @@
-/** @module Definitions received from another server and served again (issue 32 "lossless definitions"): the fields some protocol version defines, which each version's projection handles, and the rest, which pass through to every version as they came. */
+/** @module Definitions received from another server and served again: the fields some protocol version defines, which each version's projection handles, and the rest, which pass through to every version as they came. */
 
 /** Every field a Tool has in some version's schema (2024-11-05 … 2026-07-28): projected per version. */
 export const TOOL_FIELDS: ReadonlySet<string> = new Set([

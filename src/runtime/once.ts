@@ -1,4 +1,4 @@
-/** @module once(): a value made on first use, for the schemas and tables a module would otherwise build at every start (docs/benchmarks.md, issue 20). */
+/** @module once(): a value made on first use, for the schemas and tables a module would otherwise build at every start (docs/benchmarks.md). */
 import * as v from "valibot";
 
 /**

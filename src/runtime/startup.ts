@@ -46,7 +46,7 @@ const OWN_ERRORS = new Set([
  */
 export function startupErrorText(name: string, e: unknown): string {
   const syntax = syntaxErrorText(e, (path) => {
-    // node:path is required here, on a start error only: every start evaluated it (docs/benchmarks.md, issue 20).
+    // node:path is required here, on a start error only: every start evaluated it (docs/benchmarks.md).
     const { isAbsolute, relative } = require("node:path") as typeof import("node:path");
     const rel = relative(process.cwd(), path);
     return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;

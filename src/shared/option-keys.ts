@@ -27,7 +27,7 @@ const OPTIONAL = new WeakSet<OptionKey>();
 /**
  * An optional key whose schema (`v.optional` of `make()`) is built on its first check of a value. Building
  * every option's valibot schema when this module is evaluated cost ~1.4 M instructions of every start
- * (docs/benchmarks.md, issue 20).
+ * (docs/benchmarks.md).
  * @param make - builds the value's schema.
  * @param expected - what is expected, in words (the messages say `"<key>" must be <expected>`).
  * @param more - the keys of an object value, or of each named entry and a check of each entry.

@@ -39,7 +39,7 @@ export interface UpstreamConfig {
   readonly server?: object;
 }
 
-/** How upstream tool names become ours (BEYOND-TOOLS §3.2). */
+/** How upstream tool names become ours (docs/servers.md). */
 export type NamingStrategy =
   /** Every tool becomes `<server>__<tool>`. */
   | "prefix"

@@ -196,7 +196,7 @@ export function transformTool(source: Tool, options: TransformOptions): Tool {
     ...(source.outputSchema ? { outputSchema: source.outputSchema } : {}),
     run: run as never,
   }) as Tool & { received?: Readonly<Record<string, unknown>> };
-  // A received tool's fields that no protocol version defines go with it (issue 32).
+  // A received tool's fields that no protocol version defines go with it.
   if (source.received !== undefined) made.received = source.received;
   return made;
 }

@@ -2,9 +2,6 @@
 // its upstream call parked (it is released after a while), and meanwhile an older-protocol client's call on the
 // same stdio upstream still gets the log messages its call sends. Over `mcpbin proxy --http`, raw HTTP, a
 // hand-written upstream (test/fixtures/upstreams/faults.ts: "ask" elicits and waits; "log" logs, then answers).
-// Measured on main before the fix: the log message was dropped (the parked call counted as a second call that
-// could have sent it), for up to 10 minutes; conformance tools-call-with-logging failed through the proxy after
-// test_streaming_elicitation.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { HttpProcess, META, modernHeaders } from "../http/helpers.ts";
 import { assertValidNotification } from "../helpers/schema.ts";

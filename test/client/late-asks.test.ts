@@ -2,7 +2,6 @@
 // ask names no call) is refused upstream, never guessed onto the one call then in flight, which belongs to
 // another session. Over `mcpbin proxy --http` with two legacy sessions, raw HTTP, a hand-written upstream
 // (test/fixtures/upstreams/faults.ts "late_ask": answers, then asks for a password 300 ms later).
-// Measured on main before the fix: the password question went out on the other session's call stream.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { faultsProxy, legacySession, messagesOf } from "./faults-proxy.ts";
 

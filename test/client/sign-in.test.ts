@@ -1,7 +1,6 @@
 // A remote upstream that refuses the proxy's credentials: `mcpbin proxy --url` says that sign-in failed (never
 // "ignored a line that is not JSON", the 401 page taken for a message), and a call of a tool it would have
 // served gets that reason, not a bare "Unknown tool". Real server process with a bearer token, real proxy.
-// Measured on main before the fix: ten "ignored a line that is not JSON", then "HTTP 401"; calls got "Unknown tool: echo".
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { resolve } from "node:path";
 import { BUN, ROOT, McpProcess } from "../helpers/proc.ts";

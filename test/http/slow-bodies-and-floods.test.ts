@@ -1,8 +1,6 @@
 // Sockets stay bounded whatever an HTTP client does: a body sent slowly has its own deadline and its 408 closes
 // the connection; a flood of initialize from one client (one token, or one address) cannot push out another
 // client's idle legacy sessions. Real server processes over real sockets.
-// Measured on main before the fix: a body at 1 byte/s held its socket past 40 s and the 408 left it open; 1,000
-// initialize from one client evicted every other client's idle session.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { request } from "node:http";

@@ -1,7 +1,6 @@
 // The server dies with its launcher: when the process that started a stdio server dies while something else
 // still holds the server's stdin open, the server (re-parented) notices its parent is gone and exits within
 // a second, ending its upstream children too. A server started on purpose with --http lives on.
-// Measured on main before the fix: the stdio server was alive after 5 s, with ppid 1.
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

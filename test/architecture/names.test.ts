@@ -1,0 +1,36 @@
+/** @module Names and notes that explain the code as it is: no issue numbers or "before the fix" history in src/ or test names, no citation of documents the repository lacks. History lives in git and docs/benchmarks-history.md. */
+import { expect, test } from "bun:test";
+import { Glob } from "bun";
+import { resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const SELF = "architecture/names.test.ts";
+
+/** Every `file:line: text` under `dir` (glob `pattern`) whose line matches `re`. */
+async function hits(dir: string, pattern: string, re: RegExp): Promise<string[]> {
+  const out: string[] = [];
+  for await (const file of new Glob(pattern).scan({ cwd: resolve(ROOT, dir) })) {
+    const lines = (await Bun.file(resolve(ROOT, dir, file)).text()).split("\n");
+    lines.forEach((line, i) => {
+      if (file !== SELF && re.test(line)) out.push(`${dir}/${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  return out.sort();
+}
+
+test("src/ names no issue numbers", async () => {
+  expect(await hits("src", "**/*.ts", /\bissues? #?\d+/i)).toEqual([]);
+});
+
+test("no test name names an issue number", async () => {
+  expect(await hits("test", "**/*.ts", /\b(test|it|describe)(\.\w+)?\(\s*["'`][^"'`]*\bissues? #?\d+/i)).toEqual([]);
+});
+
+test("src/ and test/ carry no 'before the fix' history notes", async () => {
+  const re = /measured on main before|before the (fix|bound)/i;
+  expect([...(await hits("src", "**/*.ts", re)), ...(await hits("test", "**/*.ts", re))]).toEqual([]);
+});
+
+test("src/ cites no document the repository lacks", async () => {
+  expect(await hits("src", "**/*.ts", /\b(PROTOCOL\.md|BEYOND-TOOLS)\b/)).toEqual([]);
+});
