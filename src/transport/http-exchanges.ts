@@ -25,7 +25,8 @@ export class Exchanges {
   }
 
   /**
-   * Counts a request out (once: later calls do nothing) and logs it.
+   * Counts a request out (once: later calls do nothing) and logs it, except `/healthz`: a balancer's or
+   * Kubernetes' probes every few seconds would bury the calls.
    * @param x - the request.
    * @param path - its path, without the query.
    * @param status - the HTTP status it was answered with.
@@ -38,7 +39,7 @@ export class Exchanges {
       this.#idleWaiters = [];
       for (const f of w) f();
     }
-    if (this.accessLog)
+    if (this.accessLog && path !== "/healthz")
       logLine(
         `http ${new Date().toISOString()} ${x.httpMethod} ${path} ${x.mcpMethod} ${status} ${(performance.now() - x.t0).toFixed(1)}ms`,
       );

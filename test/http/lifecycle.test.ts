@@ -99,7 +99,7 @@ test("SIGTERM drains: the call in flight completes, new connections are refused,
   await expect(fetch(d.url, { method: "POST" })).rejects.toThrow();
 });
 
-test("with drainMs, SIGTERM keeps serving while /healthz answers 503 draining, then exits 0", async () => {
+test("with drainMs, SIGTERM keeps serving while /healthz answers 503 draining, then exits 0; probes are not logged", async () => {
   const d = await HttpProcess.source(SERVER, { args: [], env: { MCPBIN_HTTP_DRAIN_MS: "1500" } });
   const health = new URL("/healthz", d.url).href;
   expect((await fetch(health)).status).toBe(200);
@@ -114,6 +114,9 @@ test("with drainMs, SIGTERM keeps serving while /healthz answers 503 draining, t
   expect(r.json.result.content).toEqual([{ type: "text", text: "slept 1" }]);
   expect(await d.exited).toBe(0);
   await expect(fetch(d.url, { method: "POST" })).rejects.toThrow();
+  // The call is in the access log; the health probes are not.
+  expect(d.stderr).toMatch(/POST \/mcp tools\/call 200/);
+  expect(d.stderr).not.toContain("/healthz");
 });
 
 test("http.drainMs is checked like the other keys", () => {

@@ -27,6 +27,7 @@ function instructions(text: string): { op: string; args: string }[] {
 
 test("the Containerfile: a non-root user, EXPOSE 8080, a HEALTHCHECK on /healthz, SIGTERM, the copied executable as entry point", () => {
   const ins = instructions(readFileSync(resolve(DEPLOY, "Containerfile"), "utf8"));
+  expect(ins.some((i) => i.op === "ENV" && i.args === "MCPBIN_HTTP_DRAIN_MS=5000")).toBe(true); // 5 s of drain
   const one = (op: string) => ins.filter((i) => i.op === op);
   expect(one("FROM").length).toBe(1);
   const user = one("USER").at(-1)!.args;
@@ -79,7 +80,14 @@ test("the Kubernetes manifest: readiness on /healthz, the token and state key fr
   const env = Object.fromEntries(c.env.map((e: any) => [e.name, e]));
   expect(env.MCPBIN_HTTP_TOKEN.valueFrom.secretKeyRef.name).toBe(env.MCPBIN_STATE_KEY.valueFrom.secretKeyRef.name);
   expect(app.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
-  expect(app.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(5);
+  // The kill comes after the drain (the pod keeps serving while its endpoint is removed) and the grace for calls.
+  const drainMs = Number(env.MCPBIN_HTTP_DRAIN_MS.value);
+  expect(drainMs).toBe(5000);
+  expect(app.spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(drainMs + 5000);
+  // A read-only root, and an emptyDir at the working directory, where the file task store and sessions write.
+  expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+  const tmp = c.volumeMounts.find((m: any) => m.mountPath === "/tmp");
+  expect(app.spec.template.spec.volumes.find((v: any) => v.name === tmp.name).emptyDir).toBeDefined();
   const services = byKind("Service");
   const redisService = services.find((s) => s.spec.selector.app === redis.metadata.labels.app)!;
   expect(env.MCPBIN_REDIS_URL.value).toBe(`redis://${redisService.metadata.name}:${redisService.spec.ports[0].port}`);
@@ -98,6 +106,16 @@ test("the compose file: Redis, two replicas sharing it, HAProxy in front; its ha
   expect(compose.services.redis).toBeDefined();
   const cfg = readFileSync(resolve(DEPLOY, "haproxy.cfg"), "utf8");
   for (const [name] of servers) expect(cfg).toContain(`server ${name} ${name}:8080 check`);
+  // The build line targets the image's platform, and the token it sets can be seen.
+  const header = readFileSync(resolve(DEPLOY, "compose.yaml"), "utf8");
+  expect(header).toMatch(/mcpbin build \S+ --outfile dist\/server --target bun-linux-x64/);
+  expect(header).toContain('echo "$MCPBIN_HTTP_TOKEN"');
+  // A long call (http.requestTimeoutMs, 130 s) is not cut by HAProxy; late replicas are resolved (init-addr none).
+  const seconds = (key: string) => Number(new RegExp(`^\\s*timeout ${key} (\\d+)s$`, "m").exec(cfg)![1]);
+  expect(seconds("server")).toBeGreaterThanOrEqual(130);
+  expect(seconds("client")).toBeGreaterThanOrEqual(130);
+  const resolver = /^resolvers (\S+)$/m.exec(cfg)![1];
+  expect(cfg).toMatch(new RegExp(`default-server init-addr [^\\n]*none resolvers ${resolver}`));
   const check = Bun.spawnSync(["/usr/sbin/haproxy", "-c", "-f", resolve(DEPLOY, "haproxy.cfg")]);
   expect(check.stdout.toString() + check.stderr.toString()).toContain("Configuration file is valid");
 });
