@@ -1,5 +1,6 @@
 /** @module One client's OAuth session with one MCP server: the token to send, sign-in from a 401, step-up from a 403, refresh, and what is kept (MCP 2025-11-25 basic/authorization). */
 import * as oauth from "oauth4webapi";
+import { logLine } from "../runtime/log-name.ts";
 import {
   canonicalResource,
   insecureAllowed,
@@ -155,7 +156,7 @@ export class OAuthSession {
       let back: URL;
       if (this.o.authorize) back = new URL(await this.o.authorize(url, redirectUri));
       else {
-        process.stderr.write(`mcpbin: sign in to ${this.server.origin} at:\n  ${url.href}\n`);
+        logLine(`sign in to ${this.server.origin} at:\n  ${url.href}`);
         openBrowser(url.href);
         back = await listener!.redirected;
       }

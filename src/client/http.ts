@@ -1,5 +1,6 @@
 /** @module The client's Streamable HTTP transport: one POST per message, JSON or SSE replies, the legacy session and its GET stream. */
 import { createParser } from "eventsource-parser";
+import { logLine } from "../runtime/log-name.ts";
 import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
 import { META as META_KEYS } from "../protocol/meta.ts";
 import type { ClientTransport, TransportSink } from "./transport.ts";
@@ -68,7 +69,7 @@ export function httpTransport(target: HttpTarget, opts: HttpTransportOptions = {
   /** One controller per open POST (keyed by request id) and the GET stream. */
   const open = new Map<RequestId | "get", AbortController>();
   // 2026-07-28 x-mcp-header: what the server's tools/list answers said, for the Mcp-Param-* headers of calls.
-  const toolHeaders = new ToolHeaders((m) => process.stderr.write(`mcpbin: ${label}: ${m}\n`));
+  const toolHeaders = new ToolHeaders((m) => logLine(`${label}: ${m}`));
   const listIds = new Set<RequestId>();
 
   const baseHeaders = (): Record<string, string> => {

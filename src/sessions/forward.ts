@@ -1,5 +1,6 @@
 /** @module A session's tools as the server's own: calls pass through its gate with one deadline (cancelled inside the session when it runs out), and every result says where it ran. */
 import { tool } from "../tools/define.ts";
+import { logLine } from "../runtime/log-name.ts";
 import type { Tool } from "../tools/types.ts";
 import { passthroughTool } from "../client/upstream-tools.ts";
 import type { CallToolResult, McpClient, UpstreamTool } from "../client/client.ts";
@@ -120,9 +121,7 @@ export function sessionTools(
       const inner = passthroughTool(def, exposed, call);
       out.push(tool({ ...inner.definition, timeoutMs: backstop }) as unknown as Tool);
     } catch (e) {
-      process.stderr.write(
-        `mcpbin: session "${prefix}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}\n`,
-      );
+      logLine(`session "${prefix}": tool ${JSON.stringify(def.name)} left out: ${(e as Error).message}`);
     }
   }
   return out;

@@ -34,3 +34,9 @@ test("src/ and test/ carry no 'before the fix' history notes", async () => {
 test("src/ cites no document the repository lacks", async () => {
   expect(await hits("src", "**/*.ts", /\b(PROTOCOL\.md|BEYOND-TOOLS)\b/)).toEqual([]);
 });
+
+test("code that ships in an executable writes its stderr lines through the one logger (src/runtime/log-name.ts)", async () => {
+  // src/cli/ and src/build/ run only under the `mcpbin` command itself, whose lines rightly say `mcpbin:`.
+  const found = await hits("src", "**/*.ts", /stderr\.write\(\s*[`'"]mcpbin:/);
+  expect(found.filter((h) => !h.startsWith("src/cli/") && !h.startsWith("src/build/"))).toEqual([]);
+});
