@@ -35,7 +35,8 @@ function keyOf(name: string): string | undefined {
  * A {@link Store} in a directory: one file per key, written to a temporary file and renamed into place (a
  * reader sees the old value or the new one, never half of one), and `set` resolves only once the rename is
  * done. State survives the process; expired keys are removed when read. `incr` is atomic within one process
- * only: use the Redis store for several processes.
+ * only: use the Redis store for several processes. The directory is made (or narrowed to) mode 0700 and every file
+ * is written 0600, whatever the umask, so that another local user reads none of it.
  * @param dir - the directory (created if absent).
  * @returns the store.
  */
@@ -43,7 +44,9 @@ export function fileStore(dir: string): Store {
   const fs = require("node:fs/promises") as typeof import("node:fs/promises");
   const path = require("node:path") as typeof import("node:path");
   let ready: Promise<unknown> | undefined;
-  const mkdir = () => (ready ??= fs.mkdir(dir, { recursive: true }));
+  // The folder 0700 and every file 0600 whatever the umask, as the session directory and token files are: a value
+  // (a task's result above all) is this user's alone. A folder that exists already is narrowed to 0700 too.
+  const mkdir = () => (ready ??= fs.mkdir(dir, { recursive: true, mode: 0o700 }).then(() => fs.chmod(dir, 0o700)));
   let seq = 0;
   /** Per-key chains, so that one process's writes to a key (incr above all) happen in order. */
   const chains = new Map<string, Promise<unknown>>();
@@ -76,7 +79,8 @@ export function fileStore(dir: string): Store {
   const write = async (key: string, rec: Record): Promise<void> => {
     await mkdir();
     const tmp = path.join(dir, `.tmp-${process.pid}-${++seq}-${Math.random().toString(36).slice(2)}`);
-    await fs.writeFile(tmp, JSON.stringify(rec));
+    await fs.writeFile(tmp, JSON.stringify(rec), { mode: 0o600, flag: "wx" });
+    await fs.chmod(tmp, 0o600); // the mode above is narrowed by the umask
     await fs.rename(tmp, path.join(dir, fileName(key)));
   };
   const expiry = (ttlMs: number | undefined) => (ttlMs === undefined ? undefined : Date.now() + Math.max(0, ttlMs));
