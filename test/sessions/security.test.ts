@@ -32,16 +32,34 @@ afterAll(() => {
   if (uid !== -1) Bun.spawnSync(["userdel", user]);
 });
 
-/** Runs a Node script as the second user; its stdout parsed as JSON. */
+/**
+ * Runs a Node script as the second user; its stdout parsed as JSON. The script goes in on stdin (and the working
+ * directory is `/`), so the second user reads it whatever TMPDIR is: a private TMPDIR (0700, as on macOS or in a
+ * sandbox) is no place for another user's script.
+ */
 function asOtherUser(script: string): Record<string, unknown> {
-  const d = tempDir("mcpbin-other-");
-  chmodSync(d, 0o755);
-  const file = join(d, "attack.cjs");
-  writeFileSync(file, script, { mode: 0o644 });
-  const r = Bun.spawnSync(["runuser", "-u", user, "--", "node", file], { stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["runuser", "-u", user, "--", "node", "-"], {
+    cwd: "/",
+    stdin: new TextEncoder().encode(script),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`the attack script failed: ${r.stderr}`);
   return JSON.parse(r.stdout.toString());
 }
+
+test.skipIf(!root)("the second user's script runs when TMPDIR is private (0700) (skipped unless root: useradd)", () => {
+  const saved = process.env.TMPDIR;
+  const private_ = tempDir("mcpbin-private-tmp-");
+  chmodSync(private_, 0o700);
+  process.env.TMPDIR = private_;
+  try {
+    expect(asOtherUser(`console.log(JSON.stringify({ uid: process.getuid() }))`)).toEqual({ uid });
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+});
 
 test("the directory is 0700, the key and every file in it 0600, all this user's", () => {
   expect(lstatSync(dir).mode & 0o777).toBe(0o700);
