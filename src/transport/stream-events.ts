@@ -58,7 +58,8 @@ export class StreamRecorder {
     this.#sink = undefined;
     this.#onEnd = undefined;
     end?.();
-    if (!this.detached) this.store.forget(this);
+    // Kept `keepMs` after the result even when it was delivered: the client's last read may have been lost
+    // (a replica draining, a connection reset), and it resumes, as often as it needs, until then.
   }
 
   /**
