@@ -52,7 +52,7 @@ export const greet = tool({
   name: "greet",
   title: "Greet",
   description: "Say hello to someone by name.",
-  input: v.object({ name: v.pipe(v.string(), v.nonEmpty(), v.description("Who to greet")) }),
+  input: v.object({ name: v.pipe(v.string(), v.nonEmpty("Give the name of someone to greet: it is empty"), v.description("Who to greet")) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: ({ name }) => \`Hello, \${name}!\`,
 });

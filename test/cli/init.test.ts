@@ -81,6 +81,12 @@ test("list and call work in the scaffold with no arguments but the tool", async 
   });
 });
 
+test("the scaffold's tool explains an empty name in words", async () => {
+  const empty = await mcpbin(["call", "greet", '{"name":""}'], dir);
+  expect(empty.code).not.toBe(0);
+  expect(empty.stdout + empty.stderr).toContain("Give the name of someone to greet: it is empty");
+});
+
 test("the scaffold builds with plain `mcpbin build` into dist/<name>, which serves greet", async () => {
   const r = await mcpbin(["build"], dir);
   expect(r.code).toBe(0);
