@@ -28,10 +28,10 @@ export interface HttpHandler {
    * Answers one HTTP request (MCP basic/transports, Streamable HTTP). With `routes`, `/healthz` is the
    * health check and only `o.path` is the endpoint (404 elsewhere); without, every request is for the endpoint.
    * @param req - the request.
-   * @param srv - the Bun server that received it, to lift its idle timeout during a long call (optional).
+   * @param server - the Bun server that received it, to lift its idle timeout during a long call (optional).
    * @returns the response (JSON, SSE stream, 202, or an error status).
    */
-  handle(req: Request, srv?: TimeoutControl): Promise<Response>;
+  handle(req: Request, server?: TimeoutControl): Promise<Response>;
   /** From now on `/healthz` says draining (503) while requests are still served. */
   announceDrain(): void;
   /** From now on, requests get 503 and `/healthz` says draining. */
@@ -111,12 +111,12 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
     scale,
   };
 
-  async function route(req: Request, srv?: TimeoutControl): Promise<Response> {
+  async function route(req: Request, server?: TimeoutControl): Promise<Response> {
     const c: HttpCall = {
-      e,
+      endpoint: e,
       req,
-      srv,
-      x: exchanges.begin(req),
+      server,
+      exchange: exchanges.begin(req),
       path: pathOf(req.url),
       headers: new Headers(),
       caller: undefined,
@@ -183,8 +183,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   return {
     // CORS in one place, on every answer (errors, 202s and SSE streams included): a browser client
     // can read why it was refused (401's WWW-Authenticate, 404's expired session, 413, 415, …).
-    handle: async (req, srv) => {
-      const res = await route(req, srv);
+    handle: async (req, server) => {
+      const res = await route(req, server);
       guard.cors(req, res.headers);
       return res;
     },

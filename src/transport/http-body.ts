@@ -44,14 +44,14 @@ export interface BodyRefusal {
  * @param req - the request.
  * @param o - the limits.
  * @param headers - the response's headers (a 408 closes the connection).
- * @param srv - the Bun server, whose idle timeout is lifted: the request's own deadline bounds it.
+ * @param server - the Bun server, whose idle timeout is lifted: the request's own deadline bounds it.
  * @returns the parsed body and the request's deadline (ms since the epoch; Infinity for none), or why it is refused.
  */
 export async function readJsonBody(
   req: Request,
   o: Pick<ResolvedHttpOptions, "maxBodyBytes" | "requestTimeoutMs" | "bodyTimeoutMs">,
   headers: Headers,
-  srv?: { timeout(req: Request, seconds: number): void },
+  server?: { timeout(req: Request, seconds: number): void },
 ): Promise<{ readonly value: unknown; readonly deadline: number } | BodyRefusal> {
   const refuse = (status: number, code: number, message: string): BodyRefusal => ({ status, code, message });
   const tooLarge = () =>
@@ -69,7 +69,7 @@ export async function readJsonBody(
   if (declared > o.maxBodyBytes) return tooLarge();
   const deadline = o.requestTimeoutMs > 0 ? Date.now() + o.requestTimeoutMs : Infinity;
   // Our own deadline bounds the request; Bun's idle timeout (10 s) would cut long tool calls.
-  srv?.timeout(req, 0);
+  server?.timeout(req, 0);
   let text: string;
   try {
     text = await readBody(req, Math.min(deadline, Date.now() + o.bodyTimeoutMs));

@@ -43,10 +43,13 @@ export interface Endpoint {
 
 /** One HTTP request being answered. */
 export interface HttpCall {
-  readonly e: Endpoint;
+  /** The endpoint it came to: its options, sessions and streams. */
+  readonly endpoint: Endpoint;
   readonly req: Request;
-  readonly srv: TimeoutControl | undefined;
-  readonly x: Exchange;
+  /** The Bun server that received it, to lift its idle timeout during a long call (absent in a bare fetch handler). */
+  readonly server: TimeoutControl | undefined;
+  /** Its place among the answers being written, for the unread-answers bound. */
+  readonly exchange: Exchange;
   readonly path: string;
   /** Headers every answer to it carries (Mcp-Session-Id once issued; CORS is added at the end). */
   readonly headers: Headers;
@@ -64,13 +67,13 @@ export interface PostCall extends HttpCall {
 /** The legacy session `sid` names, when it exists and belongs to this request's caller (another subject's token cannot use it). */
 export function sessionOf(c: HttpCall, sid: string | null): LegacySession | undefined {
   if (sid === null) return undefined;
-  const s = c.e.sessions.get(sid);
-  return s !== undefined && (c.e.owners.get(s) ?? "") === ownerOf(c.caller) ? s : undefined;
+  const s = c.endpoint.sessions.get(sid);
+  return s !== undefined && (c.endpoint.owners.get(s) ?? "") === ownerOf(c.caller) ? s : undefined;
 }
 
 /** Logs the request as answered with `status`. */
 export function finish(c: HttpCall, status: number): void {
-  c.e.exchanges.finish(c.x, c.path, status);
+  c.endpoint.exchanges.finish(c.exchange, c.path, status);
 }
 
 /** A plain-text answer (403, 404, 405, 406, 500, 503, …). */

@@ -18,7 +18,7 @@ import { run } from "./http-run.ts";
  */
 export function legacy(c: PostCall, msg: Message): Promise<Response> | Response {
   if (msg.method === "initialize" && msg.id !== undefined) return initialize(c, msg);
-  const { req, e } = c;
+  const { req, endpoint: e } = c;
   const id = msg.id ?? null;
   const sid = req.headers.get("mcp-session-id");
   if (sid === null)
@@ -59,11 +59,11 @@ export function legacy(c: PostCall, msg: Message): Promise<Response> | Response 
 
 /** `initialize`: a new session, kept (and named in Mcp-Session-Id) when the handshake succeeds and there is room. */
 function initialize(c: PostCall, msg: Message): Promise<Response> | Response {
-  const { req, e, caller } = c;
+  const { req, endpoint: e, caller } = c;
   const owner = ownerOf(caller);
   const s = e.sessions.create(
     undefined,
-    clientOf(req, c.srv?.requestIP?.(req)?.address, e.o.token, caller?.subject === undefined ? undefined : owner),
+    clientOf(req, c.server?.requestIP?.(req)?.address, e.o.token, caller?.subject === undefined ? undefined : owner),
   );
   e.owners.set(s, owner);
   const line = s.session.handleMessage(msg, extrasOf(c, undefined)) as string;

@@ -18,7 +18,7 @@ import { run } from "./http-run.ts";
  * @returns the response.
  */
 export function modern(c: PostCall, msg: Message): Promise<Response> | Response {
-  const { req, e } = c;
+  const { req, endpoint: e } = c;
   const id = msg.id ?? null;
   const params = msg.params as Record<string, unknown>;
   const notes = new Notes();

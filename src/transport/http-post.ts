@@ -26,28 +26,28 @@ import { run } from "./http-run.ts";
  */
 export async function post(c: HttpCall): Promise<Response> {
   // Content type, Accept, size and deadline, then the one JSON parse (src/transport/http-body.ts).
-  const body = await readJsonBody(c.req, c.e.o, c.headers, c.srv);
+  const body = await readJsonBody(c.req, c.endpoint.o, c.headers, c.server);
   if ("status" in body) return fail(c, body.status, null, body.code, body.message);
   const { value, deadline } = body;
   if (Array.isArray(value)) return batch({ ...c, deadline, kind: "batch" }, value);
   const env = checkEnvelope(value);
   if (env.kind === "invalid") return fail(c, 400, env.id, env.error.code, env.error.message);
   if (env.kind === "response") {
-    c.x.mcpMethod = "response";
+    c.exchange.mcpMethod = "response";
     // An answer to a request this server sent on a legacy session's stream (src/server/outbound.ts).
     sessionOf(c, c.req.headers.get("mcp-session-id"))?.session.outbound.deliver(env.response);
     return accepted(c);
   }
   const msg = env.message;
-  c.x.mcpMethod = methodForLog(msg.method);
+  c.exchange.mcpMethod = methodForLog(msg.method);
   const p: PostCall = { ...c, deadline, kind: kindOf(c, msg) };
-  const stepUp = p.e.rs?.stepUp(p.req, msg.method, msg.params, p.caller);
+  const stepUp = p.endpoint.rs?.stepUp(p.req, msg.method, msg.params, p.caller);
   if (stepUp) {
     finish(p, stepUp.status);
     return stepUp;
   }
   // While unread answers (those being produced included) would hold more than http.maxUnsentBytes, no new request starts.
-  const leave = msg.id !== undefined ? await p.e.unread.enter(p.kind) : undefined;
+  const leave = msg.id !== undefined ? await p.endpoint.unread.enter(p.kind) : undefined;
   try {
     return await toEra(p, msg);
   } finally {
@@ -58,14 +58,14 @@ export async function post(c: HttpCall): Promise<Response> {
 /** The kind of a request, as the unread-answers bound tells answers apart: its method, and a known tool's name. */
 function kindOf(c: HttpCall, msg: Message): string {
   const name = (msg.params as { name?: unknown } | undefined)?.name;
-  return msg.method === "tools/call" && typeof name === "string" && c.e.registry.tools.has(name)
+  return msg.method === "tools/call" && typeof name === "string" && c.endpoint.registry.tools.has(name)
     ? `tools/call ${name}`
-    : c.x.mcpMethod;
+    : c.exchange.mcpMethod;
 }
 
 /** A JSON-RPC batch: only on a legacy session, which the pipeline checks was negotiated at 2025-03-26. */
 function batch(p: PostCall, values: unknown[]): Promise<Response> | Response {
-  p.x.mcpMethod = "batch";
+  p.exchange.mcpMethod = "batch";
   const sid = p.req.headers.get("mcp-session-id");
   if (sid === null)
     return fail(

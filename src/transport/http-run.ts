@@ -33,7 +33,7 @@ export interface Running {
  * @returns the response.
  */
 export function run(c: PostCall, reply: Reply, r: Running): Promise<Response> | Response {
-  const { req, e } = c;
+  const { req, endpoint: e } = c;
   const { id, notes, legacy: s } = r;
   const target = r.session ?? s?.session;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -55,7 +55,7 @@ export function run(c: PostCall, reply: Reply, r: Running): Promise<Response> | 
     }
     req.signal.addEventListener("abort", onAbort);
   }
-  const what = id === undefined ? c.x.mcpMethod : `${c.x.mcpMethod} (id ${JSON.stringify(id)})`;
+  const what = id === undefined ? c.exchange.mcpMethod : `${c.exchange.mcpMethod} (id ${JSON.stringify(id)})`;
   return answer(reply, {
     id: id ?? null,
     modern: r.modern,

@@ -30,8 +30,8 @@ export async function getStream(c: HttpCall): Promise<Response> {
   }
   // The stream lives until the client or the server ends it: Bun's idle timeout must not cut it, and it
   // does not hold a shutdown (draining ends it; the client resumes elsewhere after `retry`).
-  c.srv?.timeout(req, 0);
-  const res = await c.e.streams.open(req, s);
+  c.server?.timeout(req, 0);
+  const res = await c.endpoint.streams.open(req, s);
   for (const [k, v] of c.headers) res.headers.set(k, v);
   finish(c, res.status);
   return res;
@@ -45,8 +45,12 @@ export async function getStream(c: HttpCall): Promise<Response> {
 export function endSession(c: HttpCall): Response {
   const sid = c.req.headers.get("mcp-session-id");
   const status =
-    sid === null ? 400 : sessionOf(c, sid) && c.e.sessions.end(sid, "The session was ended by the client") ? 204 : 404;
-  if (status === 204) void c.e.scale?.sessions.remove(sid!);
+    sid === null
+      ? 400
+      : sessionOf(c, sid) && c.endpoint.sessions.end(sid, "The session was ended by the client")
+        ? 204
+        : 404;
+  if (status === 204) void c.endpoint.scale?.sessions.remove(sid!);
   finish(c, status);
   return new Response(null, { status, headers: c.headers });
 }

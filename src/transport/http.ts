@@ -39,7 +39,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
       // bodies itself before the handler runs (unlogged), so the limit holds for chunked bodies too.
       maxRequestBodySize: Math.max(2 * o.maxBodyBytes, o.maxBodyBytes + 1024 * 1024),
       development: false,
-      fetch: (req, srv) => handler.handle(req, srv),
+      fetch: (req, server) => handler.handle(req, server),
       error: (e) => {
         process.stderr.write(`${logName()}: http handler failed: ${e?.stack ?? e}\n`);
         return new Response("Internal Server Error", { status: 500 });

@@ -40,3 +40,18 @@ test("code that ships in an executable writes its stderr lines through the one l
   const found = await hits("src", "**/*.ts", /stderr\.write\(\s*[`'"]mcpbin:/);
   expect(found.filter((h) => !h.startsWith("src/cli/") && !h.startsWith("src/build/"))).toEqual([]);
 });
+
+/** Exported interfaces whose one-letter keys are a compact serialized form, not names a reader meets in code. */
+const COMPACT_WIRE_FORMS = ["src/ask/state.ts StatePayload"];
+
+test("no exported interface has a field named e, x or srv", async () => {
+  const found: string[] = [];
+  for await (const file of new Glob("**/*.ts").scan({ cwd: resolve(ROOT, "src") })) {
+    const text = await Bun.file(resolve(ROOT, "src", file)).text();
+    for (const m of text.matchAll(/^export interface (\w+)[^{]*\{([\s\S]*?)^\}/gm)) {
+      if (COMPACT_WIRE_FORMS.includes(`src/${file} ${m[1]}`)) continue;
+      for (const f of m[2]!.matchAll(/^\s+(?:readonly )?(e|x|srv)\??:/gm)) found.push(`src/${file} ${m[1]}.${f[1]}`);
+    }
+  }
+  expect(found.sort()).toEqual([]);
+});
