@@ -54,6 +54,8 @@ export const greet = tool({
   description: "Say hello to someone by name.",
   input: v.object({ name: v.pipe(v.string(), v.nonEmpty("Give the name of someone to greet: it is empty"), v.description("Who to greet")) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  // What run() throws reaches the client verbatim as an isError result; add maskErrors() to the server's middleware
+  // (docs/middleware.md) to send "internal error" instead, keeping the text of a ToolError meant for the model.
   run: ({ name }) => \`Hello, \${name}!\`,
 });
 `,

@@ -81,6 +81,11 @@ test("list and call work in the scaffold with no arguments but the tool", async 
   });
 });
 
+test("the scaffold's tool says a thrown message reaches the client verbatim and names maskErrors()", () => {
+  expect(readFileSync(join(dir, "tools/greet.ts"), "utf8")).toContain("add maskErrors() to the server's middleware");
+  expect(readFileSync(join(ROOT, "docs/tools.md"), "utf8")).toContain("with `maskErrors()` (docs/middleware.md)");
+});
+
 test("the scaffold's tool explains an empty name in words", async () => {
   const empty = await mcpbin(["call", "greet", '{"name":""}'], dir);
   expect(empty.code).not.toBe(0);
