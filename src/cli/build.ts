@@ -1,7 +1,8 @@
 /** @module mcpbin build: compiles an entry into one executable with release settings (the compiler's configuration, the profile-guided second pass, the check run). */
 import { basename, dirname, join, resolve } from "node:path";
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { CliError } from "./errors.ts";
+import { outfileDir } from "./outfile-dir.ts";
 import { inspectScript, precomputedEntry, recordBuildData, type Inspection } from "../build/precompute.ts";
 import { mainModulePlugin } from "../loader/main-module.ts";
 import { removeTempDir, tempDir } from "../build/temp-dirs.ts";
@@ -105,7 +106,7 @@ export async function compile(o: BuildOptions): Promise<string> {
   if (existsSync(outfile) && !lstatSync(outfile).isFile()) {
     throw new CliError(`--outfile ${outfile} exists and is not a regular file; choose a file path`);
   }
-  mkdirSync(dirname(outfile), { recursive: true });
+  outfileDir(outfile);
   const before = new Set(readdirSync(dirname(outfile)));
   const raw = o.stdoutGuard === false;
   const recorded = o.schemas === undefined && !raw ? await recordBuildData(entry, bunExecutable()) : {};

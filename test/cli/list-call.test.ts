@@ -193,6 +193,11 @@ test("CLI errors are one line on stderr with a nonzero exit", async () => {
   expect(oneLineError(await mcpbin(["build", "examples/toolkit/server.ts", "--outfile", "/dev/null"]))).toBe(
     "mcpbin: --outfile /dev/null exists and is not a regular file; choose a file path",
   );
+  // An unwritable folder (sysfs refuses even root) is named with the permission it lacks, before the compiler runs.
+  expect(oneLineError(await mcpbin(["build", "examples/toolkit/server.ts", "--outfile", "/sys/mcpbin-out"]))).toBe(
+    "mcpbin: --outfile /sys/mcpbin-out: cannot write in the directory /sys (EACCES): this user needs write and search " +
+      "permission there (e.g. chmod u+wx /sys), or choose an --outfile in a directory you can write to",
+  );
   const broken = writeProject({
     "mcpbin.config.ts": configSource({ tools: ["tools"] }),
     "tools/x.ts": `import "./missing-helper.ts";`,
