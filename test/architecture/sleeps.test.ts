@@ -29,7 +29,6 @@ const ALLOWED: Record<string, number> = {
   "scale/haproxy.ts": 1,
   "scale/shared-counters.test.ts": 1,
   "serve/mount.test.ts": 1,
-  "sessions/forwarding.test.ts": 5,
   "sessions/harness.ts": 1,
   "sessions/lifecycle.test.ts": 1,
   "sessions/memory.test.ts": 1,

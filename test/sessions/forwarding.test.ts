@@ -55,13 +55,13 @@ test("progress, log messages, an elicitation and a sampling request of a session
 
 test("queue full: a call beyond the queue is an isError result that says what to do, at once", async () => {
   const { dir, project } = place();
-  await startFixture("busy", project, dir);
+  const app = await startFixture("busy", project, dir);
   const c = await launchServer(project, dir, { QUEUE: "1" });
   await until(async () => (await toolNames(c)).includes("wait"), "the session's tools");
   const first = c.client.callTool({ name: "wait", arguments: { ms: 1500, tag: "first" } });
-  await Bun.sleep(100);
+  await app.out.waitFor("wait first began");
+  // Calls are dispatched in the order they arrive: the second is queued before the third is looked at.
   const second = c.client.callTool({ name: "wait", arguments: { ms: 1, tag: "second" } });
-  await Bun.sleep(100);
   const t0 = performance.now();
   const third = await c.client.callTool({ name: "wait", arguments: { ms: 1, tag: "third" } });
   expect(performance.now() - t0).toBeLessThan(1000);
@@ -75,17 +75,17 @@ test("queue full: a call beyond the queue is an isError result that says what to
 
 test("timeout: an isError result that says what to do, the call cancelled inside the session, its late reply dropped", async () => {
   const { dir, project } = place();
-  await startFixture("slow", project, dir);
+  const app = await startFixture("slow", project, dir);
   const c = await launchServer(project, dir, { MCPBIN_SESSION_TIMEOUT_MS: "400" });
   await until(async () => (await toolNames(c)).includes("stubborn"), "the session's tools");
-  const t0 = performance.now();
-  const r = await c.client.callTool({ name: "stubborn", arguments: { ms: 2500 } });
-  expect(performance.now() - t0).toBeLessThan(2000);
+  const r = await c.client.callTool({ name: "stubborn", arguments: { ms: 1500 } });
+  expect(app.out.text).not.toContain("stubborn answers"); // answered before the session did
   expect(r.isError).toBe(true);
   expect(text(r)).toContain("did not answer within 0.4 s; the call was cancelled inside the session");
   expect(text(r)).toContain("MCPBIN_SESSION_TIMEOUT_MS");
-  // The late answer arrives and is dropped; the session saw its signal aborted; the next call gets its own answer.
-  await Bun.sleep(2300);
+  // The late answer goes out and is dropped; the session saw its signal aborted; the next call gets its own answer.
+  // The status call is sent once the session writes its late answer, so that answer reaches the server first.
+  await app.out.waitFor("stubborn answers");
   const status = await c.client.callTool({ name: "status", arguments: {} });
   expect(JSON.parse((status.content as any)[0].text).lastAborted).toBe(true);
   expect(text(await c.client.callTool({ name: "wait", arguments: { ms: 1, tag: "after" } }))).toContain("waited after");
@@ -100,7 +100,7 @@ test("a session killed mid-call fails its running and queued calls at once, and 
   const before = c.listChanged;
   const running = c.client.callTool({ name: "wait", arguments: { ms: 20_000 } });
   const queued = c.client.callTool({ name: "wait", arguments: { ms: 20_000 } });
-  await Bun.sleep(200);
+  await app.out.waitFor("wait 20000 began");
   const t0 = performance.now();
   app.proc.kill("SIGKILL");
   const [a, b] = await Promise.all([running, queued]);
@@ -186,8 +186,12 @@ test("a session that appears after the server started is found and announced (li
   const app = await startFixture("late", project, dir);
   await until(async () => (await toolNames(c)).includes("wait"), "the late session's tools");
   expect(c.listChanged).toBeGreaterThan(n0);
-  // Closing the agent's side never ends the session: the program keeps running.
+  // Closing the agent's side never ends the session: the program keeps running, and the next server reaches it.
   await c.close();
-  await Bun.sleep(200);
+  const next = await launchServer(project, dir);
+  await until(async () => (await toolNames(next)).includes("wait"), "the session's tools, from the next server");
+  expect(text(await next.client.callTool({ name: "wait", arguments: { ms: 1, tag: "again" } }))).toContain(
+    "waited again",
+  );
   expect(app.proc.exitCode).toBeNull();
 });
