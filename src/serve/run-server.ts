@@ -31,7 +31,7 @@ export function serveRegistry(
   const collect = installedCollector<ServerOptions>();
   if (collect) return Promise.resolve(collect({ ...given, tools: [...registry.tools.values()] }));
   const compiled = isCompiledExecutable();
-  if (compiled) answerInfoFlags(registry);
+  if (compiled) answerInfoFlags(registry, defaultHttp(given));
   let http: ResolvedHttpOptions | undefined;
   try {
     http = resolveHttp(process.argv.slice(2), given.http, process.env, compiled);
@@ -85,8 +85,48 @@ function executableName(): string {
     .replace(/\.exe$/i, "");
 }
 
+/** Where the server listens when started with no option (its `http` option), or undefined when that is stdio. */
+function defaultHttp(given: ServerOptions): ResolvedHttpOptions | undefined {
+  try {
+    return resolveHttp([], given.http, {}, false);
+  } catch {
+    return undefined; // a bad option is reported when the server starts
+  }
+}
+
+/** The usage lines and client configuration of `--help`, for a server that defaults to stdio or to HTTP. */
+function helpBody(name: string, http: ResolvedHttpOptions | undefined): string[] {
+  const cmd = JSON.stringify(process.execPath);
+  if (!http) {
+    return [
+      `  (no option)         serve MCP over stdio: an MCP client starts this executable and talks on stdin/stdout`,
+      `  --http [host:]port  serve Streamable HTTP at http://host:port/mcp instead (host 127.0.0.1 unless given;`,
+      `                      MCPBIN_HTTP_TOKEN=<token> requires a bearer token)`,
+      `  --version, --help   print the version or this text`,
+      ``,
+      `A client's configuration holds the absolute path of this file, e.g. for Claude Desktop and Cursor:`,
+      `  { "mcpServers": { ${JSON.stringify(name)}: { "command": ${cmd}, "args": [] } } }`,
+      `Claude Code: claude mcp add ${name} -- ${process.execPath}`,
+    ];
+  }
+  const url = `http://${http.host.includes(":") ? `[${http.host}]` : http.host}:${http.port}${http.path}`;
+  return [
+    `  (no option)         serve Streamable HTTP at ${http.port === 0 ? url.replace(":0/", ":<a free port>/") : url} (this server's default;`,
+    `                      MCPBIN_HTTP_TOKEN=<token> requires a bearer token)`,
+    `  --stdio             serve MCP over stdio instead: an MCP client starts this executable and talks on stdin/stdout`,
+    `  --http [host:]port  serve Streamable HTTP at another address`,
+    `  --version, --help   print the version or this text`,
+    ``,
+    `Start it, then give a client its URL, e.g. for Claude Desktop and Cursor:`,
+    `  { "mcpServers": { ${JSON.stringify(name)}: { "url": ${JSON.stringify(url)} } } }`,
+    `Claude Code: claude mcp add --transport http ${name} ${url}`,
+    `Or let the client start it over stdio (note "--stdio"):`,
+    `  { "mcpServers": { ${JSON.stringify(name)}: { "command": ${cmd}, "args": ["--stdio"] } } }`,
+  ];
+}
+
 /** Before a `--`: a compiled executable's own `--version` and `--help`/`-h` (printed on stdout, exit 0). */
-function answerInfoFlags(registry: Registry): void {
+function answerInfoFlags(registry: Registry, http: ResolvedHttpOptions | undefined): void {
   const argv = process.argv.slice(2);
   const end = argv.indexOf("--");
   const flags = end === -1 ? argv : argv.slice(0, end);
@@ -104,14 +144,7 @@ function answerInfoFlags(registry: Registry): void {
         `${name} ${o.version}: an MCP server${o.title ? ` (${o.title})` : ""}, ${registry.tools.size} tool${registry.tools.size === 1 ? "" : "s"}`,
         ``,
         `Usage: ${name} [--stdio | --http [host:]port] [--version] [--help]`,
-        `  (no option)         serve MCP over stdio: an MCP client starts this executable and talks on stdin/stdout`,
-        `  --http [host:]port  serve Streamable HTTP at http://host:port/mcp instead (host 127.0.0.1 unless given;`,
-        `                      MCPBIN_HTTP_TOKEN=<token> requires a bearer token)`,
-        `  --version, --help   print the version or this text`,
-        ``,
-        `A client's configuration holds the absolute path of this file, e.g. for Claude Desktop and Cursor:`,
-        `  { "mcpServers": { ${JSON.stringify(name)}: { "command": ${JSON.stringify(process.execPath)}, "args": [] } } }`,
-        `Claude Code: claude mcp add ${name} -- ${process.execPath}`,
+        ...helpBody(name, http),
         ``,
       ].join("\n"),
     );
