@@ -19,7 +19,6 @@ const ALLOWED: Record<string, number> = {
   "docs/readme.test.ts": 1,
   "helpers/proc-stats.ts": 1,
   "helpers/redis.ts": 1,
-  "http/get-stream.test.ts": 4,
   "http/unread-answers.test.ts": 1,
   "openapi/tools-documents.test.ts": 1,
   "robustness/framing.test.ts": 2,

@@ -24,7 +24,7 @@ export async function settled(pid: number, progress: () => number = () => 0): Pr
   const until = performance.now() + 60_000;
   while (quiet < 5) {
     if (performance.now() > until) throw new Error(`process ${pid} never settled`);
-    await Bun.sleep(100);
+    await Bun.sleep(100); // time is what is tested: settled means no CPU used over an interval
     const now = [cpuTicks(pid), progress()];
     quiet = now[0] === last[0] && now[1] === last[1] ? quiet + 1 : 0;
     last = now;

@@ -178,7 +178,6 @@ describe("a dropped POST stream", () => {
     const p1 = (await a.message())!;
     expect(p1.msg.params.progress).toBe(1);
     ctl.abort();
-    await Bun.sleep(300);
     const b = new SseReader(await openGet(s.url, sid, p1.id));
     const got: any[] = [];
     for (let m = await b.message(5000); m; m = await b.message(5000)) got.push(m.msg);
@@ -217,8 +216,19 @@ test("the SDK v1 client opens the GET stream by itself and hears tools/list_chan
   const heard = new Promise<void>((resolve) =>
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
-  await Bun.sleep(200); // the transport opens its GET stream after notifications/initialized
+  // The transport opens its GET stream after notifications/initialized: wait until its answer has come.
+  let opened!: () => void;
+  const getOpen = new Promise<void>((r) => (opened = r));
+  const watched: typeof fetch = Object.assign(
+    async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" && res.ok) opened();
+      return res;
+    },
+    { preconnect: fetch.preconnect },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(s.url), { fetch: watched }));
+  await getOpen;
   await client.callTool({ name: "add_tool", arguments: { name: "from-sdk" } });
   await heard;
   expect((await client.listTools()).tools.map((t) => t.name)).toContain("from-sdk");
@@ -229,11 +239,12 @@ test("memory: 1,000 idle GET streams take under 20 KiB each (RSS of the server)"
   const { legacySessions, openIdleStreams } = await import("../helpers/idle-streams.ts");
   const { readFileSync } = await import("node:fs");
   const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.proc.pid}/status`, "utf8"))![1]) * 1024;
+  const { settled } = await import("../helpers/proc-stats.ts");
   const sids = await legacySessions(s.url, 1000);
-  await Bun.sleep(200);
+  await settled(s.proc.pid);
   const before = rss();
   const sockets = await openIdleStreams(s.url, sids);
-  await Bun.sleep(500);
+  await settled(s.proc.pid);
   const perStream = (rss() - before) / sids.length;
   for (const k of sockets) k.end();
   console.error(`idle GET stream: ${(perStream / 1024).toFixed(1)} KiB each (1,000 streams)`);
