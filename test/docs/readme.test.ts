@@ -89,13 +89,14 @@ test("docs/tracing.md: the quick start's executable with OTEL_TRACES_EXPORTER=co
   });
   let stderr = "";
   t.stderr?.on("data", (d) => (stderr += String(d)));
+  const stderrEnded = new Promise((r) => t.stderr?.on("end", r));
   const c = new ClientV1({ name: "readme-tracing", version: "1.0.0" });
   await c.connect(t);
   expect(await c.callTool({ name: "add_numbers", arguments: { x: 1, y: 2 } })).toEqual({
     content: [{ type: "text", text: "3" }],
   });
   await c.close(); // stdin EOF: pending spans are flushed before the exit
-  await Bun.sleep(200);
+  await stderrEnded;
   expect(stderr).toContain("tools/call add_numbers");
   expect(stderr).toContain("my-tools");
 });

@@ -64,12 +64,12 @@ test("close() ends the session (the server sees it go), not the program", async 
 
 test("a call the client cancels is cancelled inside the session (ctx.signal)", async () => {
   const { dir, project } = place();
-  await startFixture("cancelled", project, dir);
+  const app = await startFixture("cancelled", project, dir);
   const c = await launchServer(project, dir);
   await until(async () => (await toolNames(c)).includes("wait"), "the session's tools");
   const ac = new AbortController();
   const call = c.client.callTool({ name: "wait", arguments: { ms: 20_000 } }, undefined, { signal: ac.signal });
-  await Bun.sleep(300);
+  await app.out.waitFor("wait 20000 began");
   ac.abort();
   await expect(call).rejects.toThrow();
   const status = await until(async () => {
