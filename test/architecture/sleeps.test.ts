@@ -37,8 +37,6 @@ const ALLOWED: Record<string, number> = {
   "tasks/stores.test.ts": 3,
   "tasks/tracing.test.ts": 2,
   "tasks/versions.test.ts": 1,
-  "telemetry/outcomes.test.ts": 1,
-  "telemetry/spans.test.ts": 3,
   "transport/stream-events.test.ts": 1,
 };
 

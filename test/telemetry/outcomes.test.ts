@@ -55,7 +55,7 @@ const tools = [
     description: "a result over the limit, after an await",
     input: v.object({}),
     run: async () => {
-      await Bun.sleep(1);
+      await new Promise((r) => setImmediate(r)); // across a turn of the event loop
       return "y".repeat(4096);
     },
   }),

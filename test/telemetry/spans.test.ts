@@ -24,9 +24,9 @@ const tools = [
     description: "awaits, then starts its own span",
     input: v.object({}),
     run: async () => {
-      await Bun.sleep(5);
+      await new Promise((r) => setImmediate(r)); // across a turn of the event loop
       const child = authorTracer.startSpan("author-work");
-      await Bun.sleep(5);
+      await new Promise((r) => setImmediate(r)); // across a turn of the event loop
       child.end();
       return "ok";
     },
@@ -42,7 +42,7 @@ const tools = [
     description: "isError after an await",
     input: v.object({}),
     run: async () => {
-      await Bun.sleep(2);
+      await new Promise((r) => setImmediate(r)); // across a turn of the event loop
       return toolResult({ content: [textContent("x")], isError: true });
     },
   }),
