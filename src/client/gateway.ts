@@ -7,6 +7,8 @@ import { passesFilters, passthroughTool } from "./upstream-tools.ts";
 import { contentOfUpstreams } from "./upstream-content.ts";
 import { logName } from "../runtime/log-name.ts";
 import { Upstream, type GatewayOptions } from "./upstream.ts";
+import { CallerScope } from "./caller.ts";
+import { registryOf, type McpServer } from "../server/mcp-server.ts";
 import type { Gateway, ToolsChange, UpstreamReport } from "./gateway-types.ts";
 
 export type { GatewayOptions } from "./upstream.ts";
@@ -36,7 +38,7 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
   const sync = async (u: Upstream, client: McpClient): Promise<void> => {
     let listed: UpstreamTool[];
     try {
-      listed = await client.listTools();
+      listed = await callers.run(undefined, () => client.listTools());
     } catch (e) {
       process.stderr.write(`${logName()}: ${u.who}: tools/list failed: ${u.said((e as Error).message)}\n`);
       return;
@@ -53,34 +55,44 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
     if (change.added.length + change.removed.length > 0) for (const l of [...listeners]) l(change);
   };
 
+  // The caller of the request being served reaches in-process upstreams (mount()); the gateway's own listing is for no one.
+  const callers = new CallerScope();
   const synced = new WeakMap<Upstream, Promise<void>>();
   const ups = Object.entries(servers)
     .filter(([, c]) => c.disabled !== true)
     .map(([name, c]) => {
-      const u: Upstream = new Upstream(name, c, opts, (client) => {
-        // Its prompts are named with the others' once it is up (prompts/get needs the names before any prompts/list).
-        synced.set(
-          u,
-          sync(u, client).then(() => content.refreshPrompts().catch(() => {})),
-        );
-        content.follow(u.name, client);
-        client.onToolsChanged(() => void sync(u, client));
-      });
+      const u: Upstream = new Upstream(
+        name,
+        c,
+        opts,
+        (client) => {
+          // Its prompts are named with the others' once it is up (prompts/get needs the names before any prompts/list).
+          synced.set(
+            u,
+            sync(u, client).then(() => callers.run(undefined, () => content.refreshPrompts()).catch(() => {})),
+          );
+          content.follow(u.name, client);
+          client.onToolsChanged(() => void sync(u, client));
+        },
+        callers,
+      );
       return u;
     });
-  const content = contentOfUpstreams(
-    ups.map((u) => ({
-      name: u.name,
-      connect: () => u.ready(),
-      get capabilities() {
-        return u.client?.serverCapabilities;
-      },
-      get connected() {
-        return u.client !== undefined;
-      },
-    })),
-    strategy,
-    strategy === "prefix" || ups.length > 1,
+  const content = callers.around(
+    contentOfUpstreams(
+      ups.map((u) => ({
+        name: u.name,
+        connect: () => u.ready(),
+        get capabilities() {
+          return u.client?.serverCapabilities;
+        },
+        get connected() {
+          return u.client !== undefined;
+        },
+      })),
+      strategy,
+      strategy === "prefix" || ups.length > 1,
+    ),
   );
   for (const u of ups) u.onNotification = (method, params) => content.notify(u.name, method, params);
 
@@ -142,10 +154,12 @@ export function createGateway(servers: Readonly<Record<string, UpstreamConfig>>,
         const t = passthroughTool(
           def,
           name,
-          (tool, args, o) => u.call(tool, args, o, retryable),
+          (tool, args, o, caller) => callers.run(caller, () => u.call(tool, args, o, retryable)),
           u.config.timeoutMs,
           rewrite,
           () => u.client?.tasks,
+          // An in-process server's own scopes hold here too: the scope checks and lists of this server see them.
+          u.config.server ? registryOf(u.config.server as McpServer).tools.get(def.name)?.definition.scopes : undefined,
         );
         taken.add(name);
         next.set(def.name, name);

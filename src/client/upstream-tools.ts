@@ -14,6 +14,7 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { MODERN_VERSION } from "../protocol/versions.ts";
 import { logName } from "../runtime/log-name.ts";
 import { receivedExtras, TOOL_FIELDS } from "../protocol/received.ts";
+import type { AuthInfo } from "../shared/auth.ts";
 
 /** How one upstream's URIs become ours in what its tools send (src/client/uri-rewrite.ts, bound to the upstream). */
 export interface ToolUriRewrite {
@@ -23,8 +24,16 @@ export interface ToolUriRewrite {
   block(block: unknown): unknown;
 }
 
-/** How a passthrough tool reaches its upstream: a client's `callTool`, or the gateway's (restart, retry). */
-export type UpstreamCall = (name: string, args: JsonObject, opts: CallOptions) => Promise<CallToolResult>;
+/**
+ * How a passthrough tool reaches its upstream: a client's `callTool`, or the gateway's (restart, retry). `caller`
+ * is the verified caller of the request (`ctx.auth`), which only an in-process upstream is told (mount()).
+ */
+export type UpstreamCall = (
+  name: string,
+  args: JsonObject,
+  opts: CallOptions,
+  caller?: AuthInfo,
+) => Promise<CallToolResult>;
 
 /** Options of {@link upstreamTools}. */
 export interface UpstreamToolsOptions {
@@ -83,6 +92,7 @@ function viewOnly(
  *   asks during a call (roots, sampling, elicitation) go to our client ({@link relay}).
  * @param tasks - the upstream's tasks (its client's): when it takes tasks, the tool may run as a task here
  *   (its taskSupport as the upstream lists it), and such a call is a task upstream too; otherwise a plain call.
+ * @param scopes - the OAuth scopes the tool needs here (an in-process upstream's own, which the wire does not carry).
  * @returns the tool.
  * @throws ToolDefinitionError when the upstream's schemas are not usable JSON Schemas (the caller leaves such a tool out).
  */
@@ -93,6 +103,7 @@ export function passthroughTool(
   timeoutMs?: number,
   rewrite?: ToolUriRewrite,
   tasks?: () => ClientTasks | undefined,
+  scopes?: readonly string[],
 ): Tool {
   const upstreamName = def.name;
   const meta = (rewrite && def._meta !== undefined ? rewrite.meta(def._meta) : def._meta) as
@@ -100,6 +111,7 @@ export function passthroughTool(
   const task = taskSupportOf(def, tasks?.());
   const t = tool({
     task,
+    ...(scopes?.length ? { scopes: [...scopes] } : {}),
     name: exposed,
     title: typeof def.title === "string" ? def.title : undefined,
     description: typeof def.description === "string" ? def.description : "",
@@ -120,26 +132,35 @@ export function passthroughTool(
           r = (await upstreamTask(upstream, upstreamName, args as JsonObject, ctx)) as CallToolResult;
         else
           r = await relay(ctx as unknown as RelayContext, (onRequest, signal, unattributed, current) =>
-            call(upstreamName, args as JsonObject, {
-              signal,
-              unattributed,
-              onProgress: (p) => {
-                relayed = true;
-                ctx.progress(p.progress, p.total, p.message);
+            call(
+              upstreamName,
+              args as JsonObject,
+              {
+                signal,
+                unattributed,
+                onProgress: (p) => {
+                  relayed = true;
+                  ctx.progress(p.progress, p.total, p.message);
+                },
+                timeoutMs,
+                onRequest,
+                capabilities: (ctx as unknown as RelayContext).clientCapabilities as JsonObject | undefined,
+                // Made for the client session in front: an ask or log message not tied to this call goes to it only
+                // when no other session's call could have caused it.
+                party: (ctx as unknown as RelayContext).connection,
+                // Its log messages reach the client of the round being served, when it asked for their level (ctx.log
+                // filters); between rounds there is no one to hear them, and the call takes none of another call's.
+                onLog: (p) =>
+                  current()?.log?.(
+                    p.level as LoggingLevel,
+                    p.data,
+                    typeof p.logger === "string" ? p.logger : undefined,
+                  ),
+                listening: () => current() !== undefined,
+                meta: { [META_KEYS.logLevel]: "debug" },
               },
-              timeoutMs,
-              onRequest,
-              capabilities: (ctx as unknown as RelayContext).clientCapabilities as JsonObject | undefined,
-              // Made for the client session in front: an ask or log message not tied to this call goes to it only
-              // when no other session's call could have caused it.
-              party: (ctx as unknown as RelayContext).connection,
-              // Its log messages reach the client of the round being served, when it asked for their level (ctx.log
-              // filters); between rounds there is no one to hear them, and the call takes none of another call's.
-              onLog: (p) =>
-                current()?.log?.(p.level as LoggingLevel, p.data, typeof p.logger === "string" ? p.logger : undefined),
-              listening: () => current() !== undefined,
-              meta: { [META_KEYS.logLevel]: "debug" },
-            }),
+              ctx.auth,
+            ),
           );
       } catch (e) {
         // The upstream's protocol error, a timeout, a lost connection: the model reads what happened and where.

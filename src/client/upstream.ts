@@ -3,6 +3,8 @@ import type { McpServer } from "../server/mcp-server.ts";
 import { OutboundError } from "../server/outbound.ts";
 import type { CallOptions, CallToolResult, JsonObject, McpClient, UpstreamTool } from "./client.ts";
 import { connect } from "./connect.ts";
+import type { CallerScope } from "./caller.ts";
+import { inMemoryTransport } from "./in-memory.ts";
 import type { StderrMode } from "./stdio.ts";
 import type { UpstreamConfig } from "./servers-file.ts";
 import type { NamingStrategy } from "./naming.ts";
@@ -69,6 +71,8 @@ export class Upstream {
     readonly opts: GatewayOptions,
     /** Called after every successful connect (the first, a late one, a restart). */
     readonly onUp: (client: McpClient) => void,
+    /** The gateway's caller in force: an in-process upstream (`server`) is told it with every line. */
+    readonly callers?: CallerScope,
   ) {
     this.#delay = opts.restartDelayMs ?? 500;
   }
@@ -111,7 +115,7 @@ export class Upstream {
     this.#timer = undefined;
     const c = this.config;
     const target =
-      (c.server as McpServer | undefined) ??
+      (c.server ? inMemoryTransport(c.server as McpServer, () => this.callers?.extras()) : undefined) ??
       (c.url !== undefined
         ? {
             url: c.url,
