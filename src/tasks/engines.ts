@@ -105,13 +105,15 @@ export function engineOf(registry: ServerState): TaskEngine | undefined {
 
 /**
  * Who a request's tasks belong to (MCP 2025-11-25 basic/utilities/tasks "Task Isolation and Access Control"):
- * the authenticated subject (`ctx.auth.subject`), else the legacy HTTP session, else nobody in
+ * the authenticated issuer and subject together (`ctx.auth.issuer`, `ctx.auth.subject`: one subject name at two
+ * trusted issuers is two people, as for sessions and `rateLimit`), else the legacy HTTP session, else nobody in
  * particular: then the unguessable task id alone guards the task (stdio: the one client of the process, so a
  * restarted process still finds its tasks).
  */
 export function ownerOf(ctx: RequestContext): string {
-  const auth = ctx.auth as { token: string; subject?: unknown } | undefined;
-  if (auth && typeof auth.subject === "string" && auth.subject !== "") return `sub:${auth.subject}`;
+  const auth = ctx.auth as { token: string; subject?: unknown; issuer?: unknown } | undefined;
+  if (auth && typeof auth.subject === "string" && auth.subject !== "")
+    return `sub:${typeof auth.issuer === "string" ? auth.issuer : ""}\u0000${auth.subject}`;
   // A bearer token alone is no identity (the server's one token is shared by every client): the session decides.
   if (ctx.session) return `session:${ctx.session.id}`;
   return "anonymous";
