@@ -1,5 +1,5 @@
 /** @module The resource server's hook in the HTTP handler: protected-resource metadata (RFC 9728), the bearer check with its 401/403 challenges (RFC 6750), and step-up for scoped tools. */
-import { resolveAuth, type ResolvedAuth } from "./options.ts";
+import { AuthOptionsError, resolveAuth, type ResolvedAuth } from "./options.ts";
 import type { AuthOptions } from "../shared/http-options.ts";
 import { missingScopes, type AuthInfo } from "../shared/auth.ts";
 import { TokenError } from "./token-error.ts";
@@ -48,16 +48,33 @@ export class ResourceServer {
     this.auth = resolveAuth(options, endpoint.loopbackOnly);
   }
 
-  /** This endpoint's resource identifier: `http.auth.resource`, else (loopback) the endpoint's URL as requested. */
-  resourceOf(req: Request): string {
-    if (this.auth.resource !== undefined) return this.auth.resource;
-    const u = new URL(req.url);
-    return `${u.origin}${this.endpoint.path}`;
+  /** The endpoint's URL as bound (`http://<host>:<port><path>`), once listening: the resource when none is configured. */
+  #bound: string | undefined;
+
+  /**
+   * Tells the resource server the URL it is bound at (a free port is known only once listening). Without
+   * `http.auth.resource` (loopback only) that URL is the resource identifier: never a request's `Host`, which
+   * anyone on the machine can forge to pass a token minted for another local server.
+   * @param url - the endpoint's URL as bound.
+   */
+  bind(url: string): void {
+    this.#bound = url;
+  }
+
+  /**
+   * This endpoint's resource identifier (RFC 8707, RFC 9728 §2): `http.auth.resource`, else the URL it is bound at.
+   * @throws AuthOptionsError when neither is known (an endpoint not bound by mcpbin needs `http.auth.resource`).
+   */
+  get resource(): string {
+    const r = this.auth.resource ?? this.#bound;
+    if (r === undefined)
+      throw new AuthOptionsError(`http.auth.resource is required: set it to the public URL of the endpoint`);
+    return r;
   }
 
   /** The URL of the metadata document, path-aware (RFC 9728 §3.1: the well-known prefix before the resource's path). */
-  metadataUrl(req: Request): string {
-    const r = new URL(this.resourceOf(req));
+  metadataUrl(): string {
+    const r = new URL(this.resource);
     return `${r.origin}${PRM_PREFIX}${r.pathname === "/" ? "" : r.pathname}`;
   }
 
@@ -69,7 +86,7 @@ export class ResourceServer {
    */
   metadata(req: Request, path: string): Response | undefined {
     if (path !== PRM_PREFIX && !path.startsWith(PRM_PREFIX + "/")) return undefined;
-    const resourcePath = new URL(this.resourceOf(req)).pathname;
+    const resourcePath = new URL(this.resource).pathname;
     const known = [PRM_PREFIX, PRM_PREFIX + resourcePath, PRM_PREFIX + this.endpoint.path];
     const cors = {
       "access-control-allow-origin": "*",
@@ -82,7 +99,7 @@ export class ResourceServer {
     if (req.method !== "GET" && req.method !== "HEAD")
       return new Response("Method Not Allowed\n", { status: 405, headers: { ...cors, allow: "GET, OPTIONS" } });
     const doc = {
-      resource: this.resourceOf(req),
+      resource: this.resource,
       authorization_servers: this.auth.issuers,
       scopes_supported: this.scopesSupported(),
       bearer_methods_supported: ["header"],
@@ -112,7 +129,7 @@ export class ResourceServer {
     let info: AuthInfo;
     try {
       this.#verifier ??= import("./verify.ts").then((m) => new m.TokenVerifier(this.auth));
-      info = await (await this.#verifier).verify(token, this.resourceOf(req));
+      info = await (await this.#verifier).verify(token, this.resource);
     } catch (e) {
       if (e instanceof TokenError) return this.#challenge(req, 401, "invalid_token", e.message);
       throw e;
@@ -169,7 +186,7 @@ export class ResourceServer {
     description: string,
     scope: readonly string[] = this.auth.scopes,
   ): Response {
-    const params = [`resource_metadata="${this.metadataUrl(req)}"`];
+    const params = [`resource_metadata="${this.metadataUrl()}"`];
     if (error)
       params.unshift(`error="${error}"`, `error_description="${description.replace(/[^\x20-\x7e]|["\\]/g, "?")}"`);
     if (scope.length > 0) params.push(`scope="${scope.join(" ")}"`);

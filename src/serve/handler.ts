@@ -4,7 +4,7 @@ import { enableTasks } from "../tasks/register.ts";
 import { Registry } from "../server/registry.ts";
 import type { ServerOptions } from "../shared/server-options.ts";
 import type { TimeoutControl } from "../transport/fetch-handler.ts";
-import { isLoopback, resolveHttp } from "../transport/http-options.ts";
+import { resolveHttp } from "../transport/http-options.ts";
 import { resolveAuth } from "../auth/options.ts";
 import type { HttpOptions } from "../shared/http-options.ts";
 
@@ -44,7 +44,8 @@ export function mcpHandler(options: ServerOptions): McpHandler {
     { host: "0.0.0.0", accessLog: false, ...given, port: 0 },
     { MCPBIN_HTTP_TOKEN: process.env.MCPBIN_HTTP_TOKEN },
   )!;
-  if (o.auth !== undefined) resolveAuth(o.auth, isLoopback(o.host)); // a bad http.auth throws here, not on a request
+  // A bad http.auth throws here, not on a request; the app decides where it listens, so the resource is always given.
+  if (o.auth !== undefined) resolveAuth(o.auth, false);
   const loading = import("../transport/fetch-handler.ts").then((m) => m.createHttpHandler(registry, o, false));
   loading.catch(() => {}); // a failure is each request's rejection, not an unhandled one
   const mcp = (async (request: Request, server?: TimeoutControl) =>

@@ -93,7 +93,8 @@ export interface AuthOptions {
   readonly issuers?: readonly string[];
   /**
    * This server's resource identifier (RFC 8707), advertised in the protected-resource metadata, e.g.
-   * `https://mcp.example.com/mcp`. Default (bound to loopback only): the URL of the endpoint as requested.
+   * `https://mcp.example.com/mcp`. Default (bound to loopback only, by `serve()`): the URL the endpoint is bound
+   * at, never a request's `Host`; `mcpHandler()` needs it set.
    */
   readonly resource?: string;
   /** The `aud` a token must carry (one of them). Default: `resource`. Some IdPs use an API id here. */

@@ -42,6 +42,8 @@ export interface HttpHandler {
   abortAll(reason: string): void;
   /** Ends every legacy session and stops their sweeper. */
   close(): void;
+  /** The endpoint's URL once bound (`serve()`): the OAuth resource identifier when `http.auth.resource` is not set. */
+  bound(url: string): void;
 }
 
 /**
@@ -58,7 +60,8 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
   const rs =
     o.auth === undefined
       ? undefined
-      : new ResourceServer(o.auth, { path: o.path, loopbackOnly: isLoopback(o.host) }, registry, (t) =>
+      : // An application's handler (routes false) is not bound by us: its resource must be configured.
+        new ResourceServer(o.auth, { path: o.path, loopbackOnly: routes && isLoopback(o.host) }, registry, (t) =>
           guard.isStaticToken(t),
         );
   // Legacy GET streams read one feed of changes; a session's own lines tied to no request join it too
@@ -207,5 +210,6 @@ export function createHttpHandler(registry: Registry, o: ResolvedHttpOptions, ro
       feed.close();
       scale?.close();
     },
+    bound: (url) => rs?.bind(url),
   };
 }

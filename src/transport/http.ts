@@ -54,6 +54,7 @@ export function serveHttp(registry: Registry, o: ResolvedHttpOptions): HttpServe
     );
   }
   const url = `http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${server.port}${o.path}`;
+  handler.bound(url);
   // The warning comes before the address line that tells a waiting process the server is up.
   if (!o.token && !isLoopback(o.host)) {
     process.stderr.write(
