@@ -132,9 +132,10 @@ export class TokenVerifier {
     if (typeof claims.nbf === "number" && claims.nbf - skew > now) throw new TokenError("the token is not valid yet");
     if (claims.iss !== undefined && !this.o.issuers.includes(claims.iss as string))
       throw new TokenError("the token's issuer is not trusted");
+    // An answer without `aud` says nothing of whom the token is for: refused, as a JWT without `aud` is (RFC 8707).
     const aud = typeof claims.aud === "string" ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : undefined;
-    if (aud !== undefined && !aud.some((a) => audience.includes(a)))
-      throw new TokenError("the token is for another audience");
+    if (aud === undefined || aud.length === 0) throw new TokenError("the token names no audience");
+    if (!aud.some((a) => audience.includes(a))) throw new TokenError("the token is for another audience");
     const info = infoOf(token, claims, typeof claims.iss === "string" ? claims.iss : this.o.issuers[0]!);
     if (this.#introspected.size >= MAX_CACHED) this.#introspected.delete(this.#introspected.keys().next().value!);
     const until = Math.min(clock.now() + 60_000, typeof claims.exp === "number" ? claims.exp * 1000 : Infinity);

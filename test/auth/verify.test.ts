@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { clock } from "../../src/auth/clock.ts";
 import { resolveAuth } from "../../src/auth/options.ts";
 import { TokenError, TokenVerifier } from "../../src/auth/verify.ts";
-import { startIdp, type Idp } from "../helpers/idp.ts";
+import { SECRET, startIdp, type Idp } from "../helpers/idp.ts";
 
 const RESOURCE = "http://127.0.0.1:9/mcp";
 let a: Idp;
@@ -51,4 +51,29 @@ test("an expired token: accepted up to a second before its exp plus the skew, re
   } finally {
     clock.now = wall;
   }
+});
+
+test("introspection: an answer that names no audience is refused, as a JWT without aud is", async () => {
+  const v = new TokenVerifier(
+    resolveAuth(
+      {
+        issuer: a.issuer,
+        resource: RESOURCE,
+        introspection: { url: `${a.issuer}/token/introspection`, clientId: "introspector", clientSecret: SECRET },
+      },
+      true,
+    ),
+  );
+  const res = await fetch(`${a.issuer}/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa(`opaque:${SECRET}`)}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({ grant_type: "client_credentials", scope: "mcp:use" }),
+  });
+  const unbound = ((await res.json()) as { access_token: string }).access_token;
+  await expect(v.verify(unbound, RESOURCE)).rejects.toThrow("the token names no audience");
+  const bound = await a.token({ scope: "mcp:use", resource: RESOURCE, client: "opaque" });
+  expect((await v.verify(bound, RESOURCE)).clientId).toBe("opaque");
 });
