@@ -1,5 +1,4 @@
 /** @module The caller of the request a gateway serves, carried to its in-process upstreams (mount()): their scope checks and `ctx.auth` see the parent's verified caller. */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthInfo } from "../shared/auth.ts";
 import type { ContentProvider } from "../content/provider.ts";
 import type { RequestExtras } from "../server/connection.ts";
@@ -13,7 +12,9 @@ const WITH_CONTEXT = ["listResources", "listTemplates", "read", "listPrompts", "
  * caller never leaves the process: HTTP and stdio upstreams are not given it (their transports never read it).
  */
 export class CallerScope {
-  readonly #als = new AsyncLocalStorage<AuthInfo | undefined>();
+  // Taken when a gateway is made, not at import: a bundle that holds mount() but never calls it keeps
+  // `async_hooks` out of its top-level imports.
+  readonly #als = new (process.getBuiltinModule("node:async_hooks").AsyncLocalStorage)<AuthInfo | undefined>();
 
   /**
    * Runs `f` for a caller (undefined: for no one, e.g. the gateway's own listing at start).
